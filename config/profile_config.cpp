@@ -1,0 +1,248 @@
+#include "config/profile_config.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "config/report.hpp"
+
+namespace computeprof::config {
+namespace {
+
+// Config lines are a single short name; anything longer is not a name.
+constexpr std::size_t kMaxLineLength = 1024;
+constexpr std::size_t kMaxProblemsShown = 8;
+constexpr off_t kMaxFileSize = 64 << 20;
+
+struct OptionName {
+  std::string_view name;
+  Option option;
+};
+
+// CUDA spellings, then the OpenCL spellings of the same options.
+constexpr std::array<OptionName, 22> kOptionNames{{
+    {"timestamp", Option::timestamp},
+    {"gpustarttimestamp", Option::gpustarttimestamp},
+    {"gpuendtimestamp", Option::gpuendtimestamp},
+    {"gridsize", Option::gridsize},
+    {"gridsize3d", Option::gridsize3d},
+    {"threadblocksize", Option::threadblocksize},
+    {"dynsmemperblock", Option::dynsmemperblock},
+    {"stasmemperblock", Option::stasmemperblock},
+    {"regperthread", Option::regperthread},
+    {"memtransferdir", Option::memtransferdir},
+    {"memtransfersize", Option::memtransfersize},
+    {"memtransferhostmemtype", Option::memtransferhostmemtype},
+    {"streamid", Option::streamid},
+    {"cacheconfigrequested", Option::cacheconfigrequested},
+    {"cacheconfigexecuted", Option::cacheconfigexecuted},
+    {"countermodeaggregate", Option::countermodeaggregate},
+    {"conckerneltrace", Option::conckerneltrace},
+    {"localblocksize", Option::localblocksize},
+    {"ndrangesize", Option::gridsize},
+    {"workgroupsize", Option::threadblocksize},
+    {"stapmemperworkgroup", Option::stasmemperblock},
+    {"regperworkitem", Option::regperthread},
+}};
+
+std::optional<Option> find_option(std::string_view name) {
+  for (const auto& o : kOptionNames) {
+    if (o.name == name) return o.option;
+  }
+  return std::nullopt;
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Splits "name value" at the first run of white space.
+std::pair<std::string_view, std::string_view> split_word(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && !is_space(s[i])) ++i;
+  return {s.substr(0, i), trim(s.substr(i))};
+}
+
+// Names are echoed in warnings: keep the line printable and short whatever the input.
+std::string printable(std::string_view s) {
+  constexpr std::size_t kShown = 40;
+  std::string out;
+  for (char c : s.substr(0, kShown)) {
+    auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      out.push_back(c);
+    } else {
+      out += fmt::format("\\x{:02x}", u);
+    }
+  }
+  if (s.size() > kShown) out += "...";
+  return out;
+}
+
+// The offset of the first byte that no text file has: a control character other than
+// white space, or a byte that is not part of valid UTF-8.
+std::optional<std::size_t> find_binary_byte(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    auto u = static_cast<unsigned char>(text[i]);
+    if (u < 0x80) {
+      bool control = (u < 0x20 && u != '\t' && u != '\n' && u != '\r' && u != '\v' && u != '\f') || u == 0x7f;
+      if (control) return i;
+      ++i;
+      continue;
+    }
+    std::size_t length = (u & 0xE0) == 0xC0 ? 2 : (u & 0xF0) == 0xE0 ? 3 : (u & 0xF8) == 0xF0 ? 4 : 0;
+    if (length == 0 || i + length > text.size()) return i;
+    for (std::size_t k = 1; k < length; ++k) {
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return i;
+    }
+    i += length;
+  }
+  return std::nullopt;
+}
+
+class ProblemReporter {
+ public:
+  explicit ProblemReporter(std::string_view source) : source_(source) {}
+  ProblemReporter(const ProblemReporter&) = delete;
+  ProblemReporter& operator=(const ProblemReporter&) = delete;
+  ~ProblemReporter() {
+    if (count_ > kMaxProblemsShown) {
+      warn(fmt::format("{}: {} more problems not shown", source_, count_ - kMaxProblemsShown));
+    }
+  }
+  void line_problem(std::size_t line, std::string_view what) {
+    if (++count_ <= kMaxProblemsShown) warn(fmt::format("{}:{}: {}", source_, line, what));
+  }
+
+ private:
+  std::string_view source_;
+  std::size_t count_ = 0;
+};
+
+void apply_line(ProfileConfig& config, std::string_view line, std::size_t number,
+                ProblemReporter& problems) {
+  auto [name, value] = split_word(line);
+  if (name == "enableonstart") {
+    if (value == "0" || value == "1") {
+      config.enable_on_start = value == "1";
+    } else {
+      problems.line_problem(number, fmt::format("enableonstart needs 0 or 1, not '{}'; keeping {}",
+                                                printable(value), config.enable_on_start ? 1 : 0));
+    }
+    return;
+  }
+  if (name == "profilelogformat") {
+    if (value == "CSV") {
+      config.log_format = LogFormat::csv;
+    } else if (value == "KVP") {
+      config.log_format = LogFormat::kvp;
+    } else {
+      problems.line_problem(number,
+                            fmt::format("profilelogformat needs CSV or KVP, not '{}'; ignored", printable(value)));
+    }
+    return;
+  }
+  if (auto option = find_option(name)) {
+    config.set(*option);
+  } else if (auto counter = find_legacy_counter(name)) {
+    config.counters.set(*counter);
+  } else {
+    problems.line_problem(number, fmt::format("unknown name '{}', skipped", printable(name)));
+    return;
+  }
+  if (!value.empty()) {
+    problems.line_problem(number,
+                          fmt::format("'{}' takes no value; '{}' ignored", printable(name), printable(value)));
+  }
+}
+
+}  // namespace
+
+ProfileConfig parse_profile_config(std::string_view text, std::string_view source) {
+  ProfileConfig config;
+  if (auto bad = find_binary_byte(text)) {
+    warn(fmt::format("{}: binary content (byte 0x{:02x} at offset {}), config ignored; using defaults", source,
+                     static_cast<unsigned char>(text[*bad]), *bad));
+    return config;
+  }
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (text.starts_with(kBom)) text.remove_prefix(kBom.size());
+
+  ProblemReporter problems(source);
+  std::size_t number = 0;
+  while (!text.empty()) {
+    ++number;
+    std::size_t end = text.find('\n');
+    std::string_view raw = text.substr(0, end);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    if (raw.size() > kMaxLineLength) {
+      problems.line_problem(number, fmt::format("line of {} bytes is too long for a name, skipped", raw.size()));
+      continue;
+    }
+    std::string_view line = trim(raw);
+    if (line.empty() || line.front() == '#') continue;
+    apply_line(config, line, number, problems);
+  }
+  if (config.has(Option::conckerneltrace) && config.counters.any()) {
+    config.counters.reset();
+    config.counters_dropped = true;
+    warn(fmt::format("{}: counters cannot be collected with conckerneltrace; counters ignored", source));
+  }
+  return config;
+}
+
+ProfileConfig load_profile_config(const std::string& path) {
+  auto fail = [&](std::string_view why) {
+    warn(fmt::format("config file '{}': {}; using defaults", path, why));
+    return ProfileConfig{};
+  };
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return fail(std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return fail(std::strerror(err));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return fail("is a directory");
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return fail("not a regular file");
+  }
+  if (st.st_size > kMaxFileSize) {
+    ::close(fd);
+    return fail(fmt::format("{} bytes, larger than the {} MiB a config file may have", st.st_size,
+                            kMaxFileSize >> 20));
+  }
+  std::string text(static_cast<std::size_t>(st.st_size), '\0');
+  std::size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::read(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int err = errno;
+      ::close(fd);
+      return fail(std::strerror(err));
+    }
+    if (n == 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  text.resize(done);
+  return parse_profile_config(text, path);
+}
+
+}  // namespace computeprof::config

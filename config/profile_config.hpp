@@ -1,0 +1,57 @@
+#pragma once
+// The contents of a COMPUTE_PROFILE_CONFIG file (FORMAT.md section 2).
+#include <bitset>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "config/counters.hpp"
+
+namespace computeprof::config {
+
+enum class Option : unsigned char {
+  timestamp,
+  gpustarttimestamp,
+  gpuendtimestamp,
+  gridsize,
+  gridsize3d,
+  threadblocksize,
+  dynsmemperblock,
+  stasmemperblock,
+  regperthread,
+  memtransferdir,
+  memtransfersize,
+  memtransferhostmemtype,
+  streamid,
+  cacheconfigrequested,
+  cacheconfigexecuted,
+  countermodeaggregate,
+  conckerneltrace,
+  localblocksize,
+};
+inline constexpr std::size_t kOptionCount = 18;
+
+enum class LogFormat { kvp, csv };
+
+struct ProfileConfig {
+  std::bitset<kOptionCount> options;
+  std::bitset<kLegacyCounterCount> counters;  // indexed by legacy counter id
+  bool enable_on_start = true;
+  std::optional<LogFormat> log_format;  // profilelogformat, overrides *_PROFILE_CSV
+  // conckerneltrace together with counters: the counters were dropped (the old rule).
+  bool counters_dropped = false;
+
+  bool has(Option o) const { return options.test(static_cast<std::size_t>(o)); }
+  void set(Option o) { options.set(static_cast<std::size_t>(o)); }
+};
+
+// Parses config text. Problems are reported through warn() with `source` and the line
+// number; at most a handful per file, then one line that counts the rest.
+ProfileConfig parse_profile_config(std::string_view text, std::string_view source);
+
+// Reads and parses a config file. Any failure (missing, a directory, unreadable, not a
+// regular file, binary, too large) is one warning, and the defaults are returned.
+ProfileConfig load_profile_config(const std::string& path);
+
+}  // namespace computeprof::config

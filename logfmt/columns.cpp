@@ -1,0 +1,92 @@
+#include "logfmt/columns.hpp"
+
+#include <algorithm>
+
+namespace computeprof::logfmt {
+
+using config::Api;
+using config::Option;
+
+bool ColumnLayout::has(Column c) const {
+  return std::any_of(columns.begin(), columns.end(), [c](const ColumnSpec& s) { return s.column == c; });
+}
+
+ColumnLayout select_columns(const config::ProfileConfig& cfg, Api api) {
+  ColumnLayout layout;
+  layout.api = api;
+  auto add = [&](Column c) { layout.columns.push_back({c}); };
+  if (cfg.has(Option::gpustarttimestamp)) add(Column::gpustarttimestamp);
+  if (cfg.has(Option::gpuendtimestamp)) add(Column::gpuendtimestamp);
+  if (cfg.has(Option::timestamp)) add(Column::timestamp);
+  add(Column::method);
+  add(Column::gputime);
+  add(Column::cputime);
+  bool grid3d = cfg.has(Option::gridsize3d);
+  if (cfg.has(Option::gridsize) || grid3d) {
+    add(Column::gridsize_x);
+    add(Column::gridsize_y);
+    if (grid3d) add(Column::gridsize_z);
+  }
+  if (cfg.has(Option::threadblocksize)) {
+    add(Column::blocksize_x);
+    add(Column::blocksize_y);
+    add(Column::blocksize_z);
+  }
+  if (api == Api::opencl && cfg.has(Option::localblocksize)) add(Column::localblocksize);
+  if (cfg.has(Option::dynsmemperblock)) add(Column::dynsmemperblock);
+  if (cfg.has(Option::stasmemperblock)) add(Column::stasmemperblock);
+  if (cfg.has(Option::regperthread)) add(Column::regperthread);
+  add(Column::occupancy);
+  if (cfg.has(Option::streamid)) add(Column::streamid);
+  if (cfg.has(Option::cacheconfigexecuted)) add(Column::cacheconfigexecuted);
+  if (cfg.has(Option::cacheconfigrequested)) add(Column::cacheconfigrequested);
+  for (std::size_t id = 0; id < config::kLegacyCounterCount; ++id) {
+    if (cfg.counters.test(id)) layout.columns.push_back({Column::counter, static_cast<std::uint8_t>(id)});
+  }
+  if (cfg.has(Option::memtransfersize)) add(Column::memtransfersize);
+  if (cfg.has(Option::memtransferdir)) add(Column::memtransferdir);
+  if (cfg.has(Option::memtransferhostmemtype)) add(Column::memtransferhostmemtype);
+  return layout;
+}
+
+std::string_view column_name(const ColumnSpec& spec, Api api) {
+  bool cl = api == Api::opencl;
+  switch (spec.column) {
+    case Column::gpustarttimestamp: return "gpustarttimestamp";
+    case Column::gpuendtimestamp: return "gpuendtimestamp";
+    case Column::timestamp: return "timestamp";
+    case Column::method: return "method";
+    case Column::gputime: return "gputime";
+    case Column::cputime: return "cputime";
+    case Column::gridsize_x: return cl ? "ndrangesizeX" : "gridsizeX";
+    case Column::gridsize_y: return cl ? "ndrangesizeY" : "gridsizeY";
+    case Column::gridsize_z: return cl ? "ndrangesizeZ" : "gridsizeZ";
+    case Column::blocksize_x: return cl ? "workgroupsizeX" : "threadblocksizeX";
+    case Column::blocksize_y: return cl ? "workgroupsizeY" : "threadblocksizeY";
+    case Column::blocksize_z: return cl ? "workgroupsizeZ" : "threadblocksizeZ";
+    case Column::localblocksize: return "localblocksize";
+    case Column::dynsmemperblock: return "dynsmemperblock";
+    case Column::stasmemperblock: return cl ? "stapmemperworkgroup" : "stasmemperblock";
+    case Column::regperthread: return cl ? "regperworkitem" : "regperthread";
+    case Column::occupancy: return "occupancy";
+    case Column::streamid: return "streamid";
+    case Column::cacheconfigexecuted: return "cacheconfigexecuted";
+    case Column::cacheconfigrequested: return "cacheconfigrequested";
+    case Column::counter: return config::legacy_counters()[spec.counter].name;
+    case Column::memtransfersize: return "memtransfersize";
+    case Column::memtransferdir: return "memtransferdir";
+    case Column::memtransferhostmemtype: return "memtransferhostmemtype";
+  }
+  return "";
+}
+
+std::string column_line(const ColumnLayout& layout) {
+  std::string line;
+  for (const ColumnSpec& spec : layout.columns) {
+    if (!line.empty()) line.push_back(',');
+    line.append(column_name(spec, layout.api));
+  }
+  return line;
+}
+
+}  // namespace computeprof::logfmt

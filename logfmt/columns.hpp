@@ -1,0 +1,63 @@
+#pragma once
+// Which columns a log has, in the fixed order of FORMAT.md section 3, whatever the
+// order of the config file.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/environment.hpp"
+#include "config/profile_config.hpp"
+
+namespace computeprof::logfmt {
+
+enum class Column : std::uint8_t {
+  gpustarttimestamp,
+  gpuendtimestamp,
+  timestamp,
+  method,
+  gputime,
+  cputime,
+  gridsize_x,
+  gridsize_y,
+  gridsize_z,
+  blocksize_x,
+  blocksize_y,
+  blocksize_z,
+  localblocksize,
+  dynsmemperblock,
+  stasmemperblock,
+  regperthread,
+  occupancy,
+  streamid,
+  cacheconfigexecuted,
+  cacheconfigrequested,
+  counter,
+  memtransfersize,
+  memtransferdir,
+  memtransferhostmemtype,
+};
+
+struct ColumnSpec {
+  Column column;
+  std::uint8_t counter = 0;  // legacy counter id, for Column::counter
+  friend bool operator==(const ColumnSpec&, const ColumnSpec&) = default;
+};
+
+struct ColumnLayout {
+  config::Api api = config::Api::cuda;
+  std::vector<ColumnSpec> columns;
+
+  bool has(Column c) const;
+  bool has_gpu_timestamps() const { return has(Column::gpustarttimestamp) || has(Column::gpuendtimestamp); }
+};
+
+ColumnLayout select_columns(const config::ProfileConfig& config, config::Api api);
+
+// The name of a column in the column line (OpenCL spellings for OpenCL logs).
+std::string_view column_name(const ColumnSpec& spec, config::Api api);
+
+// "method,gputime,cputime,occupancy"
+std::string column_line(const ColumnLayout& layout);
+
+}  // namespace computeprof::logfmt

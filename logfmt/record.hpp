@@ -1,0 +1,68 @@
+#pragma once
+// One kernel execution, copy or memset, as every collector fills it and every writer
+// reads it. Plain data: no allocation, so the shim can fill it on the application's
+// threads.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "config/counters.hpp"
+
+namespace computeprof::logfmt {
+
+enum class RecordKind : std::uint8_t { kernel, memcpy, memset };
+
+struct Dim3 {
+  std::uint32_t x = 1, y = 1, z = 1;
+  friend bool operator==(const Dim3&, const Dim3&) = default;
+};
+
+// memtransferdir values of FORMAT.md.
+enum class TransferDir : std::uint8_t { host_to_device = 0, device_to_host = 1, device_to_device = 2, peer = 3 };
+// memtransferhostmemtype values.
+enum class HostMemType : std::uint8_t { pageable = 0, page_locked = 1 };
+
+struct CounterValue {
+  enum class State : std::uint8_t { absent, unavailable, value };
+  State state = State::absent;
+  std::uint64_t value = 0;
+
+  static CounterValue unavailable_value() { return {State::unavailable, 0}; }
+  static CounterValue of(std::uint64_t v) { return {State::value, v}; }
+};
+
+struct Record {
+  RecordKind kind = RecordKind::kernel;
+  // Kernel name or copy method; the producer keeps the characters alive until the
+  // record is written (interned names, string literals).
+  std::string_view method;
+
+  std::uint64_t gpu_start_ns = 0;  // gpustarttimestamp
+  std::uint64_t gpu_end_ns = 0;    // gpuendtimestamp
+  std::uint64_t timestamp_ns = 0;  // CPU start, since the context was created
+  std::uint64_t gputime_ns = 0;
+  std::uint64_t cputime_ns = 0;
+  std::uint64_t stream_id = 0;
+
+  // Kernels only.
+  Dim3 grid;
+  Dim3 block;
+  std::uint32_t dynamic_smem = 0;
+  std::uint32_t static_smem = 0;
+  std::uint32_t registers = 0;
+  // OpenCL localblocksize: work-items per work-group the program asked for, 0 when it
+  // passed no local size and let the runtime choose.
+  std::uint32_t local_block_size = 0;
+  std::optional<double> occupancy;  // empty where it cannot be known (OpenCL on a CPU)
+  std::uint8_t cache_config_requested = 0;
+  std::uint8_t cache_config_executed = 0;
+  std::array<CounterValue, config::kLegacyCounterCount> counters{};
+
+  // Copies and memsets.
+  std::uint64_t transfer_bytes = 0;
+  TransferDir transfer_dir = TransferDir::host_to_device;     // copies only
+  std::optional<HostMemType> host_mem_type;                   // copies with a host side
+};
+
+}  // namespace computeprof::logfmt

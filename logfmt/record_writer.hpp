@@ -1,0 +1,25 @@
+#pragma once
+// Record -> text, key-value or CSV (FORMAT.md section 3). Appends to a caller's buffer;
+// knows nothing of files.
+#include <string>
+
+#include "config/profile_config.hpp"
+#include "logfmt/columns.hpp"
+#include "logfmt/record.hpp"
+
+namespace computeprof::logfmt {
+
+// `method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] ... \n`: pairs that do not apply to
+// the record are left out; every pair is followed by one space.
+void write_kvp_line(std::string& out, const Record& record, const ColumnLayout& layout);
+
+// One field per column, empty where a column does not apply, RFC 4180 quoting.
+void write_csv_line(std::string& out, const Record& record, const ColumnLayout& layout);
+
+void write_record(std::string& out, const Record& record, const ColumnLayout& layout,
+                  config::LogFormat format);
+
+// Appends `field`, quoted if it holds a comma, a quote or a line break.
+void append_csv_field(std::string& out, std::string_view field);
+
+}  // namespace computeprof::logfmt

@@ -1,0 +1,121 @@
+#include <catch2/catch.hpp>
+
+#include "config/profile_config.hpp"
+#include "warning_capture.hpp"
+
+using namespace computeprof::config;
+using computeprof::test::WarningCapture;
+
+TEST_CASE("options, counters, comments and white space", "[config]") {
+  WarningCapture warnings;
+  auto cfg = parse_profile_config(
+      "# a comment\n"
+      "\n"
+      "  gridsize  \n"
+      "\tthreadblocksize\r\n"
+      "   # indented comment\n"
+      "gld_request\r\n"
+      "memtransfersize\n"
+      "timestamp",
+      "cfg");
+  CHECK(warnings.lines().empty());
+  CHECK(cfg.has(Option::gridsize));
+  CHECK(cfg.has(Option::threadblocksize));
+  CHECK(cfg.has(Option::memtransfersize));
+  CHECK(cfg.has(Option::timestamp));
+  CHECK_FALSE(cfg.has(Option::gridsize3d));
+  CHECK(cfg.options.count() == 4);
+  CHECK(cfg.counters.count() == 1);
+  CHECK(cfg.counters.test(*find_legacy_counter("gld_request")));
+  CHECK(cfg.enable_on_start);
+  CHECK_FALSE(cfg.log_format);
+}
+
+TEST_CASE("every option of FORMAT.md is known", "[config]") {
+  WarningCapture warnings;
+  auto cfg = parse_profile_config(
+      "timestamp\ngpustarttimestamp\ngpuendtimestamp\ngridsize\ngridsize3d\nthreadblocksize\n"
+      "dynsmemperblock\nstasmemperblock\nregperthread\nmemtransferdir\nmemtransfersize\n"
+      "memtransferhostmemtype\nstreamid\ncacheconfigrequested\ncacheconfigexecuted\n"
+      "countermodeaggregate\nconckerneltrace\nlocalblocksize\n",
+      "cfg");
+  CHECK(warnings.lines().empty());
+  CHECK(cfg.options.count() == kOptionCount);
+}
+
+TEST_CASE("OpenCL spellings set the same options", "[config]") {
+  WarningCapture warnings;
+  auto cfg = parse_profile_config("ndrangesize\nworkgroupsize\nstapmemperworkgroup\nregperworkitem\n", "cfg");
+  CHECK(warnings.lines().empty());
+  CHECK(cfg.has(Option::gridsize));
+  CHECK(cfg.has(Option::threadblocksize));
+  CHECK(cfg.has(Option::stasmemperblock));
+  CHECK(cfg.has(Option::regperthread));
+  CHECK(cfg.options.count() == 4);
+}
+
+TEST_CASE("every counter name of COUNTERS.md is accepted", "[config]") {
+  WarningCapture warnings;
+  std::string text;
+  for (const auto& c : legacy_counters()) text += std::string(c.name) + "\n";
+  auto cfg = parse_profile_config(text, "cfg");
+  CHECK(warnings.lines().empty());
+  CHECK(cfg.counters.count() == kLegacyCounterCount);
+}
+
+TEST_CASE("enableonstart and profilelogformat take values", "[config]") {
+  WarningCapture warnings;
+  auto off = parse_profile_config("enableonstart 0\nprofilelogformat CSV\n", "cfg");
+  CHECK_FALSE(off.enable_on_start);
+  CHECK(off.log_format == LogFormat::csv);
+  auto on = parse_profile_config("enableonstart 0\nenableonstart\t1\nprofilelogformat KVP\n", "cfg");
+  CHECK(on.enable_on_start);
+  CHECK(on.log_format == LogFormat::kvp);
+  CHECK(warnings.lines().empty());
+}
+
+TEST_CASE("bad values are warned about with file and line", "[config]") {
+  WarningCapture warnings;
+  auto cfg = parse_profile_config("enableonstart yes\nprofilelogformat csv\ngridsize 2\n", "my.cfg");
+  CHECK(cfg.enable_on_start);
+  CHECK_FALSE(cfg.log_format);
+  CHECK(cfg.has(Option::gridsize));
+  REQUIRE(warnings.lines().size() == 3);
+  CHECK(warnings.lines()[0] == "my.cfg:1: enableonstart needs 0 or 1, not 'yes'; keeping 1");
+  CHECK(warnings.lines()[1] == "my.cfg:2: profilelogformat needs CSV or KVP, not 'csv'; ignored");
+  CHECK(warnings.lines()[2] == "my.cfg:3: 'gridsize' takes no value; '2' ignored");
+}
+
+TEST_CASE("unknown names are warned about with file and line, and skipped", "[config]") {
+  WarningCapture warnings;
+  auto cfg = parse_profile_config("gridsize\nGridSize\n\n# x\ninst_exec\nstreamid\n", "/tmp/p.cfg");
+  CHECK(cfg.has(Option::gridsize));
+  CHECK(cfg.has(Option::streamid));
+  CHECK(cfg.options.count() == 2);
+  CHECK(cfg.counters.none());
+  REQUIRE(warnings.lines().size() == 2);
+  CHECK(warnings.lines()[0] == "/tmp/p.cfg:2: unknown name 'GridSize', skipped");
+  CHECK(warnings.lines()[1] == "/tmp/p.cfg:5: unknown name 'inst_exec', skipped");
+}
+
+TEST_CASE("a UTF-8 byte order mark is not part of the first name", "[config]") {
+  WarningCapture warnings;
+  auto cfg = parse_profile_config("\xEF\xBB\xBFgridsize\r\nstreamid\r\n", "cfg");
+  CHECK(warnings.lines().empty());
+  CHECK(cfg.has(Option::gridsize));
+  CHECK(cfg.has(Option::streamid));
+}
+
+TEST_CASE("conckerneltrace drops counters with the old profiler's rule", "[config]") {
+  WarningCapture warnings;
+  auto cfg = parse_profile_config("inst_executed\nconckerneltrace\ngld_request\n", "c.cfg");
+  CHECK(cfg.has(Option::conckerneltrace));
+  CHECK(cfg.counters.none());
+  CHECK(cfg.counters_dropped);
+  REQUIRE(warnings.lines().size() == 1);
+  CHECK(warnings.lines()[0] == "c.cfg: counters cannot be collected with conckerneltrace; counters ignored");
+
+  auto alone = parse_profile_config("conckerneltrace\n", "c.cfg");
+  CHECK_FALSE(alone.counters_dropped);
+  CHECK(warnings.lines().size() == 1);
+}

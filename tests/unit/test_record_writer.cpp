@@ -1,0 +1,207 @@
+#include <catch2/catch.hpp>
+
+#include "config/profile_config.hpp"
+#include "csv_reader.hpp"
+#include "logfmt/header.hpp"
+#include "logfmt/record_writer.hpp"
+#include "warning_capture.hpp"
+
+using namespace computeprof;
+using namespace computeprof::logfmt;
+
+namespace {
+
+ColumnLayout layout_for(std::string_view text, config::Api api = config::Api::cuda) {
+  test::WarningCapture warnings;
+  auto cfg = config::parse_profile_config(text, "cfg");
+  REQUIRE(warnings.lines().empty());
+  return select_columns(cfg, api);
+}
+
+Record sample_kernel() {
+  Record r;
+  r.kind = RecordKind::kernel;
+  r.method = "_Z6vecAddPKfS0_Pfi";
+  r.gputime_ns = 7424;
+  r.cputime_ns = 17288;
+  r.grid = {2, 1, 1};
+  r.block = {32, 8, 8};
+  r.dynamic_smem = 256;
+  r.static_smem = 1024;
+  r.registers = 18;
+  r.occupancy = 0.5;
+  r.stream_id = 3;
+  r.cache_config_requested = 1;
+  r.cache_config_executed = 2;
+  return r;
+}
+
+Record sample_copy() {
+  Record r;
+  r.kind = RecordKind::memcpy;
+  r.method = "memcpyHtoDasync";
+  r.gputime_ns = 5280;
+  r.cputime_ns = 6000;
+  r.stream_id = 3;
+  r.transfer_bytes = 4096;
+  r.transfer_dir = TransferDir::host_to_device;
+  r.host_mem_type = HostMemType::page_locked;
+  return r;
+}
+
+constexpr std::string_view kAll =
+    "gridsize\nthreadblocksize\ndynsmemperblock\nstasmemperblock\nregperthread\nstreamid\n"
+    "cacheconfigexecuted\ncacheconfigrequested\nmemtransfersize\nmemtransferdir\nmemtransferhostmemtype\n";
+
+}  // namespace
+
+TEST_CASE("key-value: grouped keys, and pairs that do not apply are left out", "[writer]") {
+  auto layout = layout_for(kAll);
+  std::string out;
+  write_kvp_line(out, sample_kernel(), layout);
+  write_kvp_line(out, sample_copy(), layout);
+  CHECK(out ==
+        "method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] cputime=[ 17.288 ] gridsize=[ 2, 1 ] "
+        "threadblocksize=[ 32, 8, 8 ] dynsmemperblock=[ 256 ] stasmemperblock=[ 1024 ] regperthread=[ 18 ] "
+        "occupancy=[ 0.500 ] streamid=[ 3 ] cacheconfigexecuted=[ 2 ] cacheconfigrequested=[ 1 ] \n"
+        "method=[ memcpyHtoDasync ] gputime=[ 5.280 ] cputime=[ 6.000 ] streamid=[ 3 ] "
+        "memtransfersize=[ 4096 ] memtransferdir=[ 0 ] memtransferhostmemtype=[ 1 ] \n");
+}
+
+TEST_CASE("key-value: gridsize3d and OpenCL group names", "[writer]") {
+  std::string out;
+  Record k = sample_kernel();
+  k.grid = {4, 3, 2};
+  write_kvp_line(out, k, layout_for("gridsize3d\nthreadblocksize\n"));
+  write_kvp_line(out, k, layout_for("gridsize\nthreadblocksize\n", config::Api::opencl));
+  CHECK(out ==
+        "method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] cputime=[ 17.288 ] gridsize3d=[ 4, 3, 2 ] "
+        "threadblocksize=[ 32, 8, 8 ] occupancy=[ 0.500 ] \n"
+        "method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] cputime=[ 17.288 ] ndrangesize=[ 4, 3 ] "
+        "workgroupsize=[ 32, 8, 8 ] occupancy=[ 0.500 ] \n");
+}
+
+TEST_CASE("memsets carry a size but no direction or host memory type", "[writer]") {
+  Record m;
+  m.kind = RecordKind::memset;
+  m.method = "memset";
+  m.gputime_ns = 1500;
+  m.cputime_ns = 2500;
+  m.transfer_bytes = 1 << 20;
+  auto layout = layout_for(kAll);
+  std::string kvp, csv;
+  write_kvp_line(kvp, m, layout);
+  write_csv_line(csv, m, layout);
+  CHECK(kvp == "method=[ memset ] gputime=[ 1.500 ] cputime=[ 2.500 ] streamid=[ 0 ] memtransfersize=[ 1048576 ] \n");
+  CHECK(csv == "memset,1.500,2.500,,,,,,,,,,0,,,1048576,,\n");
+}
+
+TEST_CASE("a copy without a host side has no host memory type", "[writer]") {
+  Record d = sample_copy();
+  d.method = "memcpyDtoD";
+  d.transfer_dir = TransferDir::device_to_device;
+  d.host_mem_type.reset();
+  std::string out;
+  write_kvp_line(out, d, layout_for("memtransferdir\nmemtransferhostmemtype\n"));
+  CHECK(out == "method=[ memcpyDtoD ] gputime=[ 5.280 ] cputime=[ 6.000 ] memtransferdir=[ 2 ] \n");
+}
+
+TEST_CASE("counters: values, n/a in key-value, empty in CSV, never a silent 0", "[writer]") {
+  auto layout = layout_for("inst_executed\ngld_64b\n");
+  Record k = sample_kernel();
+  k.counters[*config::find_legacy_counter("inst_executed")] = CounterValue::of(123456);
+  k.counters[*config::find_legacy_counter("gld_64b")] = CounterValue::unavailable_value();
+  std::string kvp, csv;
+  write_kvp_line(kvp, k, layout);
+  write_csv_line(csv, k, layout);
+  CHECK(kvp ==
+        "method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] "
+        "inst_executed=[ 123456 ] gld_64b=[ n/a ] \n");
+  CHECK(csv == "_Z6vecAddPKfS0_Pfi,7.424,17.288,0.500,123456,\n");
+}
+
+TEST_CASE("times are exact to the nanosecond", "[writer]") {
+  auto layout = layout_for("timestamp\n");
+  Record k = sample_kernel();
+  k.timestamp_ns = 0;
+  k.gputime_ns = 999;
+  k.cputime_ns = 12345678901234ULL;
+  std::string out;
+  write_csv_line(out, k, layout);
+  CHECK(out == "0.000,_Z6vecAddPKfS0_Pfi,0.999,12345678901.234,0.500\n");
+}
+
+TEST_CASE("CSV: every line has as many fields as the column line", "[writer][csv]") {
+  auto layout = layout_for(std::string(kAll) + "gpustarttimestamp\ngpuendtimestamp\ntimestamp\ngridsize3d\n"
+                                               "inst_executed\nprof_trigger_01\n");
+  std::string text = column_line(layout) + "\n";
+  Record k = sample_kernel();
+  k.method = "void scale<float, 3>(float*, int)";
+  k.counters[*config::find_legacy_counter("inst_executed")] = CounterValue::of(7);
+  k.counters[*config::find_legacy_counter("prof_trigger_01")] = CounterValue::unavailable_value();
+  Record m;
+  m.kind = RecordKind::memset;
+  m.method = "memset";
+  write_csv_line(text, k, layout);
+  write_csv_line(text, sample_copy(), layout);
+  write_csv_line(text, m, layout);
+  auto rows = test::read_csv(text);
+  REQUIRE(rows.size() == 4);
+  for (const auto& row : rows) CHECK(row.size() == layout.columns.size());
+  CHECK(rows[1][3] == "void scale<float, 3>(float*, int)");
+}
+
+TEST_CASE("CSV: names with commas, quotes and line breaks round-trip", "[writer][csv]") {
+  auto layout = layout_for("");
+  const std::string names[] = {
+      "void foo<int, 2>(int const*, float)",
+      "kernel \"quoted\"",
+      "a,\"b\",c",
+      "line\nbreak",
+      "plain_name",
+  };
+  std::string text;
+  for (const auto& name : names) {
+    Record k = sample_kernel();
+    k.method = name;
+    write_csv_line(text, k, layout);
+  }
+  auto rows = test::read_csv(text);
+  REQUIRE(rows.size() == std::size(names));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    REQUIRE(rows[i].size() == 4);
+    CHECK(rows[i][0] == names[i]);
+    CHECK(rows[i][1] == "7.424");
+  }
+  std::string quoted;
+  append_csv_field(quoted, "a,\"b\"");
+  CHECK(quoted == "\"a,\"\"b\"\"\"");
+}
+
+TEST_CASE("header: CSV line, TIMESTAMPFACTOR only with GPU timestamps, dropped counters", "[writer][header]") {
+  HeaderInfo info;
+  info.device = 1;
+  info.device_name = "NVIDIA H100 80GB HBM3";
+  info.context = 3;
+  info.timestamp_factor = 0xabc;
+  std::string kvp;
+  write_header(kvp, info, layout_for("gpuendtimestamp\n"));
+  CHECK(kvp ==
+        "# CUDA_PROFILE_LOG_VERSION 2.0\n"
+        "# CUDA_DEVICE 1 NVIDIA H100 80GB HBM3\n"
+        "# CUDA_CONTEXT 3\n"
+        "# TIMESTAMPFACTOR abc\n"
+        "gpuendtimestamp,method,gputime,cputime,occupancy\n");
+
+  info.format = config::LogFormat::csv;
+  info.counters_dropped = true;
+  std::string csv;
+  write_header(csv, info, layout_for("timestamp\n"));
+  CHECK(csv ==
+        "# CUDA_PROFILE_LOG_VERSION 2.0\n"
+        "# CUDA_DEVICE 1 NVIDIA H100 80GB HBM3\n"
+        "# CUDA_CONTEXT 3\n"
+        "# CUDA_PROFILE_CSV 1\n"
+        "# WARNING: profiler counters are not collected with conckerneltrace; counters ignored\n"
+        "timestamp,method,gputime,cputime,occupancy\n");
+}
