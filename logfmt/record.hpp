@@ -11,15 +11,24 @@
 
 namespace computeprof::logfmt {
 
-enum class RecordKind : std::uint8_t { kernel, memcpy, memset };
+// graph: one cuGraphLaunch, timed as a whole (its nodes are not seen one by one
+// without CUPTI).
+enum class RecordKind : std::uint8_t { kernel, memcpy, memset, graph };
 
 struct Dim3 {
   std::uint32_t x = 1, y = 1, z = 1;
   friend bool operator==(const Dim3&, const Dim3&) = default;
 };
 
-// memtransferdir values of FORMAT.md.
-enum class TransferDir : std::uint8_t { host_to_device = 0, device_to_host = 1, device_to_device = 2, peer = 3 };
+// memtransferdir values of FORMAT.md; host_to_host (a unified-address copy between
+// two host buffers) is computeprof's: the old profiler had no such copies.
+enum class TransferDir : std::uint8_t {
+  host_to_device = 0,
+  device_to_host = 1,
+  device_to_device = 2,
+  peer = 3,
+  host_to_host = 4
+};
 // memtransferhostmemtype values.
 enum class HostMemType : std::uint8_t { pageable = 0, page_locked = 1 };
 

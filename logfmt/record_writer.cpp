@@ -40,7 +40,7 @@ bool applies(const ColumnSpec& spec, const Record& r) {
     case Column::counter:
       return is_kernel(r) && r.counters[spec.counter].state != CounterValue::State::absent;
     case Column::memtransfersize:
-      return !is_kernel(r);
+      return is_copy(r) || r.kind == RecordKind::memset;
     case Column::memtransferdir:
       return is_copy(r);
     case Column::memtransferhostmemtype:

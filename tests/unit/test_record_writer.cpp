@@ -96,6 +96,34 @@ TEST_CASE("memsets carry a size but no direction or host memory type", "[writer]
   CHECK(csv == "memset,1.500,2.500,,,,,,,,,,0,,,1048576,,\n");
 }
 
+TEST_CASE("graph launches carry times and a stream, no launch shape and no size", "[writer]") {
+  Record g;
+  g.kind = RecordKind::graph;
+  g.method = "graph";
+  g.gputime_ns = 12000;
+  g.cputime_ns = 15000;
+  g.stream_id = 7;
+  g.transfer_bytes = 99;  // not a copy: never written
+  auto layout = layout_for(kAll);
+  std::string kvp, csv;
+  write_kvp_line(kvp, g, layout);
+  write_csv_line(csv, g, layout);
+  CHECK(kvp == "method=[ graph ] gputime=[ 12.000 ] cputime=[ 15.000 ] streamid=[ 7 ] \n");
+  CHECK(csv == "graph,12.000,15.000,,,,,,,,,,7,,,,,\n");
+}
+
+TEST_CASE("a host-to-host copy has direction 4", "[writer]") {
+  Record c;
+  c.kind = RecordKind::memcpy;
+  c.method = "memcpyHtoH";
+  c.transfer_bytes = 64;
+  c.transfer_dir = TransferDir::host_to_host;
+  c.host_mem_type = HostMemType::pageable;
+  std::string kvp;
+  write_kvp_line(kvp, c, layout_for("memtransferdir\nmemtransfersize\n"));
+  CHECK(kvp == "method=[ memcpyHtoH ] gputime=[ 0.000 ] cputime=[ 0.000 ] memtransfersize=[ 64 ] memtransferdir=[ 4 ] \n");
+}
+
 TEST_CASE("a copy without a host side has no host memory type", "[writer]") {
   Record d = sample_copy();
   d.method = "memcpyDtoD";

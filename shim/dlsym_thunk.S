@@ -1,0 +1,57 @@
+/* The exported dlsym. It asks computeprof_dlsym_substitute whether the lookup is one
+   the shim answers (a wrapped driver entry point on a libcuda handle); if not, it
+   TAIL-JUMPS to glibc's dlsym so that glibc sees the application's return address:
+   RTLD_NEXT and the RTLD_DEFAULT namespace are resolved from the caller. */
+#if defined(__x86_64__)
+        .text
+        .globl  dlsym
+        .type   dlsym, @function
+dlsym:
+        .cfi_startproc
+        pushq   %rdi
+        .cfi_adjust_cfa_offset 8
+        pushq   %rsi
+        .cfi_adjust_cfa_offset 8
+        subq    $8, %rsp
+        .cfi_adjust_cfa_offset 8
+        call    computeprof_dlsym_substitute
+        addq    $8, %rsp
+        .cfi_adjust_cfa_offset -8
+        popq    %rsi
+        .cfi_adjust_cfa_offset -8
+        popq    %rdi
+        .cfi_adjust_cfa_offset -8
+        testq   %rax, %rax
+        jnz     1f
+        jmp     *computeprof_real_dlsym(%rip)
+1:      ret
+        .cfi_endproc
+        .size   dlsym, .-dlsym
+#elif defined(__aarch64__)
+        .text
+        .globl  dlsym
+        .type   dlsym, %function
+dlsym:
+        .cfi_startproc
+        stp     x29, x30, [sp, #-32]!
+        .cfi_def_cfa_offset 32
+        .cfi_offset 29, -32
+        .cfi_offset 30, -24
+        mov     x29, sp
+        stp     x0, x1, [sp, #16]
+        bl      computeprof_dlsym_substitute
+        cbnz    x0, 1f
+        ldp     x0, x1, [sp, #16]
+        ldp     x29, x30, [sp], #32
+        .cfi_def_cfa_offset 0
+        adrp    x16, computeprof_real_dlsym
+        ldr     x16, [x16, #:lo12:computeprof_real_dlsym]
+        br      x16
+1:      ldp     x29, x30, [sp], #32
+        ret
+        .cfi_endproc
+        .size   dlsym, .-dlsym
+#else
+#error "computeprof: dlsym thunk not written for this architecture"
+#endif
+        .section .note.GNU-stack,"",%progbits

@@ -1,0 +1,91 @@
+// Entry points the shim wraps for what they tell, not to time them: kernel names
+// (lookups), context lifetime (flush and close logs), the profiler switch.
+#include "config/report.hpp"
+#include "shim/cuda_context.hpp"
+#include "shim/kernel_catalog.hpp"
+#include "shim/record_pipeline.hpp"
+#include "shim/timed_operation.hpp"
+
+namespace computeprof::shim {
+
+CUresult missing_driver_function(Entry e) {
+  config::warn_once(std::string("the CUDA driver's ") + std::string(entry_info(e).symbol) +
+                    " was not found; returning CUDA_ERROR_SHARED_OBJECT_INIT_FAILED");
+  return CUDA_ERROR_SHARED_OBJECT_INIT_FAILED;
+}
+
+}  // namespace computeprof::shim
+
+using namespace computeprof::shim;
+
+COMPUTEPROF_EXPORT CUresult cuModuleGetFunction(CUfunction* f, CUmodule module, const char* name) {
+  COMPUTEPROF_REAL_OR_RETURN(cuModuleGetFunction);
+  const CUresult r = real_fn(f, module, name);
+  if (r == CUDA_SUCCESS && f) remember_function(*f, name, module);
+  return r;
+}
+
+COMPUTEPROF_EXPORT CUresult cuLibraryGetKernel(CUkernel* k, CUlibrary library, const char* name) {
+  COMPUTEPROF_REAL_OR_RETURN(cuLibraryGetKernel);
+  const CUresult r = real_fn(k, library, name);
+  if (r == CUDA_SUCCESS && k) remember_kernel(*k, name, library);
+  return r;
+}
+
+COMPUTEPROF_EXPORT CUresult cuKernelGetFunction(CUfunction* f, CUkernel k) {
+  COMPUTEPROF_REAL_OR_RETURN(cuKernelGetFunction);
+  const CUresult r = real_fn(f, k);
+  if (r == CUDA_SUCCESS && f) remember_kernel_function(*f, k);
+  return r;
+}
+
+COMPUTEPROF_EXPORT CUresult cuModuleUnload(CUmodule module) {
+  COMPUTEPROF_REAL_OR_RETURN(cuModuleUnload);
+  const CUresult r = real_fn(module);
+  if (r == CUDA_SUCCESS) forget_module(module);
+  return r;
+}
+
+COMPUTEPROF_EXPORT CUresult cuLibraryUnload(CUlibrary library) {
+  COMPUTEPROF_REAL_OR_RETURN(cuLibraryUnload);
+  const CUresult r = real_fn(library);
+  if (r == CUDA_SUCCESS) forget_library(library);
+  return r;
+}
+
+// The context's records are written and its file closed while it still exists.
+COMPUTEPROF_EXPORT CUresult cuCtxDestroy_v2(CUcontext context) {
+  COMPUTEPROF_REAL_OR_RETURN(cuCtxDestroy_v2);
+  if (process_profile().cuda.settings.enabled) context_ending(context, true);
+  return real_fn(context);
+}
+
+COMPUTEPROF_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
+  COMPUTEPROF_REAL_OR_RETURN(cuDevicePrimaryCtxRelease_v2);
+  if (process_profile().cuda.settings.enabled) flush_records();
+  const CUresult r = real_fn(device);
+  // The release may have destroyed the context.
+  if (r == CUDA_SUCCESS && process_profile().cuda.settings.enabled) contexts_invalidated();
+  return r;
+}
+
+COMPUTEPROF_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice device) {
+  COMPUTEPROF_REAL_OR_RETURN(cuDevicePrimaryCtxReset_v2);
+  if (process_profile().cuda.settings.enabled) flush_records();
+  const CUresult r = real_fn(device);
+  if (r == CUDA_SUCCESS && process_profile().cuda.settings.enabled) contexts_invalidated();
+  return r;
+}
+
+COMPUTEPROF_EXPORT CUresult cuProfilerStart() {
+  COMPUTEPROF_REAL_OR_RETURN(cuProfilerStart);
+  set_cuda_paused(false);
+  return real_fn();
+}
+
+COMPUTEPROF_EXPORT CUresult cuProfilerStop() {
+  COMPUTEPROF_REAL_OR_RETURN(cuProfilerStop);
+  set_cuda_paused(true);
+  if (process_profile().cuda.settings.enabled) flush_records();
+  return real_fn();
+}

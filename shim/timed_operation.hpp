@@ -1,0 +1,39 @@
+#pragma once
+// The shape every recording wrapper shares: time the real call, and when the driver
+// accepted it, describe it and hand the record to the pipeline. A call the driver
+// rejected executed nothing: its error goes back unchanged and nothing is recorded.
+#include "config/report.hpp"
+#include "logfmt/record.hpp"
+#include "shim/entry_points.hpp"
+#include "shim/operation_timer.hpp"
+#include "shim/profiler_state.hpp"
+#include "shim/record_pipeline.hpp"
+
+namespace computeprof::shim {
+
+// `describe(record)` fills what the operation is (before the call: it may look at
+// pointers the call is about to use); `call()` makes the real call.
+template <typename Describe, typename Call>
+CUresult run_recorded(CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
+  OperationTimer timer(stream, per_thread);
+  if (!timer.active()) return call();
+  logfmt::Record record;
+  describe(record);
+  timer.start();
+  const CUresult result = call();
+  if (result != CUDA_SUCCESS) return result;
+  timer.finish(record);
+  submit_record(timer.log(), timer.completed_ns(), record);
+  return result;
+}
+
+// What a wrapper returns when the driver has no such function (it was reached
+// without the driver being loaded: nothing sensible can be done).
+CUresult missing_driver_function(Entry e);
+
+// The real function of entry E, or the error above.
+#define COMPUTEPROF_REAL_OR_RETURN(E)                                                 \
+  auto* real_fn = ::computeprof::shim::real<::computeprof::shim::Entry::E>();          \
+  if (!real_fn) return ::computeprof::shim::missing_driver_function(::computeprof::shim::Entry::E)
+
+}  // namespace computeprof::shim
