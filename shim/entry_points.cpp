@@ -22,28 +22,6 @@ std::atomic<void*> g_driver_handle{nullptr};
 
 }  // namespace
 
-std::optional<Entry> find_entry(std::string_view symbol) {
-  for (std::size_t i = 0; i < kEntryCount; ++i) {
-    if (kEntries[i].symbol == symbol) return static_cast<Entry>(i);
-  }
-  return std::nullopt;
-}
-
-std::optional<Entry> select_variant(std::string_view base, int version, std::uint64_t flags) {
-  const bool want_per_thread = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0;
-  bool has_per_thread = false;
-  for (const auto& e : kEntries) has_per_thread |= (e.base == base && e.per_thread);
-  const bool per_thread = want_per_thread && has_per_thread;
-
-  std::optional<Entry> best;
-  for (std::size_t i = 0; i < kEntryCount; ++i) {
-    const auto& e = kEntries[i];
-    if (e.base != base || e.per_thread != per_thread || e.version > version) continue;
-    if (!best || entry_info(*best).version < e.version) best = static_cast<Entry>(i);
-  }
-  return best;
-}
-
 // A switch, not a table: no static initialiser, so the answer is right even when the
 // dlsym hook runs before the shim's constructors.
 void* wrapper_of(Entry e) {

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Checks computeprof on a real GPU (../shared/GPU.md, points 1-4 and 6; counters,
+# point 5, come with the counters issue). One call builds, runs everything, writes
+# raw output under $OUT (default ./gpu-check-out) and prints a table last.
+#
+#   tests/gpu/check.sh            # from the repository root, on the GPU machine
+#
+# Without a GPU it stops at once with exit code 2.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+out=${OUT:-$root/gpu-check-out}
+mkdir -p "$out"
+table=()
+failures=0
+row() { table+=("$(printf '%-44s %-8s %s' "$1" "$2" "$3")"); [[ $2 == FAIL ]] && failures=$((failures + 1)); }
+
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >"$out/nvidia-smi.txt" 2>&1; then
+  echo "check.sh: no NVIDIA GPU here (nvidia-smi missing or failing); nothing checked" >&2
+  exit 2
+fi
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+git rev-parse HEAD >"$out/commit.txt" 2>/dev/null || true
+
+# 1. Build and unit tests.
+if cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$out/configure.txt" 2>&1 &&
+   cmake --build build-gpu -j"$(nproc)" >"$out/build.txt" 2>&1; then
+  row "1 build" PASS ""
+else
+  row "1 build" FAIL "see build.txt"
+  printf '%s\n' "${table[@]}"
+  exit 1
+fi
+if ctest --test-dir build-gpu -L unit -j"$(nproc)" >"$out/unit.txt" 2>&1 ||
+   ctest --test-dir build-gpu -E 'e2e|simcuda' -j"$(nproc)" >"$out/unit.txt" 2>&1; then
+  row "1 unit tests" PASS "$(grep -o '[0-9]* tests passed.*' "$out/unit.txt" | head -1)"
+else
+  row "1 unit tests" FAIL "see unit.txt"
+fi
+shim=$root/build-gpu/shim/libcomputeprof.so
+
+# Runs "$@" with and without the shim in $out/<name>/; compares stdout; counts records.
+profile() {
+  local name=$1; shift
+  local dir=$out/$name
+  rm -rf "$dir"; mkdir -p "$dir"
+  (cd "$dir" && "$@" >plain.out 2>plain.err); local plain_rc=$?
+  (cd "$dir" && COMPUTE_PROFILE=1 COMPUTE_PROFILE_LOG="$name.log" \
+      COMPUTE_PROFILE_CONFIG="$root/tests/gpu/check.cfg" LD_PRELOAD="$shim" "$@" >shim.out 2>shim.err)
+  local shim_rc=$?
+  if [[ $plain_rc -ne $shim_rc ]] || ! cmp -s "$dir/plain.out" "$dir/shim.out"; then
+    row "2 $name output unchanged" FAIL "exit $plain_rc vs $shim_rc or stdout differs"
+  else
+    row "2 $name output unchanged" PASS "exit $plain_rc"
+  fi
+}
+
+# Counts records of a method in a key-value log.
+count() { grep -c "method=\[ $2 \]" "$1" 2>/dev/null || true; }
+expect() {  # expect <label> <log> <method> <expected count>
+  local n; n=$(count "$2" "$3")
+  if [[ $n -eq $4 ]]; then row "$1" PASS "$3 x$n"; else row "$1" FAIL "$3: $n records, expected $4"; fi
+}
+
+# 2. Driver API and runtime API programs.
+profile vector_add build-gpu/samples/vector_add
+expect "2 driver: vecAdd launches" "$out/vector_add/vector_add.log" _Z6vecAddPKfS0_Pfi 1
+expect "2 driver: spin launches" "$out/vector_add/vector_add.log" _Z4spiny 1
+expect "2 driver: HtoD copies" "$out/vector_add/vector_add.log" memcpyHtoD 2
+expect "2 driver: DtoH copies" "$out/vector_add/vector_add.log" memcpyDtoH 1
+if [[ -x build-gpu/samples/runtime_vector_add ]]; then
+  profile runtime_vector_add build-gpu/samples/runtime_vector_add
+  log=$out/runtime_vector_add/runtime_vector_add.log
+  expect "2 runtime: vecAdd launches" "$log" _Z6vecAddPKfS0_Pfi "${RUNTIME_VECADD:-1}"
+  expect "2 runtime: HtoD copies" "$log" memcpyHtoD "${RUNTIME_HTOD:-2}"
+  expect "2 runtime: DtoH copies" "$log" memcpyDtoH "${RUNTIME_DTOH:-1}"
+else
+  row "2 runtime sample" FAIL "not built (no nvcc?)"
+fi
+
+# 3. PyTorch.
+if python3 -c 'import torch; assert torch.cuda.is_available()' >/dev/null 2>&1; then
+  profile pytorch python3 "$root/tests/gpu/torch_matmul.py"
+  log=$out/pytorch/pytorch.log
+  n_kernels=$(grep -v '^#' "$log" | grep -vc 'method=\[ mem' || true)
+  if [[ $n_kernels -ge 3 ]]; then row "3 pytorch kernels" PASS "$n_kernels kernel records"; else row "3 pytorch kernels" FAIL "$n_kernels kernel records"; fi
+  expect "3 pytorch HtoD copies" "$log" memcpyHtoD 2
+  expect "3 pytorch DtoH copies" "$log" memcpyDtoH 1
+else
+  row "3 pytorch" FAIL "python3 cannot import torch with CUDA"
+fi
+
+# 4. gputime against Nsight Compute, on the 2 ms spin kernel of vector_add.
+if command -v ncu >/dev/null 2>&1; then
+  (cd "$out" && ncu --metrics gpu__time_duration.sum --csv "$root/build-gpu/samples/vector_add" >ncu.csv 2>ncu.err)
+  ncu_ns=$(grep '_Z4spiny\|spin' "$out/ncu.csv" | grep gpu__time_duration | tail -1 | awk -F'","' '{gsub(/"/,"",$NF); print $NF}')
+  shim_us=$(grep 'method=\[ _Z4spiny \]' "$out/vector_add/vector_add.log" | sed 's/.*gputime=\[ \([0-9.]*\) \].*/\1/')
+  if [[ -n $ncu_ns && -n $shim_us ]]; then
+    ratio=$(python3 -c "print(f'{$shim_us*1000/$ncu_ns:.3f}')")
+    row "4 gputime / ncu (spin kernel)" PASS "ratio $ratio (shim ${shim_us} us, ncu ${ncu_ns} ns)"
+  else
+    row "4 gputime / ncu" FAIL "no value (see ncu.csv)"
+  fi
+else
+  row "4 gputime / ncu" FAIL "ncu not found"
+fi
+
+# 6. Overhead per launch.
+if [[ -x build-gpu/bench/launch_overhead ]]; then
+  build-gpu/bench/launch_overhead --launches 100000 --shim "$shim" --real-driver >"$out/overhead.txt" 2>&1 &&
+    row "6 overhead" PASS "$(tail -1 "$out/overhead.txt")" || row "6 overhead" FAIL "see overhead.txt"
+else
+  row "6 overhead" FAIL "bench not built"
+fi
+
+printf '\n%s\n' "computeprof GPU check ($(cat "$out/gpu.txt"), commit $(cut -c1-12 "$out/commit.txt"))"
+printf '%s\n' "${table[@]}" | tee "$out/table.txt"
+exit $((failures > 0))
