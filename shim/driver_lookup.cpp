@@ -5,6 +5,7 @@
 #include <link.h>
 
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #include "config/report.hpp"

@@ -1,5 +1,7 @@
 // Entry points the shim wraps for what they tell, not to time them: kernel names
 // (lookups), context lifetime (flush and close logs), the profiler switch.
+#include <string>
+
 #include "config/report.hpp"
 #include "shim/cuda_context.hpp"
 #include "shim/kernel_catalog.hpp"

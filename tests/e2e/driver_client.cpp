@@ -1,0 +1,428 @@
+// An application that reaches the CUDA driver in one chosen way and performs a known
+// set of operations, for the end-to-end tests of the shim.
+//
+//   driver_client <reach> <scenario> [--show-origins]
+//   reach:    linked | dlsym | procaddress | procaddress-ptds | runtime
+//   scenario: basic | bracket | reject | capture | library | exit-thread | no-cleanup | fork
+//
+// `runtime` reaches the driver exactly as libcudart 13 does: dlopen("libcuda.so.1"),
+// dlsym(h, "cuGetProcAddress_v2"), asks that for "cuGetProcAddress" at 11030 and 12000,
+// and gets every entry point through the 12000 pointer; launches at (4000, 0) and
+// (7000, 2). `linked` (the driver_client_linked build) takes the addresses of the
+// symbols it links against. Stdout is deterministic; the last line is PASS or FAIL.
+#include <dlfcn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include <cuda.h>
+#include <cudaProfilerTypedefs.h>
+#include <cudaTypedefs.h>
+
+#undef cuGetProcAddress
+
+namespace {
+
+// Kernels the simulated driver implements, by their mangled names.
+constexpr char kModuleImage[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry _Z4spiny(.param .u64 _Z4spiny_param_0) { ret; }\n"
+    ".visible .entry _Z6vecAddPKfS0_Pfi(.param .u64 p0, .param .u64 p1, .param .u64 p2, .param .u32 p3) { ret; }\n";
+
+struct Driver {
+  PFN_cuGetErrorName_v6000 get_error_name;
+  PFN_cuInit_v2000 init;
+  PFN_cuDeviceGet_v2000 device_get;
+  PFN_cuDevicePrimaryCtxRetain_v7000 primary_retain;
+  PFN_cuDevicePrimaryCtxRelease_v11000 primary_release;
+  PFN_cuCtxSetCurrent_v4000 ctx_set_current;
+  PFN_cuCtxSynchronize_v2000 ctx_synchronize;
+  PFN_cuModuleLoadData_v2000 module_load_data;
+  PFN_cuModuleGetFunction_v2000 module_get_function;
+  PFN_cuLibraryLoadData_v12000 library_load_data;
+  PFN_cuLibraryGetKernel_v12000 library_get_kernel;
+  PFN_cuMemAlloc_v3020 mem_alloc;
+  PFN_cuMemFree_v3020 mem_free;
+  PFN_cuMemAllocHost_v3020 mem_alloc_host;
+  PFN_cuMemFreeHost_v2000 mem_free_host;
+  PFN_cuStreamCreate_v2000 stream_create;
+  PFN_cuStreamDestroy_v4000 stream_destroy;
+  PFN_cuStreamSynchronize_v2000 stream_synchronize;
+  PFN_cuStreamGetId_v12000 stream_get_id;
+  PFN_cuStreamBeginCapture_v10010 begin_capture;
+  PFN_cuStreamEndCapture_v10000 end_capture;
+  PFN_cuGraphInstantiateWithFlags_v11040 graph_instantiate;
+  PFN_cuGraphLaunch_v10000 graph_launch;
+  PFN_cuMemcpyHtoD_v3020 memcpy_htod;
+  PFN_cuMemcpyDtoHAsync_v3020 memcpy_dtoh_async;
+  PFN_cuMemcpy_v4000 memcpy_unified;
+  PFN_cuMemsetD8_v3020 memset_d8;
+  PFN_cuLaunchKernel_v4000 launch;
+  PFN_cuLaunchKernel_v7000_ptsz launch_ptsz;
+  PFN_cuProfilerStart_v4000 profiler_start;
+  PFN_cuProfilerStop_v4000 profiler_stop;
+};
+
+struct Lookup {
+  void** slot;
+  const char* exported;  // exact symbol (linked, dlsym)
+  const char* base;      // cuGetProcAddress name
+  int version;
+  bool per_thread;  // asked with CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
+};
+
+#define SLOT(member) reinterpret_cast<void**>(&d.member)
+std::vector<Lookup> lookups(Driver& d) {
+  return {
+      {SLOT(get_error_name), "cuGetErrorName", "cuGetErrorName", 6000, false},
+      {SLOT(init), "cuInit", "cuInit", 2000, false},
+      {SLOT(device_get), "cuDeviceGet", "cuDeviceGet", 2000, false},
+      {SLOT(primary_retain), "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRetain", 7000, false},
+      {SLOT(primary_release), "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease", 11000, false},
+      {SLOT(ctx_set_current), "cuCtxSetCurrent", "cuCtxSetCurrent", 4000, false},
+      {SLOT(ctx_synchronize), "cuCtxSynchronize", "cuCtxSynchronize", 2000, false},
+      {SLOT(module_load_data), "cuModuleLoadData", "cuModuleLoadData", 2000, false},
+      {SLOT(module_get_function), "cuModuleGetFunction", "cuModuleGetFunction", 2000, false},
+      {SLOT(library_load_data), "cuLibraryLoadData", "cuLibraryLoadData", 12000, false},
+      {SLOT(library_get_kernel), "cuLibraryGetKernel", "cuLibraryGetKernel", 12000, false},
+      {SLOT(mem_alloc), "cuMemAlloc_v2", "cuMemAlloc", 3020, false},
+      {SLOT(mem_free), "cuMemFree_v2", "cuMemFree", 3020, false},
+      {SLOT(mem_alloc_host), "cuMemAllocHost_v2", "cuMemAllocHost", 3020, false},
+      {SLOT(mem_free_host), "cuMemFreeHost", "cuMemFreeHost", 2000, false},
+      {SLOT(stream_create), "cuStreamCreate", "cuStreamCreate", 2000, false},
+      {SLOT(stream_destroy), "cuStreamDestroy_v2", "cuStreamDestroy", 4000, false},
+      {SLOT(stream_synchronize), "cuStreamSynchronize", "cuStreamSynchronize", 2000, false},
+      {SLOT(stream_get_id), "cuStreamGetId", "cuStreamGetId", 12000, false},
+      {SLOT(begin_capture), "cuStreamBeginCapture_v2", "cuStreamBeginCapture", 10010, false},
+      {SLOT(end_capture), "cuStreamEndCapture", "cuStreamEndCapture", 10000, false},
+      {SLOT(graph_instantiate), "cuGraphInstantiateWithFlags", "cuGraphInstantiateWithFlags", 11040, false},
+      {SLOT(graph_launch), "cuGraphLaunch", "cuGraphLaunch", 10000, false},
+      {SLOT(memcpy_htod), "cuMemcpyHtoD_v2", "cuMemcpyHtoD", 3020, false},
+      {SLOT(memcpy_dtoh_async), "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoHAsync", 3020, false},
+      {SLOT(memcpy_unified), "cuMemcpy", "cuMemcpy", 4000, false},
+      {SLOT(memset_d8), "cuMemsetD8_v2", "cuMemsetD8", 3020, false},
+      {SLOT(launch), "cuLaunchKernel", "cuLaunchKernel", 4000, false},
+      {SLOT(launch_ptsz), "cuLaunchKernel_ptsz", "cuLaunchKernel", 7000, true},
+      {SLOT(profiler_start), "cuProfilerStart", "cuProfilerStart", 4000, false},
+      {SLOT(profiler_stop), "cuProfilerStop", "cuProfilerStop", 4000, false},
+  };
+}
+#undef SLOT
+
+[[noreturn]] void fail(const std::string& what) {
+  std::printf("FAIL: %s\n", what.c_str());
+  std::fflush(stdout);
+  std::_Exit(1);
+}
+
+const char* origin(void* fn) {
+  Dl_info info{};
+  if (!fn || !dladdr(fn, &info) || !info.dli_fname) return "none";
+  return std::strstr(info.dli_fname, "libcomputeprof") ? "shim" : "driver";
+}
+
+#ifdef CLIENT_LINKED
+// cuda.h declares the per-thread variants only for per-thread builds.
+extern "C" std::remove_pointer_t<PFN_cuLaunchKernel_v7000_ptsz> cuLaunchKernel_ptsz;
+
+void resolve_linked(Driver& d) {
+  void* addresses[] = {
+      reinterpret_cast<void*>(&cuGetErrorName), reinterpret_cast<void*>(&cuInit),
+      reinterpret_cast<void*>(&cuDeviceGet), reinterpret_cast<void*>(&cuDevicePrimaryCtxRetain),
+      reinterpret_cast<void*>(&cuDevicePrimaryCtxRelease_v2), reinterpret_cast<void*>(&cuCtxSetCurrent),
+      reinterpret_cast<void*>(static_cast<CUresult (*)()>(&cuCtxSynchronize)),
+      reinterpret_cast<void*>(&cuModuleLoadData), reinterpret_cast<void*>(&cuModuleGetFunction),
+      reinterpret_cast<void*>(&cuLibraryLoadData), reinterpret_cast<void*>(&cuLibraryGetKernel),
+      reinterpret_cast<void*>(&cuMemAlloc_v2), reinterpret_cast<void*>(&cuMemFree_v2),
+      reinterpret_cast<void*>(&cuMemAllocHost_v2), reinterpret_cast<void*>(&cuMemFreeHost),
+      reinterpret_cast<void*>(&cuStreamCreate), reinterpret_cast<void*>(&cuStreamDestroy_v2),
+      reinterpret_cast<void*>(&cuStreamSynchronize), reinterpret_cast<void*>(&cuStreamGetId),
+      reinterpret_cast<void*>(&cuStreamBeginCapture_v2), reinterpret_cast<void*>(&cuStreamEndCapture),
+      reinterpret_cast<void*>(&cuGraphInstantiateWithFlags), reinterpret_cast<void*>(&cuGraphLaunch),
+      reinterpret_cast<void*>(&cuMemcpyHtoD_v2), reinterpret_cast<void*>(&cuMemcpyDtoHAsync_v2),
+      reinterpret_cast<void*>(&cuMemcpy), reinterpret_cast<void*>(&cuMemsetD8_v2),
+      reinterpret_cast<void*>(&cuLaunchKernel), reinterpret_cast<void*>(&cuLaunchKernel_ptsz),
+      reinterpret_cast<void*>(&cuProfilerStart), reinterpret_cast<void*>(&cuProfilerStop),
+  };
+  auto table = lookups(d);
+  for (std::size_t i = 0; i < table.size(); ++i) *table[i].slot = addresses[i];
+}
+#endif
+
+void* open_driver() {
+  void* h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!h) fail(std::string("dlopen libcuda.so.1: ") + dlerror());
+  return h;
+}
+
+void resolve_dlsym(Driver& d) {
+  void* h = open_driver();
+  for (auto& l : lookups(d)) *l.slot = dlsym(h, l.exported);
+}
+
+void resolve_procaddress(Driver& d, PFN_cuGetProcAddress_v12000 gpa, bool all_per_thread) {
+  for (auto& l : lookups(d)) {
+    CUdriverProcAddressQueryResult status{};
+    const bool per_thread = l.per_thread || all_per_thread;
+    // Per-thread variants appeared in CUDA 7.0: asked for at an older version, the
+    // driver rightly gives the legacy one.
+    const int version = all_per_thread && l.version < 7000 ? 7000 : l.version;
+    const CUresult r = gpa(l.base, l.slot, version, per_thread ? CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM : 0,
+                           &status);
+    if (r != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS) *l.slot = nullptr;
+  }
+}
+
+void resolve(Driver& d, std::string_view reach, bool show_origins) {
+  if (reach == "linked") {
+#ifdef CLIENT_LINKED
+    resolve_linked(d);
+#else
+    fail("this build does not link the driver; use driver_client_linked");
+#endif
+  } else if (reach == "dlsym") {
+    resolve_dlsym(d);
+  } else if (reach == "procaddress" || reach == "procaddress-ptds") {
+    auto gpa = reinterpret_cast<PFN_cuGetProcAddress_v12000>(dlsym(open_driver(), "cuGetProcAddress_v2"));
+    if (!gpa) fail("dlsym cuGetProcAddress_v2");
+    resolve_procaddress(d, gpa, reach == "procaddress-ptds");
+  } else if (reach == "runtime") {
+    auto probe = reinterpret_cast<PFN_cuGetProcAddress_v12000>(dlsym(open_driver(), "cuGetProcAddress_v2"));
+    if (!probe) fail("dlsym cuGetProcAddress_v2");
+    void* v11030 = nullptr;
+    void* v12000 = nullptr;
+    CUdriverProcAddressQueryResult status{};
+    if (probe("cuGetProcAddress", &v11030, 11030, 0, &status) != CUDA_SUCCESS || !v11030) fail("cuGetProcAddress@11030");
+    if (probe("cuGetProcAddress", &v12000, 12000, 0, &status) != CUDA_SUCCESS || !v12000) fail("cuGetProcAddress@12000");
+    if (show_origins) {
+      std::printf("origin cuGetProcAddress@11030 %s\n", origin(v11030));
+      std::printf("origin cuGetProcAddress@12000 %s\n", origin(v12000));
+    }
+    resolve_procaddress(d, reinterpret_cast<PFN_cuGetProcAddress_v12000>(v12000), false);
+    // A 32-bit legacy variant must come back untouched (never a _v2 wrapper).
+    void* legacy = nullptr;
+    reinterpret_cast<PFN_cuGetProcAddress_v12000>(v12000)("cuMemcpyHtoD", &legacy, 2000, 0, &status);
+    if (show_origins) std::printf("origin cuMemcpyHtoD@2000 %s\n", origin(legacy));
+  } else {
+    fail("unknown reach path");
+  }
+  for (auto& l : lookups(d)) {
+    if (!*l.slot) fail(std::string("no entry point for ") + l.exported);
+    if (show_origins) std::printf("origin %s %s\n", l.exported, origin(*l.slot));
+  }
+}
+
+Driver g;
+
+void check(CUresult r, const char* what) {
+  if (r == CUDA_SUCCESS) return;
+  const char* name = "?";
+  if (g.get_error_name) g.get_error_name(r, &name);
+  fail(std::string(what) + " returned " + name);
+}
+
+struct Session {
+  CUcontext ctx = nullptr;
+  CUfunction spin = nullptr;
+  CUfunction vec_add = nullptr;
+};
+
+Session open_session() {
+  Session s;
+  check(g.init(0), "cuInit");
+  CUdevice dev = 0;
+  check(g.device_get(&dev, 0), "cuDeviceGet");
+  check(g.primary_retain(&s.ctx, dev), "cuDevicePrimaryCtxRetain");
+  check(g.ctx_set_current(s.ctx), "cuCtxSetCurrent");
+  CUmodule module = nullptr;
+  check(g.module_load_data(&module, kModuleImage), "cuModuleLoadData");
+  check(g.module_get_function(&s.spin, module, "_Z4spiny"), "cuModuleGetFunction spin");
+  check(g.module_get_function(&s.vec_add, module, "_Z6vecAddPKfS0_Pfi"), "cuModuleGetFunction vecAdd");
+  return s;
+}
+
+void spin(const Session& s, unsigned long long ns, CUstream stream = nullptr) {
+  void* args[] = {&ns};
+  check(g.launch(s.spin, 1, 1, 1, 32, 1, 1, 0, stream, args, nullptr), "cuLaunchKernel spin");
+}
+
+// Operations, as the tests count them:
+//   kernels: _Z6vecAddPKfS0_Pfi grid (40,1,1) block (256,1,1); _Z4spiny 30 ms grid 1 block 32
+//            on a created stream; _Z4spiny 20 ms through cuLaunchKernel_ptsz on stream 0
+//   copies:  2 x memcpyHtoD 40960 bytes pageable; memcpyDtoHasync 40960 bytes page-locked;
+//            memcpyDtoD 40960 bytes (cuMemcpy on unified addresses); memset 40960 bytes
+int scenario_basic() {
+  Session s = open_session();
+  constexpr int n = 10240;
+  constexpr size_t bytes = n * sizeof(float);
+  std::vector<float> a(n), b(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = static_cast<float>(i);
+    b[i] = static_cast<float>(2 * i);
+  }
+  CUdeviceptr da, db, dc, dd;
+  check(g.mem_alloc(&da, bytes), "cuMemAlloc");
+  check(g.mem_alloc(&db, bytes), "cuMemAlloc");
+  check(g.mem_alloc(&dc, bytes), "cuMemAlloc");
+  check(g.mem_alloc(&dd, bytes), "cuMemAlloc");
+  void* pinned = nullptr;
+  check(g.mem_alloc_host(&pinned, bytes), "cuMemAllocHost");
+  CUstream stream;
+  check(g.stream_create(&stream, 0), "cuStreamCreate");
+  unsigned long long id = 0;
+  check(g.stream_get_id(stream, &id), "cuStreamGetId");
+  std::printf("stream created %llu\n", id);
+  check(g.stream_get_id(CU_STREAM_PER_THREAD, &id), "cuStreamGetId per-thread");
+  std::printf("stream per-thread %llu\n", id);
+
+  check(g.memcpy_htod(da, a.data(), bytes), "cuMemcpyHtoD a");
+  check(g.memcpy_htod(db, b.data(), bytes), "cuMemcpyHtoD b");
+  int count = n;
+  void* args[] = {&da, &db, &dc, &count};
+  check(g.launch(s.vec_add, n / 256, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr), "cuLaunchKernel vecAdd");
+  spin(s, 30'000'000, stream);
+  check(g.memcpy_dtoh_async(pinned, dc, bytes, stream), "cuMemcpyDtoHAsync");
+  check(g.stream_synchronize(stream), "cuStreamSynchronize");
+  check(g.memcpy_unified(dd, dc, bytes), "cuMemcpy");
+  check(g.memset_d8(da, 0, bytes), "cuMemsetD8");
+  unsigned long long ns = 20'000'000;
+  void* spin_args[] = {&ns};
+  check(g.launch_ptsz(s.spin, 1, 1, 1, 32, 1, 1, 0, nullptr, spin_args, nullptr), "cuLaunchKernel_ptsz");
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+
+  const auto* c = static_cast<const float*>(pinned);
+  for (int i = 0; i < n; ++i) {
+    if (c[i] != a[i] + b[i]) fail("vecAdd result");
+  }
+  std::printf("vecAdd %d elements ok\n", n);
+  check(g.stream_destroy(stream), "cuStreamDestroy");
+  for (CUdeviceptr p : {da, db, dc, dd}) check(g.mem_free(p), "cuMemFree");
+  check(g.mem_free_host(pinned), "cuMemFreeHost");
+  CUdevice dev = 0;
+  check(g.device_get(&dev, 0), "cuDeviceGet");
+  check(g.primary_release(dev), "cuDevicePrimaryCtxRelease");
+  return 0;
+}
+
+// 1 spin before cuProfilerStart, 2 spins and 1 HtoD between start and stop, 1 after.
+int scenario_bracket() {
+  Session s = open_session();
+  CUdeviceptr d;
+  check(g.mem_alloc(&d, 4096), "cuMemAlloc");
+  std::vector<char> host(4096, 1);
+  spin(s, 100'000);
+  check(g.profiler_start(), "cuProfilerStart");
+  spin(s, 200'000);
+  check(g.memcpy_htod(d, host.data(), host.size()), "cuMemcpyHtoD");
+  spin(s, 300'000);
+  check(g.profiler_stop(), "cuProfilerStop");
+  spin(s, 400'000);
+  return 0;
+}
+
+// A launch the driver refuses (2048 threads per block), then one good launch.
+int scenario_reject() {
+  Session s = open_session();
+  unsigned long long ns = 1000;
+  void* args[] = {&ns};
+  const CUresult r = g.launch(s.spin, 1, 1, 1, 2048, 1, 1, 0, nullptr, args, nullptr);
+  const char* name = "?";
+  g.get_error_name(r, &name);
+  std::printf("rejected launch returned %s\n", name);
+  if (r != CUDA_ERROR_INVALID_VALUE) fail("the rejected launch's error changed");
+  spin(s, 1000);
+  return 0;
+}
+
+// A spin captured into a graph (not executed), then the graph launched once.
+int scenario_capture() {
+  Session s = open_session();
+  CUstream stream;
+  check(g.stream_create(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  check(g.begin_capture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL), "cuStreamBeginCapture");
+  spin(s, 1'000'000, stream);
+  CUgraph graph = nullptr;
+  check(g.end_capture(stream, &graph), "cuStreamEndCapture");
+  std::printf("capture ok\n");
+  CUgraphExec exec = nullptr;
+  check(g.graph_instantiate(&exec, graph, 0), "cuGraphInstantiateWithFlags");
+  check(g.graph_launch(exec, stream), "cuGraphLaunch");
+  check(g.stream_synchronize(stream), "cuStreamSynchronize");
+  return 0;
+}
+
+// A CUkernel (library API) launched directly: 1 spin of 500 us.
+int scenario_library() {
+  open_session();
+  CUlibrary library = nullptr;
+  check(g.library_load_data(&library, kModuleImage, nullptr, nullptr, 0, nullptr, nullptr, 0), "cuLibraryLoadData");
+  CUkernel kernel = nullptr;
+  check(g.library_get_kernel(&kernel, library, "_Z4spiny"), "cuLibraryGetKernel");
+  unsigned long long ns = 500'000;
+  void* args[] = {&ns};
+  check(g.launch(reinterpret_cast<CUfunction>(kernel), 2, 1, 1, 64, 1, 1, 0, nullptr, args, nullptr),
+        "cuLaunchKernel CUkernel");
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+  return 0;
+}
+
+// 3 spins, then exit() from another thread while main is blocked.
+int scenario_exit_thread() {
+  Session s = open_session();
+  for (int i = 0; i < 3; ++i) spin(s, 100'000);
+  std::printf("PASS\n");
+  std::fflush(stdout);
+  std::thread([] { std::exit(0); }).join();
+  return 0;
+}
+
+// 3 spins and return without releasing anything.
+int scenario_no_cleanup() {
+  Session s = open_session();
+  for (int i = 0; i < 3; ++i) spin(s, 100'000);
+  return 0;
+}
+
+// 1 spin, fork (the child only exits), 1 spin.
+int scenario_fork() {
+  Session s = open_session();
+  spin(s, 100'000);
+  const pid_t child = fork();
+  if (child == 0) std::exit(0);
+  int status = 0;
+  waitpid(child, &status, 0);
+  std::printf("child exited %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  spin(s, 100'000);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: %s <reach> <scenario> [--show-origins]\n", argv[0]);
+    return 2;
+  }
+  const std::string_view scenario = argv[2];
+  resolve(g, argv[1], argc > 3 && std::string_view(argv[3]) == "--show-origins");
+  int rc = 0;
+  if (scenario == "basic") rc = scenario_basic();
+  else if (scenario == "bracket") rc = scenario_bracket();
+  else if (scenario == "reject") rc = scenario_reject();
+  else if (scenario == "capture") rc = scenario_capture();
+  else if (scenario == "library") rc = scenario_library();
+  else if (scenario == "exit-thread") rc = scenario_exit_thread();
+  else if (scenario == "no-cleanup") rc = scenario_no_cleanup();
+  else if (scenario == "fork") rc = scenario_fork();
+  else fail("unknown scenario");
+  std::printf("PASS\n");
+  return rc;
+}

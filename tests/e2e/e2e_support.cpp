@@ -1,0 +1,31 @@
+#include "e2e_support.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace e2e {
+
+std::string write_config(const std::string& directory, const std::string& text) {
+  const std::string path = directory + "/profile.cfg";
+  std::ofstream(path) << text;
+  return path;
+}
+
+RunResult run_client(const std::string& reach, const std::string& scenario, RunOptions options,
+                     std::vector<std::string> extra_args) {
+  const std::string client = reach == "linked" ? CLIENT_LINKED_PATH : CLIENT_PATH;
+  options.argv = {client, reach, scenario};
+  for (auto& a : extra_args) options.argv.push_back(std::move(a));
+  return run(options);
+}
+
+std::string printed_value(const std::string& out, const std::string& prefix) {
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.starts_with(prefix + " ")) return line.substr(prefix.size() + 1);
+  }
+  return {};
+}
+
+}  // namespace e2e

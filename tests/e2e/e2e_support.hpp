@@ -1,0 +1,27 @@
+#pragma once
+// Shared by the end-to-end tests: running the test client and the samples under the
+// shim, and the config texts they use.
+#include <string>
+#include <vector>
+
+#include "log_reader.hpp"
+#include "process.hpp"
+
+namespace e2e {
+
+// Every option that applies to CUDA records, so every field can be checked.
+inline constexpr const char* kAllOptions =
+    "timestamp\ngpustarttimestamp\ngpuendtimestamp\ngridsize3d\nthreadblocksize\ndynsmemperblock\n"
+    "stasmemperblock\nregperthread\nmemtransferdir\nmemtransfersize\nmemtransferhostmemtype\nstreamid\n";
+
+// Writes `text` as a config file in `directory` and returns its path.
+std::string write_config(const std::string& directory, const std::string& text);
+
+// driver_client <reach> <scenario> in a fresh directory (returned in `directory`).
+RunResult run_client(const std::string& reach, const std::string& scenario, RunOptions options = {},
+                     std::vector<std::string> extra_args = {});
+
+// The value printed on a "<prefix> <value>" line of `out`.
+std::string printed_value(const std::string& out, const std::string& prefix);
+
+}  // namespace e2e

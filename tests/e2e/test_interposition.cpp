@@ -1,0 +1,42 @@
+// Facts the interposition rests on (DESIGN.md): no DT_NEEDED on libcuda, dlsym keeps
+// its caller, nothing happens to a program that never uses CUDA.
+#include <catch2/catch.hpp>
+
+#include "e2e_support.hpp"
+
+using namespace e2e;
+
+TEST_CASE("the shim does not load the driver: a program without CUDA keeps its address space", "[e2e][facts]") {
+  RunOptions o;
+  o.argv = {"/bin/cat", "/proc/self/maps"};
+  o.env["COMPUTE_PROFILE"] = "1";
+  const auto r = run(o);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("libcomputeprof.so") != std::string::npos);
+  CHECK(r.out.find("libcuda") == std::string::npos);
+  CHECK(r.err.empty());
+  CHECK(list_directory(o.directory).empty());
+}
+
+TEST_CASE("the shim has no DT_NEEDED on libcuda", "[e2e][facts]") {
+  RunOptions o;
+  o.argv = {"/usr/bin/readelf", "-d", SHIM_PATH};
+  o.preload_shim = false;
+  const auto r = run(o);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("(NEEDED)") != std::string::npos);
+  CHECK(r.out.find("libcuda") == std::string::npos);
+}
+
+TEST_CASE("dlsym(RTLD_NEXT) resolves from the real caller under the shim", "[e2e][facts]") {
+  RunOptions o;
+  o.argv = {RTLD_NEXT_CLIENT_PATH};
+  o.env["COMPUTE_PROFILE"] = "1";
+  const auto with = run(o);
+  o.preload_shim = false;
+  const auto without = run(o);
+  REQUIRE(without.exit_code == 0);
+  CHECK(without.out == "main next A\ndefault A\nB next C\n");
+  CHECK(with.exit_code == 0);
+  CHECK(with.out == without.out);
+}

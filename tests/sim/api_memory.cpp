@@ -1,0 +1,200 @@
+// Memory: device memory is host memory (a CUdeviceptr is its address), tracked so that
+// pointer attributes and bounds checks behave like the driver's.
+#include <cstdlib>
+#include <cstring>
+
+#include "sim.hpp"
+#include "sim_api.hpp"
+
+using namespace sim;
+
+namespace {
+
+CUresult allocate(void** out, std::size_t size, MemoryKind kind) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  Context* c = current_context();
+  if (!c) return CUDA_ERROR_INVALID_CONTEXT;
+  if (!out || size == 0) return CUDA_ERROR_INVALID_VALUE;
+  void* p = std::aligned_alloc(256, (size + 255) / 256 * 256);
+  if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
+  std::memset(p, 0, size);
+  std::lock_guard lock(driver().mutex);
+  driver().allocations[reinterpret_cast<std::uintptr_t>(p)] = {reinterpret_cast<std::uintptr_t>(p), size, kind, c};
+  *out = p;
+  return CUDA_SUCCESS;
+}
+
+CUresult release(std::uintptr_t p, bool host) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  std::lock_guard lock(driver().mutex);
+  auto it = driver().allocations.find(p);
+  if (it == driver().allocations.end()) return CUDA_ERROR_INVALID_VALUE;
+  const bool is_host = it->second.kind == MemoryKind::host;
+  if (is_host != host || it->second.kind == MemoryKind::registered) return CUDA_ERROR_INVALID_VALUE;
+  driver().allocations.erase(it);
+  std::free(reinterpret_cast<void*>(p));
+  return CUDA_SUCCESS;
+}
+
+std::size_t format_bytes(CUarray_format f) {
+  switch (f) {
+    case CU_AD_FORMAT_UNSIGNED_INT16:
+    case CU_AD_FORMAT_SIGNED_INT16:
+    case CU_AD_FORMAT_HALF: return 2;
+    case CU_AD_FORMAT_UNSIGNED_INT32:
+    case CU_AD_FORMAT_SIGNED_INT32:
+    case CU_AD_FORMAT_FLOAT: return 4;
+    default: return 1;
+  }
+}
+
+}  // namespace
+
+SIM_API CUresult cuMemAlloc_v2(CUdeviceptr* p, size_t size) {
+  void* out = nullptr;
+  const CUresult r = allocate(&out, size, MemoryKind::device);
+  if (r == CUDA_SUCCESS) *p = reinterpret_cast<CUdeviceptr>(out);
+  return r;
+}
+
+SIM_API CUresult cuMemAllocManaged(CUdeviceptr* p, size_t size, unsigned int) {
+  void* out = nullptr;
+  const CUresult r = allocate(&out, size, MemoryKind::managed);
+  if (r == CUDA_SUCCESS) *p = reinterpret_cast<CUdeviceptr>(out);
+  return r;
+}
+
+SIM_API CUresult cuMemFree_v2(CUdeviceptr p) { return release(p, false); }
+SIM_API CUresult cuMemAllocHost_v2(void** p, size_t size) { return allocate(p, size, MemoryKind::host); }
+SIM_API CUresult cuMemHostAlloc(void** p, size_t size, unsigned int) { return allocate(p, size, MemoryKind::host); }
+SIM_API CUresult cuMemFreeHost(void* p) { return release(reinterpret_cast<std::uintptr_t>(p), true); }
+
+SIM_API CUresult cuMemHostRegister_v2(void* p, size_t size, unsigned int) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  Context* c = current_context();
+  if (!c) return CUDA_ERROR_INVALID_CONTEXT;
+  if (!p || size == 0) return CUDA_ERROR_INVALID_VALUE;
+  const auto base = reinterpret_cast<std::uintptr_t>(p);
+  std::lock_guard lock(driver().mutex);
+  driver().allocations[base] = {base, size, MemoryKind::registered, c};
+  return CUDA_SUCCESS;
+}
+
+SIM_API CUresult cuMemHostUnregister(void* p) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  std::lock_guard lock(driver().mutex);
+  auto it = driver().allocations.find(reinterpret_cast<std::uintptr_t>(p));
+  if (it == driver().allocations.end() || it->second.kind != MemoryKind::registered) {
+    return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+  }
+  driver().allocations.erase(it);
+  return CUDA_SUCCESS;
+}
+
+SIM_API CUresult cuMemGetInfo_v2(size_t* free, size_t* total) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  if (free) *free = size_t{79} << 30;
+  if (total) *total = size_t{80} << 30;
+  return CUDA_SUCCESS;
+}
+
+namespace {
+// One attribute of `a` (null: memory the driver does not know).
+CUresult pointer_attribute(const Allocation* a, CUpointer_attribute attribute, void* data, std::uintptr_t p) {
+  switch (attribute) {
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: {
+      unsigned int type = 0;
+      if (a) type = a->kind == MemoryKind::host || a->kind == MemoryKind::registered ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+      *static_cast<unsigned int*>(data) = type;
+      return CUDA_SUCCESS;
+    }
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+      *static_cast<unsigned int*>(data) = a && a->kind == MemoryKind::managed;
+      return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_CONTEXT:
+      *static_cast<CUcontext*>(data) = a ? reinterpret_cast<CUcontext>(a->context) : nullptr;
+      return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+      *static_cast<int*>(data) = a ? a->context->device : -2;
+      return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+      *static_cast<CUdeviceptr*>(data) = a ? p : 0;
+      return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+      *static_cast<void**>(data) = a && a->kind != MemoryKind::device ? reinterpret_cast<void*>(p) : nullptr;
+      return CUDA_SUCCESS;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+}  // namespace
+
+SIM_API CUresult cuPointerGetAttribute(void* data, CUpointer_attribute attribute, CUdeviceptr p) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  if (!data) return CUDA_ERROR_INVALID_VALUE;
+  const Allocation* a = find_allocation(p);
+  if (!a) return CUDA_ERROR_INVALID_VALUE;
+  return pointer_attribute(a, attribute, data, p);
+}
+
+SIM_API CUresult cuPointerGetAttributes(unsigned int n, CUpointer_attribute* attributes, void** data, CUdeviceptr p) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  if (!attributes || !data) return CUDA_ERROR_INVALID_VALUE;
+  // Like the driver: unknown memory is not an error, its attributes are zero.
+  const Allocation* a = find_allocation(p);
+  for (unsigned int i = 0; i < n; ++i) {
+    if (CUresult r = pointer_attribute(a, attributes[i], data[i], p); r != CUDA_SUCCESS) return r;
+  }
+  return CUDA_SUCCESS;
+}
+
+SIM_API CUresult cuArray3DCreate_v2(CUarray* array, const CUDA_ARRAY3D_DESCRIPTOR* desc) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  if (!current_context()) return CUDA_ERROR_INVALID_CONTEXT;
+  if (!array || !desc || desc->Width == 0 || desc->NumChannels == 0) return CUDA_ERROR_INVALID_VALUE;
+  auto* a = new Array;
+  a->desc = *desc;
+  a->element_size = format_bytes(desc->Format) * desc->NumChannels;
+  a->data.resize(desc->Width * (desc->Height ? desc->Height : 1) * (desc->Depth ? desc->Depth : 1) * a->element_size);
+  std::lock_guard lock(driver().mutex);
+  driver().arrays.insert(a);
+  *array = reinterpret_cast<CUarray>(a);
+  return CUDA_SUCCESS;
+}
+
+SIM_API CUresult cuArrayCreate_v2(CUarray* array, const CUDA_ARRAY_DESCRIPTOR* desc) {
+  if (!desc) return CUDA_ERROR_INVALID_VALUE;
+  CUDA_ARRAY3D_DESCRIPTOR d3{};
+  d3.Width = desc->Width;
+  d3.Height = desc->Height;
+  d3.Format = desc->Format;
+  d3.NumChannels = desc->NumChannels;
+  return cuArray3DCreate_v2(array, &d3);
+}
+
+SIM_API CUresult cuArrayDestroy(CUarray array) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  auto* a = reinterpret_cast<Array*>(array);
+  std::lock_guard lock(driver().mutex);
+  if (!driver().arrays.erase(a)) return CUDA_ERROR_INVALID_HANDLE;
+  delete a;
+  return CUDA_SUCCESS;
+}
+
+SIM_API CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR* desc, CUarray array) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  if (!desc) return CUDA_ERROR_INVALID_VALUE;
+  if (!valid_array(array)) return CUDA_ERROR_INVALID_HANDLE;
+  *desc = reinterpret_cast<Array*>(array)->desc;
+  return CUDA_SUCCESS;
+}
+
+SIM_API CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR* desc, CUarray array) {
+  CUDA_ARRAY3D_DESCRIPTOR d3{};
+  if (CUresult r = cuArray3DGetDescriptor_v2(&d3, array); r != CUDA_SUCCESS) return r;
+  if (!desc) return CUDA_ERROR_INVALID_VALUE;
+  desc->Width = d3.Width;
+  desc->Height = d3.Height;
+  desc->Format = d3.Format;
+  desc->NumChannels = d3.NumChannels;
+  return CUDA_SUCCESS;
+}

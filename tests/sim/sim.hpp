@@ -1,0 +1,175 @@
+#pragma once
+// The simulated CUDA driver's state: devices, contexts, streams that execute
+// operations on worker threads, events stamped when a stream reaches them, modules,
+// kernels, memory. Test equipment (DESIGN.md "Without a GPU").
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cuda.h>
+
+namespace sim {
+
+constexpr int kMaxDevices = 8;
+
+std::uint64_t now_ns();
+
+struct Context;
+struct Graph;
+
+using Operation = std::function<void()>;
+
+// A FIFO of operations executed in order by the stream's own worker thread.
+struct Stream {
+  Context* context = nullptr;
+  std::uint64_t id = 0;
+  bool legacy = false;    // the context's NULL stream
+  bool blocking = true;   // synchronises with the legacy stream
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::deque<Operation> queue;
+  std::uint64_t enqueued = 0;
+  std::uint64_t completed = 0;
+  bool stopping = false;
+  // Stream capture.
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  Graph* capture_graph = nullptr;
+
+  void start();
+  // Appends an operation (or, while capturing, appends it to the capture graph).
+  void enqueue(Operation op);
+  void synchronize();
+  bool idle();
+  std::uint64_t enqueued_count();
+  void wait_for(std::uint64_t count);
+};
+
+struct Context {
+  std::uint64_t id = 0;
+  int device = 0;
+  bool primary = false;
+  CUfunc_cache cache_config = CU_FUNC_CACHE_PREFER_NONE;
+  Stream* legacy = nullptr;
+  std::mutex mutex;
+  std::vector<Stream*> streams;  // created streams and per-thread streams
+  std::map<std::thread::id, Stream*> per_thread;
+};
+
+struct Graph {
+  std::vector<Operation> operations;
+};
+struct GraphExec {
+  std::vector<Operation> operations;
+};
+
+struct Event {
+  Context* context = nullptr;
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool recorded = false;
+  bool done = false;
+  bool captured = false;  // recorded into a capturing stream
+  Stream* capture_stream = nullptr;
+  std::uint64_t stamp_ns = 0;
+};
+
+// A kernel implementation runs on the worker thread over the whole grid.
+struct LaunchGeometry {
+  unsigned grid[3];
+  unsigned block[3];
+};
+using KernelBody = void (*)(const LaunchGeometry&, const std::vector<std::vector<unsigned char>>& args);
+
+struct KernelSpec {
+  std::string name;
+  int registers;
+  int static_smem;
+  std::vector<std::size_t> param_sizes;
+  KernelBody body;  // null: does nothing
+};
+const KernelSpec& kernel_spec(const std::string& name);
+
+struct Function {
+  const KernelSpec* spec;
+  Context* context;
+  CUmodule module;
+};
+struct Module {
+  Context* context;
+  std::map<std::string, Function*> functions;
+};
+struct Kernel {
+  const KernelSpec* spec;
+  std::map<Context*, Function*> functions;
+};
+struct Library {
+  std::map<std::string, Kernel*> kernels;
+};
+
+enum class MemoryKind { device, host, managed, registered };
+struct Allocation {
+  std::uintptr_t base;
+  std::size_t size;
+  MemoryKind kind;
+  Context* context;
+};
+struct Array {
+  CUDA_ARRAY3D_DESCRIPTOR desc;
+  std::size_t element_size;
+  std::vector<unsigned char> data;
+};
+
+// Everything, under one lock (the sim is test equipment: simple beats fast, but
+// operations themselves run without it).
+struct Driver {
+  std::mutex mutex;
+  bool initialised = false;
+  std::atomic<bool> deinitialised{false};
+  int device_count = 2;
+  std::atomic<std::uint64_t> next_id{1};
+  std::set<Context*> contexts;
+  Context* primary[kMaxDevices] = {};
+  int primary_refs[kMaxDevices] = {};
+  std::set<Stream*> streams;
+  std::set<Event*> events;
+  std::set<Module*> modules;
+  std::set<Function*> functions;
+  std::set<Library*> libraries;
+  std::set<Kernel*> kernels;
+  std::set<Graph*> graphs;
+  std::set<GraphExec*> graph_execs;
+  std::map<std::uintptr_t, Allocation> allocations;
+  std::set<Array*> arrays;
+};
+Driver& driver();
+
+// Entry checks: initialised, not torn down.
+CUresult ready();
+Context* current_context();
+void set_current_context(Context* c);
+void push_context(Context* c);
+Context* pop_context();
+
+Context* new_context(int device, bool primary);
+void destroy_context(Context* c);
+// Resolves a stream handle as a call sees it; null when invalid.
+Stream* resolve_stream(CUstream handle, bool per_thread_variant);
+// Before a legacy-stream operation: wait for the context's blocking streams.
+Operation after_blocking_streams(Stream* legacy, Operation op);
+
+// The allocation containing [p, p + n), or null.
+const Allocation* find_allocation(std::uintptr_t p, std::size_t n = 1);
+bool valid_array(CUarray a);
+
+// Runs `op` on the stream; a synchronous call then waits for it.
+CUresult submit(CUstream handle, bool per_thread, bool synchronous, Operation op);
+
+}  // namespace sim

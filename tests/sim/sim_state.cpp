@@ -1,0 +1,223 @@
+// The simulated driver's shared state: contexts, streams and their workers.
+#include <time.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "sim.hpp"
+
+namespace sim {
+
+std::uint64_t now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+Driver& driver() {
+  // Leaked: the driver must outlive every atexit handler, as the real one does.
+  static Driver* d = [] {
+    auto* drv = new Driver;
+    if (const char* n = std::getenv("SIMCUDA_DEVICE_COUNT")) {
+      const int count = std::atoi(n);
+      if (count >= 1 && count <= kMaxDevices) drv->device_count = count;
+    }
+    return drv;
+  }();
+  return *d;
+}
+
+CUresult ready() {
+  Driver& d = driver();
+  if (d.deinitialised.load()) return CUDA_ERROR_DEINITIALIZED;
+  std::lock_guard lock(d.mutex);
+  return d.initialised ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+}
+
+namespace {
+thread_local std::vector<Context*> t_context_stack;
+}
+
+Context* current_context() {
+  if (t_context_stack.empty()) return nullptr;
+  Context* c = t_context_stack.back();
+  std::lock_guard lock(driver().mutex);
+  return driver().contexts.count(c) ? c : nullptr;
+}
+
+void set_current_context(Context* c) {
+  if (t_context_stack.empty()) {
+    if (c) t_context_stack.push_back(c);
+  } else if (c) {
+    t_context_stack.back() = c;
+  } else {
+    t_context_stack.pop_back();
+  }
+}
+
+void push_context(Context* c) { t_context_stack.push_back(c); }
+
+Context* pop_context() {
+  if (t_context_stack.empty()) return nullptr;
+  Context* c = t_context_stack.back();
+  t_context_stack.pop_back();
+  return c;
+}
+
+void Stream::start() {
+  std::thread([this] {
+    for (;;) {
+      Operation op;
+      {
+        std::unique_lock lock(mutex);
+        cv.wait(lock, [&] { return !queue.empty() || stopping; });
+        if (queue.empty()) return;
+        op = std::move(queue.front());
+        queue.pop_front();
+      }
+      op();
+      {
+        std::lock_guard lock(mutex);
+        ++completed;
+      }
+      cv.notify_all();
+    }
+  }).detach();
+}
+
+void Stream::enqueue(Operation op) {
+  std::lock_guard lock(mutex);
+  if (capture != CU_STREAM_CAPTURE_STATUS_NONE) {
+    if (capture_graph) capture_graph->operations.push_back(std::move(op));
+    return;
+  }
+  queue.push_back(std::move(op));
+  ++enqueued;
+  cv.notify_all();
+}
+
+void Stream::wait_for(std::uint64_t count) {
+  std::unique_lock lock(mutex);
+  cv.wait(lock, [&] { return completed >= count; });
+}
+
+void Stream::synchronize() { wait_for(enqueued_count()); }
+
+bool Stream::idle() {
+  std::lock_guard lock(mutex);
+  return completed == enqueued;
+}
+
+std::uint64_t Stream::enqueued_count() {
+  std::lock_guard lock(mutex);
+  return enqueued;
+}
+
+namespace {
+Stream* new_stream(Context* c, bool legacy, bool blocking) {
+  auto* s = new Stream;
+  s->context = c;
+  s->id = driver().next_id++;
+  s->legacy = legacy;
+  s->blocking = blocking;
+  s->start();
+  std::lock_guard lock(driver().mutex);
+  driver().streams.insert(s);
+  return s;
+}
+}  // namespace
+
+Context* new_context(int device, bool primary) {
+  auto* c = new Context;
+  c->id = driver().next_id++;
+  c->device = device;
+  c->primary = primary;
+  c->legacy = new_stream(c, true, true);
+  std::lock_guard lock(driver().mutex);
+  driver().contexts.insert(c);
+  return c;
+}
+
+void destroy_context(Context* c) {
+  std::vector<Stream*> streams;
+  {
+    std::lock_guard lock(c->mutex);
+    streams = c->streams;
+  }
+  streams.push_back(c->legacy);
+  for (Stream* s : streams) s->synchronize();
+  std::lock_guard lock(driver().mutex);
+  driver().contexts.erase(c);
+  for (Stream* s : streams) driver().streams.erase(s);
+  // The Context and its streams are leaked: a stale handle stays harmless memory.
+}
+
+Stream* resolve_stream(CUstream handle, bool per_thread_variant) {
+  Context* current = current_context();
+  if (handle == CU_STREAM_PER_THREAD || (handle == nullptr && per_thread_variant)) {
+    if (!current) return nullptr;
+    {
+      std::lock_guard lock(current->mutex);
+      auto it = current->per_thread.find(std::this_thread::get_id());
+      if (it != current->per_thread.end()) return it->second;
+    }
+    Stream* s = new_stream(current, false, true);
+    std::lock_guard lock(current->mutex);
+    current->per_thread[std::this_thread::get_id()] = s;
+    current->streams.push_back(s);
+    return s;
+  }
+  if (handle == nullptr || handle == CU_STREAM_LEGACY) return current ? current->legacy : nullptr;
+  auto* s = reinterpret_cast<Stream*>(handle);
+  std::lock_guard lock(driver().mutex);
+  return driver().streams.count(s) ? s : nullptr;
+}
+
+Operation after_blocking_streams(Stream* legacy, Operation op) {
+  std::vector<std::pair<Stream*, std::uint64_t>> waits;
+  {
+    std::lock_guard lock(legacy->context->mutex);
+    for (Stream* s : legacy->context->streams) {
+      if (s->blocking) waits.emplace_back(s, s->enqueued_count());
+    }
+  }
+  if (waits.empty()) return op;
+  return [waits = std::move(waits), op = std::move(op)] {
+    for (auto& [s, count] : waits) s->wait_for(count);
+    op();
+  };
+}
+
+const Allocation* find_allocation(std::uintptr_t p, std::size_t n) {
+  auto& allocs = driver().allocations;
+  std::lock_guard lock(driver().mutex);
+  auto it = allocs.upper_bound(p);
+  if (it == allocs.begin()) return nullptr;
+  --it;
+  const Allocation& a = it->second;
+  if (p < a.base || p + std::max<std::size_t>(n, 1) > a.base + a.size) return nullptr;
+  return &a;
+}
+
+bool valid_array(CUarray a) {
+  std::lock_guard lock(driver().mutex);
+  return driver().arrays.count(reinterpret_cast<Array*>(a)) != 0;
+}
+
+CUresult submit(CUstream handle, bool per_thread, bool synchronous, Operation op) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  if (!current_context()) return CUDA_ERROR_INVALID_CONTEXT;
+  Stream* s = resolve_stream(handle, per_thread);
+  if (!s) return CUDA_ERROR_INVALID_HANDLE;
+  if (s->legacy) op = after_blocking_streams(s, std::move(op));
+  bool capturing;
+  {
+    std::lock_guard lock(s->mutex);
+    capturing = s->capture != CU_STREAM_CAPTURE_STATUS_NONE;
+  }
+  s->enqueue(std::move(op));
+  if (synchronous && !capturing) s->synchronize();
+  return CUDA_SUCCESS;
+}
+
+}  // namespace sim

@@ -1,0 +1,108 @@
+#include <catch2/catch.hpp>
+
+#include <initializer_list>
+#include <string_view>
+#include <vector>
+
+#include "tools/command_line.hpp"
+
+using computeprof::tools::CommandLine;
+using computeprof::tools::RunOptions;
+using computeprof::tools::UsageError;
+
+namespace {
+
+std::variant<CommandLine, UsageError> parse(std::initializer_list<std::string_view> args) {
+  const std::vector<std::string_view> list(args);
+  return computeprof::tools::parse_command_line(list);
+}
+
+RunOptions parsed_run(std::initializer_list<std::string_view> args) {
+  const auto result = parse(args);
+  REQUIRE(std::holds_alternative<CommandLine>(result));
+  REQUIRE(std::get<CommandLine>(result).action == CommandLine::Action::run);
+  return std::get<CommandLine>(result).run;
+}
+
+std::string parse_error(std::initializer_list<std::string_view> args) {
+  const auto result = parse(args);
+  REQUIRE(std::holds_alternative<UsageError>(result));
+  return std::get<UsageError>(result).message;
+}
+
+CommandLine::Action parsed_action(std::initializer_list<std::string_view> args) {
+  const auto result = parse(args);
+  REQUIRE(std::holds_alternative<CommandLine>(result));
+  return std::get<CommandLine>(result).action;
+}
+
+}  // namespace
+
+TEST_CASE("an application alone runs with the defaults", "[command_line]") {
+  const RunOptions run = parsed_run({"./app", "1", "2"});
+  CHECK(run == RunOptions{false, std::nullopt, std::nullopt, {}, {"./app", "1", "2"}});
+}
+
+TEST_CASE("each option sets its field", "[command_line]") {
+  CHECK(parsed_run({"--csv", "./app"}).csv);
+  CHECK(parsed_run({"-o", "run_%d.log", "./app"}).log_path == "run_%d.log");
+  CHECK(parsed_run({"--config", "profile.cfg", "./app"}).config_path == "profile.cfg");
+  CHECK(parsed_run({"--config=profile.cfg", "./app"}).config_path == "profile.cfg");
+  CHECK(parsed_run({"--counters", "inst_executed", "./app"}).counters == std::vector<std::string>{"inst_executed"});
+  CHECK(parsed_run({"--counters=gld_request,branch", "./app"}).counters ==
+        std::vector<std::string>{"gld_request", "branch"});
+}
+
+TEST_CASE("all options together", "[command_line]") {
+  const RunOptions run = parsed_run({"--csv", "-o", "out.log", "--config", "a.cfg", "--counters", "branch,inst_executed",
+                                     "--counters=active_warps", "--", "./app", "-o", "x"});
+  CHECK(run == RunOptions{true, "out.log", "a.cfg", {"branch", "inst_executed", "active_warps"}, {"./app", "-o", "x"}});
+}
+
+TEST_CASE("a repeated -o or --config keeps the last value", "[command_line]") {
+  const RunOptions run = parsed_run({"-o", "first.log", "-o", "second.log", "--config", "a", "--config", "b", "app"});
+  CHECK(run.log_path == "second.log");
+  CHECK(run.config_path == "b");
+}
+
+TEST_CASE("arguments after the application are the application's", "[command_line]") {
+  const RunOptions run = parsed_run({"./app", "--csv", "-o", "x", "--help"});
+  CHECK(run == RunOptions{false, std::nullopt, std::nullopt, {}, {"./app", "--csv", "-o", "x", "--help"}});
+}
+
+TEST_CASE("a double dash ends the options, also before an application starting with '-'", "[command_line]") {
+  CHECK(parsed_run({"--", "-app", "--version"}).command == std::vector<std::string>{"-app", "--version"});
+  CHECK(parsed_run({"--csv", "--", "./app"}).command == std::vector<std::string>{"./app"});
+}
+
+TEST_CASE("help and version are actions", "[command_line]") {
+  CHECK(parsed_action({"--help"}) == CommandLine::Action::help);
+  CHECK(parsed_action({"-h"}) == CommandLine::Action::help);
+  CHECK(parsed_action({"--version"}) == CommandLine::Action::version);
+  CHECK(parsed_action({"--csv", "--version", "./app"}) == CommandLine::Action::version);
+}
+
+TEST_CASE("usage errors", "[command_line]") {
+  CHECK(parse_error({}) == "no application to run (see computeprof --help)");
+  CHECK(parse_error({"--csv"}) == "no application to run (see computeprof --help)");
+  CHECK(parse_error({"--csv", "--"}) == "no application to run (see computeprof --help)");
+  CHECK(parse_error({"-o"}) == "option '-o' needs a value (see computeprof --help)");
+  CHECK(parse_error({"-o", ""}) == "option '-o' needs a value (see computeprof --help)");
+  CHECK(parse_error({"--config"}) == "option '--config' needs a value (see computeprof --help)");
+  CHECK(parse_error({"--config=", "./app"}) == "option '--config' needs a value (see computeprof --help)");
+  CHECK(parse_error({"--counters"}) == "option '--counters' needs a value (see computeprof --help)");
+  CHECK(parse_error({"--csv=1", "./app"}) == "option '--csv' takes no value (see computeprof --help)");
+  CHECK(parse_error({"--help=x"}) == "option '--help' takes no value (see computeprof --help)");
+  CHECK(parse_error({"--frobnicate", "./app"}) == "unknown option '--frobnicate' (see computeprof --help)");
+  CHECK(parse_error({"-x", "./app"}) == "unknown option '-x' (see computeprof --help)");
+  CHECK(parse_error({"-", "./app"}) == "unknown option '-' (see computeprof --help)");
+}
+
+TEST_CASE("counters must be legacy counter names", "[command_line]") {
+  CHECK(parse_error({"--counters", "bogus", "./app"}) == "unknown counter 'bogus' (see computeprof --help)");
+  CHECK(parse_error({"--counters=branch,Branch", "./app"}) == "unknown counter 'Branch' (see computeprof --help)");
+  CHECK(parse_error({"--counters", "branch,,inst_executed", "./app"}) ==
+        "empty counter name in --counters 'branch,,inst_executed' (see computeprof --help)");
+  CHECK(parse_error({"--counters", "branch,", "./app"}) ==
+        "empty counter name in --counters 'branch,' (see computeprof --help)");
+}

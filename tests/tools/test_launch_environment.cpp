@@ -1,0 +1,71 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "tools/launch_environment.hpp"
+
+using computeprof::tools::build_launch_environment;
+using computeprof::tools::LaunchSettings;
+using Environment = std::vector<std::string>;
+
+namespace {
+
+LaunchSettings minimal_settings() {
+  LaunchSettings settings;
+  settings.shim_path = "/opt/cp/lib/libcomputeprof.so";
+  settings.log_index_path = "/tmp/computeprof-logs-abc123";
+  return settings;
+}
+
+}  // namespace
+
+TEST_CASE("the shim becomes LD_PRELOAD when there was none", "[environment]") {
+  const Environment parent{"HOME=/root", "PATH=/usr/bin"};
+  CHECK(build_launch_environment(parent, minimal_settings()) ==
+        Environment{"HOME=/root", "PATH=/usr/bin", "LD_PRELOAD=/opt/cp/lib/libcomputeprof.so", "COMPUTE_PROFILE=1",
+                    "COMPUTEPROF_LOG_INDEX=/tmp/computeprof-logs-abc123"});
+}
+
+TEST_CASE("the shim goes before an inherited LD_PRELOAD", "[environment]") {
+  const Environment parent{"LD_PRELOAD=/usr/lib/libasan.so.8:/opt/mpi/hook.so", "PATH=/usr/bin"};
+  CHECK(build_launch_environment(parent, minimal_settings()) ==
+        Environment{"PATH=/usr/bin", "LD_PRELOAD=/opt/cp/lib/libcomputeprof.so:/usr/lib/libasan.so.8:/opt/mpi/hook.so",
+                    "COMPUTE_PROFILE=1", "COMPUTEPROF_LOG_INDEX=/tmp/computeprof-logs-abc123"});
+}
+
+TEST_CASE("an empty inherited LD_PRELOAD adds no separator", "[environment]") {
+  const Environment parent{"LD_PRELOAD="};
+  CHECK(build_launch_environment(parent, minimal_settings()) ==
+        Environment{"LD_PRELOAD=/opt/cp/lib/libcomputeprof.so", "COMPUTE_PROFILE=1",
+                    "COMPUTEPROF_LOG_INDEX=/tmp/computeprof-logs-abc123"});
+}
+
+TEST_CASE("every option becomes its variable and replaces an inherited one", "[environment]") {
+  const Environment parent{"COMPUTE_PROFILE=0", "COMPUTE_PROFILE_LOG=old.log", "USER=me", "COMPUTE_PROFILE_CSV=0",
+                           "COMPUTE_PROFILE_CONFIG=old.cfg", "COMPUTEPROF_LOG_INDEX=/old/index"};
+  LaunchSettings settings = minimal_settings();
+  settings.csv = true;
+  settings.log_path = "run_%d.log";
+  settings.config_path = "/tmp/computeprof-config-xyz";
+  CHECK(build_launch_environment(parent, settings) ==
+        Environment{"USER=me", "LD_PRELOAD=/opt/cp/lib/libcomputeprof.so", "COMPUTE_PROFILE=1", "COMPUTE_PROFILE_CSV=1",
+                    "COMPUTE_PROFILE_LOG=run_%d.log", "COMPUTE_PROFILE_CONFIG=/tmp/computeprof-config-xyz",
+                    "COMPUTEPROF_LOG_INDEX=/tmp/computeprof-logs-abc123"});
+}
+
+TEST_CASE("variables no option names keep their inherited values", "[environment]") {
+  const Environment parent{"COMPUTE_PROFILE_CSV=1", "COMPUTE_PROFILE_LOG=mine.log", "COMPUTE_PROFILE_CONFIG=mine.cfg",
+                           "CUDA_PROFILE=1"};
+  CHECK(build_launch_environment(parent, minimal_settings()) ==
+        Environment{"COMPUTE_PROFILE_CSV=1", "COMPUTE_PROFILE_LOG=mine.log", "COMPUTE_PROFILE_CONFIG=mine.cfg",
+                    "CUDA_PROFILE=1", "LD_PRELOAD=/opt/cp/lib/libcomputeprof.so", "COMPUTE_PROFILE=1",
+                    "COMPUTEPROF_LOG_INDEX=/tmp/computeprof-logs-abc123"});
+}
+
+TEST_CASE("names are matched whole", "[environment]") {
+  const Environment parent{"LD_PRELOAD_PATH=/x", "COMPUTE_PROFILE_X=1", "NOEQUALS"};
+  CHECK(build_launch_environment(parent, minimal_settings()) ==
+        Environment{"LD_PRELOAD_PATH=/x", "COMPUTE_PROFILE_X=1", "NOEQUALS", "LD_PRELOAD=/opt/cp/lib/libcomputeprof.so",
+                    "COMPUTE_PROFILE=1", "COMPUTEPROF_LOG_INDEX=/tmp/computeprof-logs-abc123"});
+}

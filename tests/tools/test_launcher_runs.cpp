@@ -1,0 +1,214 @@
+// End to end: the built computeprof binary runs real programs with a dummy library in
+// place of the shim.
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "launcher_process.hpp"
+#include "scratch_directory.hpp"
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+// The launcher's environment: a private TMPDIR (so that its temporary files can be seen,
+// and seen to be gone) and the dummy library.
+struct LauncherEnvironment {
+  ScratchDirectory tmpdir;
+  Strings entries{"PATH=/usr/bin:/bin", "TMPDIR=" + tmpdir.path().native(),
+                  std::string("COMPUTEPROF_LIBRARY=") + DUMMY_PRELOAD_PATH};
+
+  bool tmpdir_is_empty() const { return std::filesystem::is_empty(tmpdir.path()); }
+};
+
+Strings lines_of(const std::string& text) {
+  Strings lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+bool contains_line(const std::string& text, const std::string& line) {
+  const Strings lines = lines_of(text);
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+// The value of NAME in `env` output, or "" when it is not there.
+std::string value_in(const std::string& env_output, const std::string& name) {
+  for (const std::string& line : lines_of(env_output)) {
+    if (line.starts_with(name + "=")) return line.substr(name.size() + 1);
+  }
+  return "";
+}
+
+const std::string kNoLogLine =
+    "computeprof: no log written (the application made no CUDA or OpenCL calls while profiling was on)\n";
+
+}  // namespace
+
+TEST_CASE("the application sees the profiling variables", "[launcher_run]") {
+  const LauncherEnvironment environment;
+  const LauncherResult run = run_launcher({"--csv", "-o", "run_%d.log", "--", "/usr/bin/env"}, environment.entries);
+  CHECK(run.exit_code == 0);
+  CHECK(value_in(run.out, "LD_PRELOAD") == DUMMY_PRELOAD_PATH);
+  CHECK(value_in(run.out, "COMPUTE_PROFILE") == "1");
+  CHECK(value_in(run.out, "COMPUTE_PROFILE_CSV") == "1");
+  CHECK(value_in(run.out, "COMPUTE_PROFILE_LOG") == "run_%d.log");
+  CHECK(value_in(run.out, "COMPUTE_PROFILE_CONFIG").empty());
+  const std::string index = value_in(run.out, "COMPUTEPROF_LOG_INDEX");
+  CHECK(index.starts_with(environment.tmpdir.path().native() + "/computeprof-logs-"));
+  CHECK(run.err == kNoLogLine);
+  CHECK(environment.tmpdir_is_empty());
+}
+
+TEST_CASE("an inherited LD_PRELOAD stays after the shim", "[launcher_run]") {
+  LauncherEnvironment environment;
+  environment.entries.push_back(std::string("LD_PRELOAD=") + DUMMY_PRELOAD_PATH);
+  // The launcher itself starts with this LD_PRELOAD: in a COMPUTEPROF_SANITIZE build, ASan
+  // would refuse to run with a library loaded before its runtime.
+  environment.entries.push_back("ASAN_OPTIONS=verify_asan_link_order=0");
+  const LauncherResult run = run_launcher({"/usr/bin/env"}, environment.entries);
+  CHECK(run.exit_code == 0);
+  CHECK(value_in(run.out, "LD_PRELOAD") == std::string(DUMMY_PRELOAD_PATH) + ":" + DUMMY_PRELOAD_PATH);
+}
+
+TEST_CASE("a config file alone is passed through as given", "[launcher_run]") {
+  const LauncherEnvironment environment;
+  const LauncherResult run = run_launcher({"--config", "my.cfg", "/usr/bin/env"}, environment.entries);
+  CHECK(run.exit_code == 0);
+  CHECK(value_in(run.out, "COMPUTE_PROFILE_CONFIG") == "my.cfg");
+  CHECK(value_in(run.out, "COMPUTE_PROFILE_CSV").empty());
+}
+
+TEST_CASE("counters give the application a config file that is removed afterwards", "[launcher_run]") {
+  const LauncherEnvironment environment;
+  const ScratchDirectory work;
+  std::ofstream(work / "base.cfg") << "# mine\ngridsize";
+  const LauncherResult run =
+      run_launcher({"--config", work / "base.cfg", "--counters", "inst_executed,gld_request", "--counters=branch",
+                    "/bin/sh", "-c", "echo \"$COMPUTE_PROFILE_CONFIG\"; cat \"$COMPUTE_PROFILE_CONFIG\""},
+                   environment.entries);
+  CHECK(run.exit_code == 0);
+  const Strings out = lines_of(run.out);
+  REQUIRE(!out.empty());
+  CHECK(out.front().starts_with(environment.tmpdir.path().native() + "/computeprof-config-"));
+  CHECK(run.out.substr(run.out.find('\n') + 1) == "# mine\ngridsize\ninst_executed\ngld_request\nbranch\n");
+  CHECK(environment.tmpdir_is_empty());
+}
+
+TEST_CASE("an unreadable --config with --counters stops before running", "[launcher_run]") {
+  const LauncherEnvironment environment;
+  const LauncherResult run = run_launcher(
+      {"--config", "/nonexistent/base.cfg", "--counters", "branch", "/bin/sh", "-c", "echo ran"}, environment.entries);
+  CHECK(run.exit_code == 2);
+  CHECK(run.out.empty());
+  CHECK(run.err == "computeprof: cannot read config file '/nonexistent/base.cfg': No such file or directory\n");
+  CHECK(environment.tmpdir_is_empty());
+}
+
+TEST_CASE("the application's exit status is returned", "[launcher_run]") {
+  const LauncherEnvironment environment;
+  const LauncherResult run = run_launcher({"/bin/sh", "-c", "echo out; echo err >&2; exit 7"}, environment.entries);
+  CHECK(run.exit_code == 7);
+  CHECK(run.out == "out\n");
+  CHECK(run.err == "err\n" + kNoLogLine);
+  CHECK(environment.tmpdir_is_empty());
+}
+
+TEST_CASE("an application killed by a signal gives 128 + the signal", "[launcher_run]") {
+  const LauncherEnvironment environment;
+  const LauncherResult run = run_launcher({"/bin/sh", "-c", "kill -9 $$"}, environment.entries);
+  CHECK(run.exit_code == 128 + 9);
+  CHECK(run.err == kNoLogLine);
+  CHECK(environment.tmpdir_is_empty());
+}
+
+TEST_CASE("logs named in the index are reported once each", "[launcher_run]") {
+  const LauncherEnvironment environment;
+  const LauncherResult run = run_launcher(
+      {"/bin/sh", "-c",
+       "for log in /w/profile_0.log /w/profile_1.log /w/profile_0.log; do echo $log >> \"$COMPUTEPROF_LOG_INDEX\"; "
+       "done"},
+      environment.entries);
+  CHECK(run.exit_code == 0);
+  CHECK(run.err == "computeprof: log written to /w/profile_0.log\ncomputeprof: log written to /w/profile_1.log\n");
+  CHECK(environment.tmpdir_is_empty());
+}
+
+TEST_CASE("a missing application gives 127", "[launcher_run]") {
+  const LauncherEnvironment environment;
+  LauncherResult run = run_launcher({"/nonexistent/app", "arg"}, environment.entries);
+  CHECK(run.exit_code == 127);
+  CHECK(run.err == "computeprof: cannot run '/nonexistent/app': No such file or directory\n");
+  run = run_launcher({"computeprof-test-no-such-program"}, environment.entries);
+  CHECK(run.exit_code == 127);
+  CHECK(run.err == "computeprof: cannot run 'computeprof-test-no-such-program': No such file or directory\n");
+  CHECK(environment.tmpdir_is_empty());
+}
+
+TEST_CASE("an application without execute permission gives 126", "[launcher_run]") {
+  const LauncherEnvironment environment;
+  const ScratchDirectory work;
+  std::ofstream(work / "script") << "#!/bin/sh\nexit 0\n";
+  ::chmod((work / "script").c_str(), 0644);
+  const LauncherResult run = run_launcher({work / "script"}, environment.entries);
+  CHECK(run.exit_code == 126);
+  CHECK(run.err == "computeprof: cannot run '" + (work / "script") + "': Permission denied\n");
+}
+
+TEST_CASE("SIGINT and SIGTERM sent to the launcher reach the application", "[launcher_run]") {
+  const int signal_number = GENERATE(SIGINT, SIGTERM);
+  const LauncherEnvironment environment;
+  const ScratchDirectory work;
+  // Exits 42 on either signal; gives up by itself after about 30 s so that a failing
+  // test leaves nothing behind.
+  const std::string script = "trap 'exit 42' INT TERM; touch '" + (work / "ready") +
+                             "'; i=0; while [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; exit 1";
+  LauncherProcess launcher({"/bin/sh", "-c", script}, environment.entries);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!std::filesystem::exists(work / "ready") && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  REQUIRE(std::filesystem::exists(work / "ready"));
+  ::kill(launcher.pid(), signal_number);
+  const LauncherResult run = launcher.wait();
+  CHECK(run.exit_code == 42);
+  CHECK(run.err == kNoLogLine);
+  CHECK(environment.tmpdir_is_empty());
+}
+
+TEST_CASE("an unknown counter is a usage error", "[launcher_run]") {
+  const LauncherEnvironment environment;
+  const LauncherResult run = run_launcher({"--counters", "x", "/bin/true"}, environment.entries);
+  CHECK(run.exit_code == 2);
+  CHECK(run.err == "computeprof: unknown counter 'x' (see computeprof --help)\n");
+  CHECK(environment.tmpdir_is_empty());
+}
+
+TEST_CASE("a missing preload library is reported before anything runs", "[launcher_run]") {
+  LauncherEnvironment environment;
+  environment.entries.back() = "COMPUTEPROF_LIBRARY=/nonexistent/libcomputeprof.so";
+  const LauncherResult run = run_launcher({"/bin/sh", "-c", "echo ran"}, environment.entries);
+  CHECK(run.exit_code == 2);
+  CHECK(run.out.empty());
+  CHECK(run.err ==
+        "computeprof: cannot find libcomputeprof.so (tried /nonexistent/libcomputeprof.so); "
+        "set COMPUTEPROF_LIBRARY to its path\n");
+}
+
+TEST_CASE("version and help", "[launcher_run]") {
+  const LauncherEnvironment environment;
+  LauncherResult run = run_launcher({"--version"}, environment.entries);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out == "computeprof " COMPUTEPROF_VERSION "\n");
+  run = run_launcher({"--help"}, environment.entries);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out.starts_with("Usage: computeprof [options] [--] application [arguments...]\n"));
+  CHECK(contains_line(run.out, "  --counters a,b,...  counters to collect, in addition to those of --config"));
+}

@@ -1,0 +1,43 @@
+#pragma once
+// The computeprof command line, parsed without side effects:
+//   computeprof [--csv] [-o PATH] [--config FILE] [--counters a,b,...] [--] app args...
+//   computeprof --version | --help
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace computeprof::tools {
+
+// What to run and how to profile it.
+struct RunOptions {
+  bool csv = false;                         // --csv
+  std::optional<std::string> log_path;      // -o
+  std::optional<std::string> config_path;   // --config
+  std::vector<std::string> counters;        // --counters, legacy names in the order given
+  std::vector<std::string> command;         // the application and its arguments, never empty
+
+  bool operator==(const RunOptions&) const = default;
+};
+
+struct CommandLine {
+  enum class Action { run, help, version };
+  Action action = Action::run;
+  RunOptions run;  // only meaningful for Action::run
+
+  bool operator==(const CommandLine&) const = default;
+};
+
+// A command line that cannot be run; the message has no "computeprof: " prefix.
+struct UsageError {
+  std::string message;
+
+  bool operator==(const UsageError&) const = default;
+};
+
+// `args` are the arguments after the program name.
+std::variant<CommandLine, UsageError> parse_command_line(std::span<const std::string_view> args);
+
+}  // namespace computeprof::tools

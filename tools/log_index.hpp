@@ -1,0 +1,15 @@
+#pragma once
+// The log index: the file (COMPUTEPROF_LOG_INDEX) to which the shim appends the absolute
+// path of every log file it creates, one per line, in every process of the application.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace computeprof::tools {
+
+// What the launcher tells the user after the application exits, one line each (without
+// the "computeprof: " prefix): "log written to <path>" per path, first mention order,
+// each path once; or a line saying that no log was written.
+std::vector<std::string> log_report_lines(std::string_view index_text);
+
+}  // namespace computeprof::tools

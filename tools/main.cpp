@@ -1,0 +1,45 @@
+// computeprof: runs a CUDA or OpenCL application with libcomputeprof.so preloaded.
+#include <cstdio>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "config/report.hpp"
+#include "tools/command_line.hpp"
+#include "tools/launch_error.hpp"
+#include "tools/profiled_run.hpp"
+#include "tools/usage.hpp"
+
+namespace {
+
+constexpr int kUsageErrorExit = 2;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using computeprof::tools::CommandLine;
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  const auto parsed = computeprof::tools::parse_command_line(args);
+  if (const auto* error = std::get_if<computeprof::tools::UsageError>(&parsed)) {
+    computeprof::config::warn(error->message);
+    return kUsageErrorExit;
+  }
+
+  const CommandLine& command_line = std::get<CommandLine>(parsed);
+  switch (command_line.action) {
+    case CommandLine::Action::help:
+      std::fputs(computeprof::tools::usage_text().c_str(), stdout);
+      return 0;
+    case CommandLine::Action::version:
+      std::puts("computeprof " COMPUTEPROF_VERSION);
+      return 0;
+    case CommandLine::Action::run:
+      break;
+  }
+  try {
+    return computeprof::tools::run_profiled(command_line.run);
+  } catch (const computeprof::tools::LaunchError& error) {
+    computeprof::config::warn(error.what());
+    return kUsageErrorExit;
+  }
+}

@@ -1,0 +1,81 @@
+#include "tools/profiled_run.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "config/report.hpp"
+#include "tools/child_process.hpp"
+#include "tools/counters_config.hpp"
+#include "tools/launch_environment.hpp"
+#include "tools/launch_error.hpp"
+#include "tools/log_index.hpp"
+#include "tools/shim_library.hpp"
+#include "tools/temporary_file.hpp"
+#include "tools/text_file.hpp"
+
+namespace computeprof::tools {
+namespace {
+
+// The exit statuses a shell uses for a command it could not run.
+constexpr int kCommandNotExecutable = 126;
+constexpr int kCommandNotFound = 127;
+
+std::filesystem::path find_shim() {
+  const char* explicit_choice = std::getenv("COMPUTEPROF_LIBRARY");
+  std::optional<std::string_view> choice;
+  if (explicit_choice != nullptr && *explicit_choice != '\0') choice = explicit_choice;
+  std::error_code error;
+  const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  return locate_shim(shim_candidates(choice, executable));
+}
+
+std::vector<std::string> current_environment() {
+  std::vector<std::string> entries;
+  for (char** entry = environ; *entry != nullptr; ++entry) entries.emplace_back(*entry);
+  return entries;
+}
+
+std::string read_config_file(const std::string& path) {
+  std::optional<std::string> text = read_text_file(path);
+  if (!text) throw LaunchError(fmt::format("cannot read config file '{}': {}", path, std::strerror(errno)));
+  return *std::move(text);
+}
+
+}  // namespace
+
+int run_profiled(const RunOptions& options) {
+  LaunchSettings settings;
+  settings.shim_path = find_shim().native();
+  settings.csv = options.csv;
+  settings.log_path = options.log_path;
+  settings.config_path = options.config_path;
+
+  const TemporaryFile log_index("computeprof-logs-");
+  settings.log_index_path = log_index.path();
+
+  // The shim reads one config file: --counters extends a copy of the --config file.
+  std::optional<TemporaryFile> counters_config;
+  if (!options.counters.empty()) {
+    const std::string base = options.config_path ? read_config_file(*options.config_path) : std::string();
+    counters_config.emplace("computeprof-config-");
+    counters_config->write(counters_config_text(base, options.counters));
+    settings.config_path = counters_config->path();
+  }
+
+  const ChildOutcome outcome = run_child(options.command, build_launch_environment(current_environment(), settings));
+  if (outcome.exec_error != 0) {
+    config::warn(fmt::format("cannot run '{}': {}", options.command.front(), std::strerror(outcome.exec_error)));
+    const bool permission = outcome.exec_error == EACCES || outcome.exec_error == EPERM;
+    return permission ? kCommandNotExecutable : kCommandNotFound;
+  }
+  for (const std::string& line : log_report_lines(log_index.read())) config::warn(line);
+  return outcome.exit_code;
+}
+
+}  // namespace computeprof::tools

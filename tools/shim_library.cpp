@@ -1,0 +1,35 @@
+#include "tools/shim_library.hpp"
+
+#include <fmt/format.h>
+
+#include "tools/launch_error.hpp"
+
+namespace computeprof::tools {
+
+std::vector<std::filesystem::path> shim_candidates(std::optional<std::string_view> explicit_choice,
+                                                   const std::filesystem::path& executable) {
+  if (explicit_choice) return {std::filesystem::absolute(*explicit_choice).lexically_normal()};
+  const std::filesystem::path directory = executable.parent_path();
+  return {(directory / "../lib/libcomputeprof.so").lexically_normal(),
+          (directory / "../shim/libcomputeprof.so").lexically_normal()};
+}
+
+std::filesystem::path locate_shim(std::span<const std::filesystem::path> candidates) {
+  for (const std::filesystem::path& candidate : candidates) {
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(candidate, error)) continue;
+    if (candidate.native().find_first_of(": \t\n") != std::string::npos) {
+      throw LaunchError(fmt::format("cannot preload '{}': LD_PRELOAD cannot hold a path with ':' or white space",
+                                    candidate.native()));
+    }
+    return candidate;
+  }
+  std::string tried;
+  for (const std::filesystem::path& candidate : candidates) {
+    tried.append(tried.empty() ? "" : ", ").append(candidate.native());
+  }
+  throw LaunchError(
+      fmt::format("cannot find libcomputeprof.so (tried {}); set COMPUTEPROF_LIBRARY to its path", tried));
+}
+
+}  // namespace computeprof::tools

@@ -1,0 +1,23 @@
+#pragma once
+// Where libcomputeprof.so is, for LD_PRELOAD.
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace computeprof::tools {
+
+// The paths to try, best first. An explicit choice (COMPUTEPROF_LIBRARY) is the only
+// candidate: silently preloading another build than the one asked for would mislead.
+// Otherwise, relative to the computeprof executable: ../lib (installed) and ../shim (the
+// build tree). Paths are absolute, so an application that changes directory and starts
+// other programs still preloads the same file.
+std::vector<std::filesystem::path> shim_candidates(std::optional<std::string_view> explicit_choice,
+                                                   const std::filesystem::path& executable);
+
+// The first candidate that exists. Throws LaunchError naming every candidate when none
+// does, or when the path cannot be put in LD_PRELOAD (it splits at ':' and white space).
+std::filesystem::path locate_shim(std::span<const std::filesystem::path> candidates);
+
+}  // namespace computeprof::tools

@@ -1,0 +1,56 @@
+#include "tools/usage.hpp"
+
+#include <string_view>
+
+#include "config/counters.hpp"
+
+namespace computeprof::tools {
+namespace {
+
+constexpr std::string_view kUsage = R"(Usage: computeprof [options] [--] application [arguments...]
+       computeprof --version | --help
+
+Runs the application with libcomputeprof.so preloaded and COMPUTE_PROFILE=1:
+every kernel launch and memory copy it makes is a record in the classic
+COMPUTE_PROFILE log.
+
+Options:
+  --csv               comma-separated log (COMPUTE_PROFILE_CSV=1)
+  -o PATH             log path (COMPUTE_PROFILE_LOG); %d device, %p process id,
+                      %h host name, %q{NAME} environment variable NAME, %% a %
+  --config FILE       options and counters to use (COMPUTE_PROFILE_CONFIG)
+  --counters a,b,...  counters to collect, in addition to those of --config
+  --version           print the version
+  -h, --help          print this help
+
+Environment:
+  COMPUTEPROF_LIBRARY  the libcomputeprof.so to preload; by default, relative to
+                       computeprof: ../lib (installed), then ../shim (built)
+
+Exit status: the application's, or 128 + the number of the signal that ended it;
+2 for a usage error, 126 or 127 when the application cannot be run.
+
+Counters:
+)";
+
+constexpr std::size_t kLineWidth = 80;
+constexpr std::string_view kIndent = "  ";
+
+}  // namespace
+
+std::string usage_text() {
+  std::string text(kUsage);
+  std::string line(kIndent);
+  for (const config::LegacyCounter& counter : config::legacy_counters()) {
+    if (line.size() > kIndent.size() && line.size() + 1 + counter.name.size() > kLineWidth) {
+      text.append(line).push_back('\n');
+      line = kIndent;
+    }
+    if (line.size() > kIndent.size()) line.push_back(' ');
+    line.append(counter.name);
+  }
+  text.append(line).push_back('\n');
+  return text;
+}
+
+}  // namespace computeprof::tools
