@@ -168,6 +168,7 @@ SIM_STREAM_PAIR(cuStreamWaitEvent, cuStreamWaitEvent_ptsz, (CUstream h, CUevent 
   return submit(h, per_thread, false, [ev] {
     std::unique_lock lock(ev->mutex);
     ev->cv.wait(lock, [&] { return !ev->recorded || ev->done; });
+    if (ev->recorded) device_at_least(ev->stamp_ns);
   });
 })
 
@@ -226,7 +227,7 @@ SIM_STREAM_PAIR(cuEventRecord, cuEventRecord_ptsz, (CUevent e, CUstream h), (e, 
   Operation stamp = [ev] {
     {
       std::lock_guard lock(ev->mutex);
-      ev->stamp_ns = now_ns();
+      ev->stamp_ns = device_now();
       ev->done = true;
     }
     ev->cv.notify_all();

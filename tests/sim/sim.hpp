@@ -22,10 +22,30 @@ constexpr int kMaxDevices = 8;
 
 std::uint64_t now_ns();
 
+// The simulated GPU's clock. Each stream runs its operations on a worker thread, but
+// device time is modelled rather than read off the worker: an operation starts at
+// max(end of the stream's previous operation, when it was submitted), a kernel of
+// known duration ends exactly that much later, and an event is stamped with the
+// device time at which the stream reaches it. Elapsed times then do not depend on
+// when the host scheduler happens to run the worker. These are only valid on a
+// worker thread, inside an operation.
+std::uint64_t device_now();
+// The running operation occupies the device for `ns`; returns once the wall clock
+// has reached its end, so nothing can observe completion before it happened.
+void device_busy_for(std::uint64_t ns);
+// The running operation waited for something outside its stream: its device time
+// is at least `ns` (an event's stamp, or the wall clock after a host-side wait).
+void device_at_least(std::uint64_t ns);
+
 struct Context;
 struct Graph;
 
 using Operation = std::function<void()>;
+
+struct PendingOperation {
+  Operation run;
+  std::uint64_t submitted_ns;
+};
 
 // A FIFO of operations executed in order by the stream's own worker thread.
 struct Stream {
@@ -35,7 +55,7 @@ struct Stream {
   bool blocking = true;   // synchronises with the legacy stream
   std::mutex mutex;
   std::condition_variable cv;
-  std::deque<Operation> queue;
+  std::deque<PendingOperation> queue;
   std::uint64_t enqueued = 0;
   std::uint64_t completed = 0;
   bool stopping = false;

@@ -36,6 +36,32 @@ CUresult ready() {
 
 namespace {
 thread_local std::vector<Context*> t_context_stack;
+
+// The worker's view of the operation it is running (see device_now()).
+thread_local std::uint64_t t_device_ns = 0;
+thread_local std::uint64_t t_wall_mark_ns = 0;
+thread_local bool t_device_timed = false;
+
+void sleep_until_ns(std::uint64_t ns) {
+  timespec ts;
+  ts.tv_sec = static_cast<time_t>(ns / 1'000'000'000u);
+  ts.tv_nsec = static_cast<long>(ns % 1'000'000'000u);
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) != 0) {
+  }
+}
+}  // namespace
+
+std::uint64_t device_now() { return t_device_ns; }
+
+void device_busy_for(std::uint64_t ns) {
+  t_device_ns += ns;
+  t_device_timed = true;
+  sleep_until_ns(t_device_ns);
+}
+
+void device_at_least(std::uint64_t ns) {
+  t_device_ns = std::max(t_device_ns, ns);
+  t_wall_mark_ns = now_ns();
 }
 
 Context* current_context() {
@@ -66,8 +92,9 @@ Context* pop_context() {
 
 void Stream::start() {
   std::thread([this] {
+    std::uint64_t device_clock_ns = 0;
     for (;;) {
-      Operation op;
+      PendingOperation op;
       {
         std::unique_lock lock(mutex);
         cv.wait(lock, [&] { return !queue.empty() || stopping; });
@@ -75,7 +102,13 @@ void Stream::start() {
         op = std::move(queue.front());
         queue.pop_front();
       }
-      op();
+      t_device_ns = std::max(device_clock_ns, op.submitted_ns);
+      t_wall_mark_ns = now_ns();
+      t_device_timed = false;
+      op.run();
+      // An operation without a modelled duration (a copy, a CPU kernel body) takes
+      // the wall time it took.
+      device_clock_ns = t_device_timed ? t_device_ns : t_device_ns + (now_ns() - t_wall_mark_ns);
       {
         std::lock_guard lock(mutex);
         ++completed;
@@ -91,7 +124,7 @@ void Stream::enqueue(Operation op) {
     if (capture_graph) capture_graph->operations.push_back(std::move(op));
     return;
   }
-  queue.push_back(std::move(op));
+  queue.push_back({std::move(op), now_ns()});
   ++enqueued;
   cv.notify_all();
 }
@@ -184,6 +217,7 @@ Operation after_blocking_streams(Stream* legacy, Operation op) {
   if (waits.empty()) return op;
   return [waits = std::move(waits), op = std::move(op)] {
     for (auto& [s, count] : waits) s->wait_for(count);
+    device_at_least(now_ns());
     op();
   };
 }
