@@ -1,6 +1,6 @@
 // Facts the interposition rests on (DESIGN.md): no DT_NEEDED on libcuda, dlsym keeps
 // its caller, nothing happens to a program that never uses CUDA.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include "e2e_support.hpp"
 

@@ -1,6 +1,6 @@
 // What happens around the operations: the profiler switch, rejected launches, stream
 // capture, library kernels, exit and fork, files that cannot be opened, old drivers.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include "e2e_support.hpp"
 

@@ -1,7 +1,7 @@
 // Every way a program reaches the driver gives the same log: linked symbols, dlsym on
 // a libcuda handle, cuGetProcAddress with and without the per-thread flag, and the
 // CUDA runtime's own sequence; in key-value and CSV form.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include "e2e_support.hpp"
 

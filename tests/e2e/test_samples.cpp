@@ -1,6 +1,6 @@
 // The samples under the shim: per-device files, the collision rule, the variable
 // families, unchanged program output, and many threads at once.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include "e2e_support.hpp"
 

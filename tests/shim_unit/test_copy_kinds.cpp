@@ -1,5 +1,5 @@
 // What a copy is called in the log, from where its ends live (FORMAT.md "Values").
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include "shim/copy_kinds.hpp"
 

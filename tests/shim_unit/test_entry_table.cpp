@@ -1,6 +1,6 @@
 // Which wrapper a cuGetProcAddress request designates: exactly the variant the driver
 // picks for (base name, version, flags), never another ABI.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <set>
 

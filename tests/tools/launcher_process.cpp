@@ -5,7 +5,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <fstream>
 #include <sstream>
 #include <thread>

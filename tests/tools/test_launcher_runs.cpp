@@ -3,7 +3,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <chrono>
 #include <filesystem>
 #include <fstream>

@@ -1,6 +1,6 @@
 // Bad config files never stop the application: each is one clear warning and the
 // documented defaults.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,6 +1,6 @@
 // Records that correspond to the real old logs quoted in FORMAT.md produce those logs
 // byte for byte.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include "config/profile_config.hpp"
 #include "logfmt/header.hpp"

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include "config/profile_config.hpp"
 #include "warning_capture.hpp"
