@@ -13,14 +13,18 @@ out=${OUT:-$root/gpu-check-out}
 mkdir -p "$out"
 table=()
 failures=0
-row() { table+=("$(printf '%-44s %-8s %s' "$1" "$2" "$3")"); [[ $2 == FAIL ]] && failures=$((failures + 1)); }
+row() {
+  table+=("$(printf '%-44s %-8s %s' "$1" "$2" "$3")")
+  if [[ $2 == FAIL ]]; then failures=$((failures + 1)); fi
+}
 
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >"$out/nvidia-smi.txt" 2>&1; then
   echo "check.sh: no NVIDIA GPU here (nvidia-smi missing or failing); nothing checked" >&2
   exit 2
 fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-git rev-parse HEAD >"$out/commit.txt" 2>/dev/null || true
+# COMMIT overrides where the copy being checked has no git history of its own.
+echo "${COMMIT:-$(git rev-parse HEAD 2>/dev/null)}" >"$out/commit.txt"
 
 # 1. Build and unit tests.
 if cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$out/configure.txt" 2>&1 &&
@@ -65,13 +69,13 @@ expect() {  # expect <label> <log> <method> <expected count>
 }
 
 # 2. Driver API and runtime API programs.
-profile vector_add build-gpu/samples/vector_add
+profile vector_add "$root/build-gpu/samples/vector_add"
 expect "2 driver: vecAdd launches" "$out/vector_add/vector_add.log" _Z6vecAddPKfS0_Pfi 1
 expect "2 driver: spin launches" "$out/vector_add/vector_add.log" _Z4spiny 1
 expect "2 driver: HtoD copies" "$out/vector_add/vector_add.log" memcpyHtoD 2
 expect "2 driver: DtoH copies" "$out/vector_add/vector_add.log" memcpyDtoH 1
 if [[ -x build-gpu/samples/runtime_vector_add ]]; then
-  profile runtime_vector_add build-gpu/samples/runtime_vector_add
+  profile runtime_vector_add "$root/build-gpu/samples/runtime_vector_add"
   log=$out/runtime_vector_add/runtime_vector_add.log
   # samples/runtime/vector_add.cu: 2 HtoD, vecAdd, blockSum on a stream, an async DtoH
   # on that stream, a DtoH.
@@ -106,7 +110,7 @@ if [[ -n $ncu ]]; then
   (cd "$out" && "$ncu" --metrics gpu__time_duration.sum --csv --print-units base --print-kernel-base mangled \
     "$root/build-gpu/samples/vector_add" >ncu.csv 2>ncu.err)
   for kernel in _Z4spiny _Z6vecAddPKfS0_Pfi; do
-    ncu_ns=$(grep "\"$kernel\"" "$out/ncu.csv" | grep gpu__time_duration | tail -1 | awk -F'","' '{gsub(/"/,"",$NF); print $NF}')
+    ncu_ns=$(grep "\"$kernel\"" "$out/ncu.csv" | grep gpu__time_duration | tail -1 | awk -F'","' '{gsub(/[",]/,"",$NF); print $NF}')
     shim_us=$(grep "method=\[ $kernel \]" "$out/vector_add/vector_add.log" | tail -1 | sed 's/.*gputime=\[ \([0-9.]*\) \].*/\1/')
     if [[ -n $ncu_ns && -n $shim_us ]]; then
       ratio=$(python3 -c "print(f'{$shim_us*1000/$ncu_ns:.3f}')")

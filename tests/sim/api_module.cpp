@@ -1,7 +1,8 @@
 // Modules and libraries of PTX text, their functions and kernels, occupancy.
+#include <cctype>
 #include <fstream>
-#include <regex>
 #include <sstream>
+#include <string_view>
 
 #include "sim.hpp"
 #include "sim_api.hpp"
@@ -10,13 +11,26 @@ using namespace sim;
 
 namespace {
 
-// The `.entry NAME(` names of a PTX image.
+bool identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+bool identifier_char(char c) { return identifier_start(c) || std::isdigit(static_cast<unsigned char>(c)); }
+bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The `.entry NAME(` names of a PTX image. Scanned by hand: std::regex would bring
+// locale facets into a library that is loaded beside another C++ runtime user.
 std::vector<std::string> entries_of(const char* ptx) {
   std::vector<std::string> names;
-  static const std::regex entry(R"(\.entry\s+([A-Za-z_$][A-Za-z0-9_$]*)\s*\()");
-  const std::string text(ptx);
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), entry); it != std::sregex_iterator(); ++it) {
-    names.push_back((*it)[1]);
+  const std::string_view text(ptx);
+  constexpr std::string_view kEntry = ".entry";
+  for (std::size_t at = text.find(kEntry); at != std::string_view::npos; at = text.find(kEntry, at + 1)) {
+    std::size_t i = at + kEntry.size();
+    if (i >= text.size() || !space(text[i])) continue;
+    while (i < text.size() && space(text[i])) ++i;
+    if (i >= text.size() || !identifier_start(text[i])) continue;
+    const std::size_t begin = i;
+    while (i < text.size() && identifier_char(text[i])) ++i;
+    const std::size_t end = i;
+    while (i < text.size() && space(text[i])) ++i;
+    if (i < text.size() && text[i] == '(') names.emplace_back(text.substr(begin, end - begin));
   }
   return names;
 }
