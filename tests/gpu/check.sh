@@ -84,7 +84,7 @@ if [[ -x build-gpu/samples/runtime_vector_add ]]; then
   expect "2 runtime: HtoD copies" "$log" memcpyHtoD 2
   expect "2 runtime: DtoH copies" "$log" memcpyDtoH 1
   expect "2 runtime: async DtoH copies" "$log" memcpyDtoHasync 1
-  n_records=$(grep -c '^method=' "$log" || true)
+  n_records=$(grep -c 'method=\[ ' "$log" || true)
   if [[ $n_records -eq 6 ]]; then row "2 runtime: records in all" PASS "6"; else row "2 runtime: records in all" FAIL "$n_records, expected 6"; fi
 else
   row "2 runtime sample" FAIL "not built (no nvcc?)"
@@ -94,7 +94,7 @@ fi
 if python3 -c 'import torch; assert torch.cuda.is_available()' >/dev/null 2>&1; then
   profile pytorch python3 "$root/tests/gpu/torch_matmul.py"
   log=$out/pytorch/pytorch.log
-  n_kernels=$(grep '^method=' "$log" | grep -vc 'method=\[ mem' || true)
+  n_kernels=$(grep 'method=\[ ' "$log" | grep -vc 'method=\[ mem' || true)
   if [[ $n_kernels -ge 3 ]]; then row "3 pytorch kernels" PASS "$n_kernels kernel records (3 matmuls)"; else row "3 pytorch kernels" FAIL "$n_kernels kernel records"; fi
   n_htod=$(count_prefix "$log" memcpyHtoD); n_dtoh=$(count_prefix "$log" memcpyDtoH)
   if [[ $n_htod -ge 2 && $n_dtoh -ge 1 ]]; then row "3 pytorch copies" PASS "HtoD $n_htod, DtoH $n_dtoh (script: 2, 1)"; else row "3 pytorch copies" FAIL "HtoD $n_htod, DtoH $n_dtoh (script: 2, 1)"; fi
