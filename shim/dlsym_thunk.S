@@ -1,5 +1,6 @@
-/* The exported dlsym. It asks computeprof_dlsym_substitute whether the lookup is one
-   the shim answers (a wrapped driver entry point on a libcuda handle); if not, it
+/* The exported dlsym. It asks computeprof_dlsym_substitute (handle, name, caller's
+   return address) whether the lookup is one the shim answers (a wrapped driver entry
+   point on a libcuda handle, asked by the application); if not, it
    TAIL-JUMPS to glibc's dlsym so that glibc sees the application's return address:
    RTLD_NEXT and the RTLD_DEFAULT namespace are resolved from the caller. */
 #if defined(__x86_64__)
@@ -14,6 +15,7 @@ dlsym:
         .cfi_adjust_cfa_offset 8
         subq    $8, %rsp
         .cfi_adjust_cfa_offset 8
+        movq    24(%rsp), %rdx
         call    computeprof_dlsym_substitute
         addq    $8, %rsp
         .cfi_adjust_cfa_offset -8
@@ -39,6 +41,7 @@ dlsym:
         .cfi_offset 30, -24
         mov     x29, sp
         stp     x0, x1, [sp, #16]
+        mov     x2, x30
         bl      computeprof_dlsym_substitute
         cbnz    x0, 1f
         ldp     x0, x1, [sp, #16]

@@ -25,6 +25,18 @@ bool is_driver_handle(void* handle) {
   return file.starts_with("libcuda.so");
 }
 
+// NVIDIA's profiling libraries (CUPTI, Perfworks) look driver functions up for their
+// own use: kernel replay saves and restores memory with copies the application never
+// made. They get the driver's functions, never the wrappers.
+bool called_by_profiler_library(const void* caller) {
+  Dl_info info;
+  if (!caller || dladdr(caller, &info) == 0 || !info.dli_fname) return false;
+  std::string_view path(info.dli_fname);
+  const auto slash = path.rfind('/');
+  const std::string_view file = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  return file.starts_with("libcupti") || file.starts_with("libnvperf");
+}
+
 // The wrapped variant whose exported address the driver handed out, if any: when the
 // driver's table and its exports agree, this is exact whatever our version table says.
 std::optional<Entry> variant_at_address(std::string_view base, void* fn) {
@@ -57,11 +69,12 @@ void warn_missing(Entry e) {
 using namespace computeprof::shim;
 
 // Called by the dlsym thunk: the wrapper to return, or null to let glibc answer.
-extern "C" __attribute__((visibility("hidden"))) void* computeprof_dlsym_substitute(void* handle, const char* name) {
+extern "C" __attribute__((visibility("hidden"))) void* computeprof_dlsym_substitute(void* handle, const char* name,
+                                                                                  const void* caller) {
   resolve_real_dlsym();
   if (!name || name[0] != 'c' || name[1] != 'u' || handle == RTLD_DEFAULT || handle == RTLD_NEXT) return nullptr;
   const auto entry = find_entry(name);
-  if (!entry || !is_driver_handle(handle)) return nullptr;
+  if (!entry || !is_driver_handle(handle) || called_by_profiler_library(caller)) return nullptr;
   void* real = real_dlsym(handle, name);
   if (!real) return nullptr;
   note_real_entry(*entry, real);
@@ -76,7 +89,9 @@ COMPUTEPROF_EXPORT CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, 
     return CUDA_ERROR_SHARED_OBJECT_INIT_FAILED;
   }
   const CUresult result = real(symbol, pfn, cudaVersion, flags, symbolStatus);
-  if (result == CUDA_SUCCESS) substitute_wrapper(symbol, pfn, cudaVersion, flags);
+  if (result == CUDA_SUCCESS && !called_by_profiler_library(__builtin_return_address(0))) {
+    substitute_wrapper(symbol, pfn, cudaVersion, flags);
+  }
   return result;
 }
 
@@ -87,6 +102,8 @@ COMPUTEPROF_EXPORT CUresult cuGetProcAddress(const char* symbol, void** pfn, int
     return CUDA_ERROR_SHARED_OBJECT_INIT_FAILED;
   }
   const CUresult result = real(symbol, pfn, cudaVersion, flags);
-  if (result == CUDA_SUCCESS) substitute_wrapper(symbol, pfn, cudaVersion, flags);
+  if (result == CUDA_SUCCESS && !called_by_profiler_library(__builtin_return_address(0))) {
+    substitute_wrapper(symbol, pfn, cudaVersion, flags);
+  }
   return result;
 }

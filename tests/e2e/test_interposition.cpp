@@ -40,3 +40,13 @@ TEST_CASE("dlsym(RTLD_NEXT) resolves from the real caller under the shim", "[e2e
   CHECK(with.exit_code == 0);
   CHECK(with.out == without.out);
 }
+
+TEST_CASE("CUPTI's own driver lookups get the driver and the program's get the wrappers", "[e2e][facts]") {
+  RunOptions o;
+  o.argv = {LOOKALIKE_CLIENT_PATH};
+  o.env["COMPUTE_PROFILE"] = "1";
+  const auto r = run(o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == "program: " SHIM_PATH "\nprofiler library: " SIMDRIVER_DIR "/libcuda.so.1\n");
+}
