@@ -1,6 +1,7 @@
 #include "shim/context_registry.hpp"
 
 #include <map>
+#include <vector>
 
 #include "shim/clock.hpp"
 #include "shim/log_paths.hpp"
@@ -11,6 +12,8 @@ namespace {
 struct Registry {
   std::mutex mutex;
   std::map<ContextKey, ContextLog*> logs;
+  // Logs of contexts that ended: records on their way may still point at them.
+  std::vector<ContextLog*> ended;
   int next_number = 1;
   logfmt::LogPathRegistry paths;
 };
@@ -49,6 +52,7 @@ ContextLog* take_context_log(const ContextKey& key) {
   if (it == r.logs.end()) return nullptr;
   ContextLog* log = it->second;
   r.logs.erase(it);
+  r.ended.push_back(log);
   return log;
 }
 
@@ -63,7 +67,10 @@ void unlock_context_registry() { registry().mutex.unlock(); }
 
 void reset_context_registry_in_child() {
   auto& r = registry();
-  for (auto& [key, log] : r.logs) log->abandon();
+  for (auto& [key, log] : r.logs) {
+    log->abandon();
+    r.ended.push_back(log);
+  }
   r.logs.clear();
   r.next_number = 1;
   r.paths.clear();

@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 #include "shim/driver_calls.hpp"
 
@@ -23,6 +24,9 @@ struct Catalog {
   std::mutex mutex;
   std::map<const void*, RememberedName> remembered;
   std::map<const void*, KernelInfo*> infos;
+  // Infos of handles forgotten: kept for the process's life, since records already
+  // queued may still point at their names.
+  std::vector<KernelInfo*> retired;
   // Bumped when handles may have been reused; per-thread caches check it.
   std::atomic<std::uint64_t> generation{1};
 };
@@ -212,7 +216,7 @@ void forget_owner(const void* owner) {
   auto& c = catalog();
   std::lock_guard lock(c.mutex);
   std::erase_if(c.remembered, [&](const auto& entry) { return entry.second.owner == owner; });
-  // KernelInfos are leaked: records already queued may still point at their names.
+  for (auto& [handle, info] : c.infos) c.retired.push_back(info);
   c.infos.clear();
   c.generation.fetch_add(1, std::memory_order_acq_rel);
 }

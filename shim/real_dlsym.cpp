@@ -2,12 +2,12 @@
 
 #include <dlfcn.h>
 
-__attribute__((visibility("hidden"))) std::atomic<void*> computeprof_real_dlsym{nullptr};
+__attribute__((visibility("hidden"))) void* computeprof_real_dlsym = nullptr;
 
 namespace computeprof::shim {
 
 void resolve_real_dlsym() {
-  if (computeprof_real_dlsym.load(std::memory_order_acquire)) return;
+  if (__atomic_load_n(&computeprof_real_dlsym, __ATOMIC_ACQUIRE)) return;
   // glibc 2.34 moved dlsym into libc under a new version; older ones only have the
   // base version. Racing threads store the same address.
   void* fn = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
@@ -16,7 +16,7 @@ void resolve_real_dlsym() {
 #elif defined(__aarch64__)
   if (!fn) fn = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.17");
 #endif
-  computeprof_real_dlsym.store(fn, std::memory_order_release);
+  __atomic_store_n(&computeprof_real_dlsym, fn, __ATOMIC_RELEASE);
 }
 
 }  // namespace computeprof::shim

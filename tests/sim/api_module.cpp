@@ -110,6 +110,7 @@ SIM_API CUresult cuModuleUnload(CUmodule module) {
   std::lock_guard lock(driver().mutex);
   if (!driver().modules.erase(m)) return CUDA_ERROR_INVALID_HANDLE;
   for (auto& [name, f] : m->functions) driver().functions.erase(f);
+  driver().retired.push_back(m);
   return CUDA_SUCCESS;
 }
 
@@ -180,6 +181,7 @@ SIM_API CUresult cuLibraryUnload(CUlibrary library) {
   auto* l = reinterpret_cast<Library*>(library);
   std::lock_guard lock(driver().mutex);
   if (!driver().libraries.erase(l)) return CUDA_ERROR_INVALID_HANDLE;
+  driver().retired.push_back(l);
   for (auto& [name, k] : l->kernels) {
     driver().kernels.erase(k);
     for (auto& [ctx, f] : k->functions) driver().functions.erase(f);

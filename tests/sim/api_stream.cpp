@@ -55,12 +55,13 @@ SIM_API CUresult cuStreamDestroy_v2(CUstream handle) {
   {
     std::lock_guard lock(driver().mutex);
     if (!driver().streams.erase(s)) return CUDA_ERROR_INVALID_HANDLE;
+    driver().retired.push_back(s);
   }
   {
     std::lock_guard lock(s->context->mutex);
     std::erase(s->context->streams, s);
   }
-  // The worker finishes what is queued, then ends; the Stream is leaked with it.
+  // The worker finishes what is queued, then ends.
   std::lock_guard lock(s->mutex);
   s->stopping = true;
   s->cv.notify_all();
@@ -201,8 +202,10 @@ SIM_API CUresult cuEventDestroy_v2(CUevent e) {
   if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
   auto* ev = reinterpret_cast<Event*>(e);
   std::lock_guard lock(driver().mutex);
-  // Leaked, not freed: a stream may still stamp it.
-  return driver().events.erase(ev) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  // Retired, not freed: a stream may still stamp it.
+  if (!driver().events.erase(ev)) return CUDA_ERROR_INVALID_HANDLE;
+  driver().retired.push_back(ev);
+  return CUDA_SUCCESS;
 }
 
 SIM_STREAM_PAIR(cuEventRecord, cuEventRecord_ptsz, (CUevent e, CUstream h), (e, h), {
@@ -325,10 +328,14 @@ SIM_STREAM_PAIR(cuGraphLaunch, cuGraphLaunch_ptsz, (CUgraphExec exec, CUstream h
 
 SIM_API CUresult cuGraphExecDestroy(CUgraphExec exec) {
   std::lock_guard lock(driver().mutex);
-  return driver().graph_execs.erase(reinterpret_cast<GraphExec*>(exec)) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  if (!driver().graph_execs.erase(reinterpret_cast<GraphExec*>(exec))) return CUDA_ERROR_INVALID_HANDLE;
+  driver().retired.push_back(exec);
+  return CUDA_SUCCESS;
 }
 
 SIM_API CUresult cuGraphDestroy(CUgraph graph) {
   std::lock_guard lock(driver().mutex);
-  return driver().graphs.erase(reinterpret_cast<Graph*>(graph)) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  if (!driver().graphs.erase(reinterpret_cast<Graph*>(graph))) return CUDA_ERROR_INVALID_HANDLE;
+  driver().retired.push_back(graph);
+  return CUDA_SUCCESS;
 }

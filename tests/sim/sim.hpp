@@ -168,6 +168,9 @@ struct Driver {
   std::set<GraphExec*> graph_execs;
   std::map<std::uintptr_t, Allocation> allocations;
   std::set<Array*> arrays;
+  // Destroyed objects are kept, not freed: a stale handle or a worker still finishing
+  // stays harmless memory (and leak checkers see it is still owned).
+  std::vector<const void*> retired;
 };
 Driver& driver();
 

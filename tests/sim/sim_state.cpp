@@ -181,8 +181,11 @@ void destroy_context(Context* c) {
   for (Stream* s : streams) s->synchronize();
   std::lock_guard lock(driver().mutex);
   driver().contexts.erase(c);
-  for (Stream* s : streams) driver().streams.erase(s);
-  // The Context and its streams are leaked: a stale handle stays harmless memory.
+  driver().retired.push_back(c);
+  for (Stream* s : streams) {
+    driver().streams.erase(s);
+    driver().retired.push_back(s);
+  }
 }
 
 Stream* resolve_stream(CUstream handle, bool per_thread_variant) {
