@@ -23,11 +23,26 @@ std::optional<UsageError> add_counters(std::string_view list, std::vector<std::s
   }
 }
 
+// --query-counters takes the counter options of a run and nothing else.
+std::variant<CommandLine, UsageError> query_command_line(const RunOptions& run, const std::optional<std::string>& chip,
+                                                         std::span<const std::string_view> rest) {
+  if (run.csv) return usage_error("option '--csv' cannot be used with --query-counters");
+  if (run.log_path) return usage_error("option '-o' cannot be used with --query-counters");
+  if (!rest.empty()) return usage_error(fmt::format("--query-counters runs no application ('{}')", rest.front()));
+  CommandLine result{CommandLine::Action::query_counters, {}, {}};
+  if (chip) result.query.chip = *chip;
+  result.query.config_path = run.config_path;
+  result.query.counters = run.counters;
+  return result;
+}
+
 }  // namespace
 
 std::variant<CommandLine, UsageError> parse_command_line(std::span<const std::string_view> args) {
   CommandLine result;
   RunOptions& run = result.run;
+  std::optional<std::string> chip;
+  bool query_counters = false;
   std::size_t next = 0;
 
   while (next < args.size()) {
@@ -46,15 +61,19 @@ std::variant<CommandLine, UsageError> parse_command_line(std::span<const std::st
     std::optional<std::string_view> value;
     if (equals != std::string_view::npos) value = arg.substr(equals + 1);
 
-    if (name == "-h" || name == "--help" || name == "--version" || name == "--csv") {
+    if (name == "-h" || name == "--help" || name == "--version" || name == "--csv" || name == "--query-counters") {
       if (value) return usage_error(fmt::format("option '{}' takes no value", name));
       if (name == "--csv") {
         run.csv = true;
         continue;
       }
-      return CommandLine{name == "--version" ? CommandLine::Action::version : CommandLine::Action::help, {}};
+      if (name == "--query-counters") {
+        query_counters = true;
+        continue;
+      }
+      return CommandLine{name == "--version" ? CommandLine::Action::version : CommandLine::Action::help, {}, {}};
     }
-    if (name != "-o" && name != "--config" && name != "--counters") {
+    if (name != "-o" && name != "--config" && name != "--counters" && name != "--chip") {
       return usage_error(fmt::format("unknown option '{}'", arg));
     }
     if (!value && next < args.size()) value = args[next++];
@@ -64,11 +83,15 @@ std::variant<CommandLine, UsageError> parse_command_line(std::span<const std::st
       run.log_path = std::string(*value);
     } else if (name == "--config") {
       run.config_path = std::string(*value);
+    } else if (name == "--chip") {
+      chip = std::string(*value);
     } else if (auto error = add_counters(*value, run.counters)) {
       return *error;
     }
   }
 
+  if (query_counters) return query_command_line(run, chip, args.subspan(next));
+  if (chip) return usage_error("option '--chip' needs --query-counters");
   run.command.assign(args.begin() + static_cast<std::ptrdiff_t>(next), args.end());
   if (run.command.empty()) return usage_error("no application to run");
   return result;

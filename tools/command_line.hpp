@@ -1,6 +1,7 @@
 #pragma once
 // The computeprof command line, parsed without side effects:
 //   computeprof [--csv] [-o PATH] [--config FILE] [--counters a,b,...] [--] app args...
+//   computeprof --query-counters [--chip NAME] [--config FILE] [--counters a,b,...]
 //   computeprof --version | --help
 #include <optional>
 #include <span>
@@ -22,10 +23,20 @@ struct RunOptions {
   bool operator==(const RunOptions&) const = default;
 };
 
+// Which legacy counters a chip has, and the passes some of them need.
+struct QueryOptions {
+  std::string chip = "GH100";               // --chip
+  std::optional<std::string> config_path;   // --config
+  std::vector<std::string> counters;        // --counters
+
+  bool operator==(const QueryOptions&) const = default;
+};
+
 struct CommandLine {
-  enum class Action { run, help, version };
+  enum class Action { run, query_counters, help, version };
   Action action = Action::run;
-  RunOptions run;  // only meaningful for Action::run
+  RunOptions run;      // only meaningful for Action::run
+  QueryOptions query;  // only meaningful for Action::query_counters
 
   bool operator==(const CommandLine&) const = default;
 };

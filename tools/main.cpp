@@ -1,5 +1,8 @@
 // computeprof: runs a CUDA or OpenCL application with libcomputeprof.so preloaded.
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
@@ -8,6 +11,7 @@
 #include "tools/command_line.hpp"
 #include "tools/launch_error.hpp"
 #include "tools/profiled_run.hpp"
+#include "tools/query_counters.hpp"
 #include "tools/usage.hpp"
 
 namespace {
@@ -33,6 +37,11 @@ int main(int argc, char** argv) {
     case CommandLine::Action::version:
       std::puts("computeprof " COMPUTEPROF_VERSION);
       return 0;
+    case CommandLine::Action::query_counters: {
+      const char* environment_config = std::getenv("COMPUTE_PROFILE_CONFIG");
+      return computeprof::tools::query_counters(
+          command_line.query, environment_config ? std::optional<std::string>(environment_config) : std::nullopt);
+    }
     case CommandLine::Action::run:
       break;
   }

@@ -8,6 +8,7 @@ namespace computeprof::tools {
 namespace {
 
 constexpr std::string_view kUsage = R"(Usage: computeprof [options] [--] application [arguments...]
+       computeprof --query-counters [--chip NAME] [--config FILE]
        computeprof --version | --help
 
 Runs the application with libcomputeprof.so preloaded and COMPUTE_PROFILE=1:
@@ -20,15 +21,24 @@ Options:
                       %h host name, %q{NAME} environment variable NAME, %% a %
   --config FILE       options and counters to use (COMPUTE_PROFILE_CONFIG)
   --counters a,b,...  counters to collect, in addition to those of --config
+  --query-counters    list each counter, its metric on today's GPUs and whether
+                      the chip has it; with --config or --counters, also the
+                      passes those counters need (CUPTI, no GPU needed)
+  --chip NAME         the chip --query-counters asks about (default GH100)
   --version           print the version
   -h, --help          print this help
 
 Environment:
   COMPUTEPROF_LIBRARY  the libcomputeprof.so to preload; by default, relative to
                        computeprof: ../lib (installed), then ../shim (built)
+  COMPUTEPROF_CUPTI_LIBRARY
+                       the libcupti.so.13 to use; by default the loader's
+                       search, then the CUDA toolkit computeprof was built with
 
 Exit status: the application's, or 128 + the number of the signal that ended it;
 2 for a usage error, 126 or 127 when the application cannot be run.
+--query-counters: 0, 1 when CUPTI cannot be loaded, 2 for a chip CUPTI does not
+know or an unreadable config file.
 
 Counters:
 )";

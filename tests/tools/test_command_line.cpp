@@ -106,3 +106,25 @@ TEST_CASE("counters must be legacy counter names", "[command_line]") {
   CHECK(parse_error({"--counters", "branch,", "./app"}) ==
         "empty counter name in --counters 'branch,' (see computeprof --help)");
 }
+
+TEST_CASE("query-counters takes a chip and the counter options", "[command_line]") {
+  using computeprof::tools::QueryOptions;
+  const auto query = [](std::initializer_list<std::string_view> args) {
+    const auto result = parse(args);
+    REQUIRE(std::holds_alternative<CommandLine>(result));
+    REQUIRE(std::get<CommandLine>(result).action == CommandLine::Action::query_counters);
+    return std::get<CommandLine>(result).query;
+  };
+  CHECK(query({"--query-counters"}) == QueryOptions{"GH100", std::nullopt, {}});
+  CHECK(query({"--chip=TU102", "--query-counters", "--config", "a.cfg", "--counters", "branch"}) ==
+        QueryOptions{"TU102", "a.cfg", {"branch"}});
+  CHECK(parse_error({"--query-counters", "./app"}) ==
+        "--query-counters runs no application ('./app') (see computeprof --help)");
+  CHECK(parse_error({"--query-counters", "--csv"}) ==
+        "option '--csv' cannot be used with --query-counters (see computeprof --help)");
+  CHECK(parse_error({"--query-counters", "-o", "x.log"}) ==
+        "option '-o' cannot be used with --query-counters (see computeprof --help)");
+  CHECK(parse_error({"--chip", "GH100", "./app"}) == "option '--chip' needs --query-counters (see computeprof --help)");
+  CHECK(parse_error({"--query-counters", "--chip"}) == "option '--chip' needs a value (see computeprof --help)");
+  CHECK(parse_error({"--query-counters=1"}) == "option '--query-counters' takes no value (see computeprof --help)");
+}
