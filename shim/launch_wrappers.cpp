@@ -38,8 +38,9 @@ void describe_kernel(logfmt::Record& r, CUfunction f, const LaunchShape& shape) 
 
 template <typename Call>
 CUresult launch(CUfunction f, const LaunchShape& shape, CUstream stream, bool per_thread, Call&& call) {
-  return run_recorded(
-      stream, per_thread, [&](logfmt::Record& r) { describe_kernel(r, f, shape); }, call);
+  auto describe = [&](logfmt::Record& r) { describe_kernel(r, f, shape); };
+  if (counters_configured()) return run_counted(stream, per_thread, describe, call);
+  return run_recorded(stream, per_thread, describe, call);
 }
 
 LaunchShape shape_of(const CUlaunchConfig* config) {

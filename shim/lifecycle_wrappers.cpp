@@ -3,6 +3,7 @@
 #include <string>
 
 #include "config/report.hpp"
+#include "shim/counter_session.hpp"
 #include "shim/cuda_context.hpp"
 #include "shim/kernel_catalog.hpp"
 #include "shim/record_pipeline.hpp"
@@ -58,13 +59,19 @@ COMPUTEPROF_EXPORT CUresult cuLibraryUnload(CUlibrary library) {
 // The context's records are written and its file closed while it still exists.
 COMPUTEPROF_EXPORT CUresult cuCtxDestroy_v2(CUcontext context) {
   COMPUTEPROF_REAL_OR_RETURN(cuCtxDestroy_v2);
-  if (process_profile().cuda.settings.enabled) context_ending(context, true);
+  if (process_profile().cuda.settings.enabled) {
+    context_ending(context, true);
+    end_counter_session(context);
+  }
   return real_fn(context);
 }
 
 COMPUTEPROF_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
   COMPUTEPROF_REAL_OR_RETURN(cuDevicePrimaryCtxRelease_v2);
-  if (process_profile().cuda.settings.enabled) flush_records();
+  if (process_profile().cuda.settings.enabled) {
+    flush_records();
+    end_counter_sessions_on_device(device);
+  }
   const CUresult r = real_fn(device);
   // The release may have destroyed the context.
   if (r == CUDA_SUCCESS && process_profile().cuda.settings.enabled) contexts_invalidated();
@@ -73,7 +80,10 @@ COMPUTEPROF_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
 
 COMPUTEPROF_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice device) {
   COMPUTEPROF_REAL_OR_RETURN(cuDevicePrimaryCtxReset_v2);
-  if (process_profile().cuda.settings.enabled) flush_records();
+  if (process_profile().cuda.settings.enabled) {
+    flush_records();
+    end_counter_sessions_on_device(device);
+  }
   const CUresult r = real_fn(device);
   if (r == CUDA_SUCCESS && process_profile().cuda.settings.enabled) contexts_invalidated();
   return r;

@@ -23,6 +23,8 @@ OperationTimer::OperationTimer(CUstream stream, bool per_thread_variant)
   context_ = thread_context(context);
 }
 
+void OperationTimer::restart_cpu_clock() { cpu_start_ns_ = monotonic_ns(); }
+
 void OperationTimer::start() {
   started_ = driver_calls()->event_record(context_->start, stream_) == CUDA_SUCCESS;
 }

@@ -25,11 +25,15 @@ class OperationTimer {
   // The stream the operation really runs on (CU_STREAM_PER_THREAD made explicit).
   CUstream stream() const { return stream_; }
 
+  // Restarts the cpu clock: what the shim did for itself since construction (setting
+  // up counters) is not time spent in the driver call.
+  void restart_cpu_clock();
   // Just before the real call.
   void start();
   // After the real call succeeded: waits, then fills the record's times and stream.
   void finish(logfmt::Record& record);
   ContextLog* log() const { return context_->log; }
+  CUcontext context() const { return context_->context; }
   std::uint64_t completed_ns() const { return completed_ns_; }
 
  private:

@@ -4,6 +4,7 @@
 // rejected executed nothing: its error goes back unchanged and nothing is recorded.
 #include "config/report.hpp"
 #include "logfmt/record.hpp"
+#include "shim/counter_session.hpp"
 #include "shim/entry_points.hpp"
 #include "shim/operation_timer.hpp"
 #include "shim/profiler_state.hpp"
@@ -12,19 +13,44 @@
 namespace computeprof::shim {
 
 // `describe(record)` fills what the operation is (before the call: it may look at
-// pointers the call is about to use); `call()` makes the real call.
-template <typename Describe, typename Call>
-CUresult run_recorded(CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
-  OperationTimer timer(stream, per_thread);
-  if (!timer.active()) return call();
+// pointers the call is about to use); `call()` makes the real call; `complete(record)`
+// adds what is known once the operation completed.
+template <typename Describe, typename Call, typename Complete>
+CUresult time_and_submit(OperationTimer& timer, Describe&& describe, Call&& call, Complete&& complete) {
   logfmt::Record record;
   describe(record);
   timer.start();
   const CUresult result = call();
   if (result != CUDA_SUCCESS) return result;
   timer.finish(record);
+  complete(record);
   submit_record(timer.log(), timer.completed_ns(), record);
   return result;
+}
+
+template <typename Describe, typename Call>
+CUresult run_recorded(CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
+  OperationTimer timer(stream, per_thread);
+  if (!timer.active()) return call();
+  return time_and_submit(timer, describe, call, [](logfmt::Record&) {});
+}
+
+// A kernel launch with counters configured: made alone on its context, serialized,
+// its counter range collected into the record. Counted launches are replayed by CUPTI
+// and cost milliseconds; the session lookup's process-wide lock is immaterial there.
+template <typename Describe, typename Call>
+CUresult run_counted(CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
+  OperationTimer timer(stream, per_thread);
+  if (!timer.active()) return call();
+  CounterSession* session = counter_session(timer.context(), timer.log()->device());
+  if (!session) {
+    timer.restart_cpu_clock();
+    return time_and_submit(timer, describe, call, mark_counters_unavailable);
+  }
+  std::lock_guard lock(launch_mutex(*session));
+  prepare_counted_launch(*session);
+  timer.restart_cpu_clock();
+  return time_and_submit(timer, describe, call, [session](logfmt::Record& r) { collect_counters(*session, r); });
 }
 
 // What a wrapper returns when the driver has no such function (it was reached
