@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Checks computeprof on a real GPU (../shared/GPU.md, points 1-4 and 6; counters,
-# point 5, come with the counters issue). One call builds, runs everything, writes
+# Checks computeprof on a real GPU (../shared/GPU.md, points 1 to 6). One call builds, runs everything, writes
 # raw output under $OUT (default ./gpu-check-out) and prints a table last.
 #
 #   tests/gpu/check.sh            # from the repository root, on the GPU machine
@@ -122,6 +121,28 @@ if [[ -n $ncu ]]; then
 else
   row "4 gputime / ncu" FAIL "ncu not found"
 fi
+
+# 5. Counters on kernels whose counts are known by construction, side by side with ncu.
+counter_names=sm_cta_launched,warps_launched,threads_launched,gld_request,gst_request,inst_executed,branch,divergent_branch
+metric_names=sm__ctas_launched.sum,smsp__warps_launched.sum,smsp__threads_launched.sum,smsp__inst_executed_op_global_ld.sum,smsp__inst_executed_op_global_st.sum,smsp__inst_executed.sum,smsp__sass_branch_targets.sum,smsp__sass_branch_targets_threads_divergent.sum
+dir=$out/counters
+rm -rf "$dir"; mkdir -p "$dir"
+printf 'countermodeaggregate\n%s\n' "${counter_names//,/$'\n'}" >"$dir/aggregate.cfg"
+printf '%s\n' "${counter_names//,/$'\n'}" >"$dir/per_sm.cfg"
+for mode in aggregate per_sm; do
+  (cd "$dir" && COMPUTE_PROFILE=1 COMPUTE_PROFILE_LOG="$mode.log" COMPUTE_PROFILE_CONFIG="$dir/$mode.cfg" LD_PRELOAD="$shim" \
+    "$root/build-gpu/samples/vector_add" >"$mode.out" 2>"$mode.err")
+done
+if [[ -n $ncu ]]; then
+  (cd "$dir" && "$ncu" --metrics "$metric_names" --csv --print-units base --print-kernel-base mangled \
+    "$root/build-gpu/samples/vector_add" >ncu.csv 2>ncu.err)
+fi
+# SMs of device 0 (CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16): per-SM values divide by it.
+sms=$(python3 -c 'import ctypes; c=ctypes.CDLL("libcuda.so.1"); c.cuInit(0); v=ctypes.c_int(); c.cuDeviceGetAttribute(ctypes.byref(v), 16, 0); print(v.value)')
+python3 "$root/tests/gpu/compare_counters.py" "$dir/aggregate.log" "$dir/per_sm.log" "$dir/ncu.csv" "$sms" >"$dir/compare.txt" 2>&1
+n_pass=$(grep -c '^PASS' "$dir/compare.txt" || true); n_fail=$(grep -vc '^PASS' "$dir/compare.txt" || true)
+if [[ $n_pass -gt 0 && $n_fail -eq 0 ]]; then row "5 counters vs construction and ncu" PASS "$n_pass comparisons"; else row "5 counters vs construction and ncu" FAIL "$n_fail of $((n_pass + n_fail)) differ (counters/compare.txt)"; fi
+if cmp -s "$dir/aggregate.out" "$out/vector_add/plain.out"; then row "5 counters: output unchanged" PASS ""; else row "5 counters: output unchanged" FAIL "stdout differs"; fi
 
 # 6. Overhead per launch.
 if [[ -x build-gpu/bench/launch_overhead ]]; then
