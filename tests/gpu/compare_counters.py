@@ -4,7 +4,7 @@ kernels do by construction and against ncu's reading of the same metrics.
 
   compare_counters.py <aggregate log> <per-SM log> <ncu csv> <SM count>
 
-Prints one line per comparison: PASS|FAIL <label> <detail>.
+Prints one line per comparison: PASS|FAIL <label> <detail> (INFO: shown, not compared).
 """
 import csv
 import re
@@ -21,6 +21,9 @@ METRICS = {
     "branch": "smsp__sass_branch_targets.sum",
     "divergent_branch": "smsp__sass_branch_targets_threads_divergent.sum",
 }
+# spiny loops until its clock says 2 ms have passed: how many instructions and
+# branches that takes depends on the clock under each tool's replay, not on the kernel.
+TIME_DEPENDENT = {"_Z4spiny": {"inst_executed", "branch"}}
 # vector_add: vecAdd over 50000 floats, grid 196 x block 256; spiny: one thread.
 BY_CONSTRUCTION = {
     "_Z6vecAddPKfS0_Pfi": {"sm_cta_launched": 196, "warps_launched": 196 * 8, "threads_launched": 196 * 256},
@@ -60,6 +63,9 @@ def main():
         for legacy, metric in METRICS.items():
             got = shim.get(legacy)
             reference = ncu.get(kernel, {}).get(metric)
+            if legacy in TIME_DEPENDENT.get(kernel, ()):
+                print(f"INFO {kernel} {legacy} shim {got} ncu {reference} (time-based loop: not compared)")
+                continue
             ok = got not in (None, "n/a") and reference is not None and int(got) == round(reference)
             print(f"{'PASS' if ok else 'FAIL'} {kernel} {legacy} shim {got} ncu {reference}")
         for legacy in ("sm_cta_launched", "warps_launched"):
