@@ -209,8 +209,10 @@ RecordRing* this_thread_ring() {
 
 }  // namespace
 
+void install_record_pipeline_hooks() { pthread_once(&g_hooks_once, install_process_hooks); }
+
 void submit_record(ContextLog* log, std::uint64_t completed_ns, const logfmt::Record& record) {
-  pthread_once(&g_hooks_once, install_process_hooks);
+  install_record_pipeline_hooks();
   auto& p = pipeline();
   if (!p.writer_started.load(std::memory_order_acquire)) start_writer();
   RecordRing* ring = this_thread_ring();
