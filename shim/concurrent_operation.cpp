@@ -19,16 +19,21 @@ struct ThreadTracks {
   std::array<EventTrack*, kTracks> tracks{};
   std::size_t next_victim = 0;
   std::uint64_t fork_generation = 0;
+};
+thread_local ThreadTracks t_tracks;
 
-  ~ThreadTracks() {
-    for (EventTrack*& t : tracks) {
+// Releases the thread's tracks when it exits. Apart from t_tracks, so that the emptied
+// cache stays readable: a late operation of this thread (an exit handler) starts afresh.
+struct ThreadTracksOwner {
+  bool armed = false;
+  ~ThreadTracksOwner() {
+    for (EventTrack*& t : t_tracks.tracks) {
       if (t) release_track(t);
-      // A late operation of this thread (an atexit handler) starts afresh.
       t = nullptr;
     }
   }
 };
-thread_local ThreadTracks t_tracks;
+thread_local ThreadTracksOwner t_tracks_owner;
 
 EventTrack* this_thread_track(const ThreadContext& tc) {
   ThreadTracks& cache = t_tracks;
@@ -52,6 +57,7 @@ EventTrack* this_thread_track(const ThreadContext& tc) {
   if (!entry) entry = &cache.tracks[cache.next_victim++ % ThreadTracks::kTracks];
   if (*entry) release_track(*entry);
   *entry = acquire_track(tc);
+  t_tracks_owner.armed = true;
   return *entry;
 }
 
