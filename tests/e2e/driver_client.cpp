@@ -45,7 +45,7 @@ struct Driver {
   PFN_cuDevicePrimaryCtxRetain_v7000 primary_retain;
   PFN_cuDevicePrimaryCtxRelease_v11000 primary_release;
   PFN_cuCtxSetCurrent_v4000 ctx_set_current;
-  PFN_cuCtxCreate_v12050 ctx_create;
+  PFN_cuCtxCreate_v3020 ctx_create;
   PFN_cuCtxDestroy_v4000 ctx_destroy;
   PFN_cuCtxSynchronize_v2000 ctx_synchronize;
   PFN_cuModuleLoadData_v2000 module_load_data;
@@ -91,7 +91,7 @@ std::vector<Lookup> lookups(Driver& d) {
       {SLOT(primary_retain), "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRetain", 7000, false},
       {SLOT(primary_release), "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease", 11000, false},
       {SLOT(ctx_set_current), "cuCtxSetCurrent", "cuCtxSetCurrent", 4000, false},
-      {SLOT(ctx_create), "cuCtxCreate_v4", "cuCtxCreate", 12050, false},
+      {SLOT(ctx_create), "cuCtxCreate_v2", "cuCtxCreate", 3020, false},
       {SLOT(ctx_destroy), "cuCtxDestroy_v2", "cuCtxDestroy", 4000, false},
       {SLOT(ctx_synchronize), "cuCtxSynchronize", "cuCtxSynchronize", 2000, false},
       {SLOT(module_load_data), "cuModuleLoadData", "cuModuleLoadData", 2000, false},
@@ -137,13 +137,15 @@ const char* origin(void* fn) {
 #ifdef CLIENT_LINKED
 // cuda.h declares the per-thread variants only for per-thread builds.
 extern "C" std::remove_pointer_t<PFN_cuLaunchKernel_v7000_ptsz> cuLaunchKernel_ptsz;
+// cuda.h 13 declares only the newest cuCtxCreate; the 3020 one is what older drivers have.
+extern "C" std::remove_pointer_t<PFN_cuCtxCreate_v3020> cuCtxCreate_v2;
 
 void resolve_linked(Driver& d) {
   void* addresses[] = {
       reinterpret_cast<void*>(&cuGetErrorName), reinterpret_cast<void*>(&cuInit),
       reinterpret_cast<void*>(&cuDeviceGet), reinterpret_cast<void*>(&cuDevicePrimaryCtxRetain),
       reinterpret_cast<void*>(&cuDevicePrimaryCtxRelease_v2), reinterpret_cast<void*>(&cuCtxSetCurrent),
-      reinterpret_cast<void*>(&cuCtxCreate_v4), reinterpret_cast<void*>(&cuCtxDestroy_v2),
+      reinterpret_cast<void*>(&cuCtxCreate_v2), reinterpret_cast<void*>(&cuCtxDestroy_v2),
       reinterpret_cast<void*>(static_cast<CUresult (*)()>(&cuCtxSynchronize)),
       reinterpret_cast<void*>(&cuModuleLoadData), reinterpret_cast<void*>(&cuModuleGetFunction),
       reinterpret_cast<void*>(&cuLibraryLoadData), reinterpret_cast<void*>(&cuLibraryGetKernel),
@@ -431,7 +433,7 @@ int scenario_destroy() {
   CUdevice dev = 0;
   check(g.device_get(&dev, 0), "cuDeviceGet");
   CUcontext created = nullptr;
-  check(g.ctx_create(&created, nullptr, 0, dev), "cuCtxCreate");
+  check(g.ctx_create(&created, 0, dev), "cuCtxCreate");
   CUmodule module = nullptr;
   check(g.module_load_data(&module, kModuleImage), "cuModuleLoadData");
   CUfunction created_spin = nullptr;
