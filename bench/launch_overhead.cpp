@@ -3,6 +3,8 @@
 //   plain      no shim;
 //   dormant    shim preloaded, no variable set (what a system-wide install costs);
 //   serialized shim on: events around each launch and a wait (the old profiler's way);
+//   concurrent shim on with conckerneltrace: events around each launch, no wait (the
+//              resolver thread completes the records);
 //   synced     no shim, the program itself waits after each launch (the floor of any
 //              serialized timing).
 // Each configuration runs `--rounds` times, interleaved; the median is reported.
@@ -78,6 +80,7 @@ struct Config {
   bool shim;
   bool profile;
   bool sync_each;
+  const char* profile_config;  // COMPUTE_PROFILE_CONFIG text, or null
 };
 
 double run_config(const char* self, const Config& c, long launches, const std::string& shim, const std::string& sim,
@@ -94,6 +97,12 @@ double run_config(const char* self, const Config& c, long launches, const std::s
   if (c.profile) {
     env.push_back("COMPUTE_PROFILE=1");
     env.push_back("COMPUTE_PROFILE_LOG=" + dir + "/bench_%p.log");
+  }
+  if (c.profile_config) {
+    const std::string path = dir + "/" + c.name + ".cfg";
+    FILE* f = std::fopen(path.c_str(), "w");
+    if (!f || std::fputs(c.profile_config, f) < 0 || std::fclose(f) != 0) std::exit(1);
+    env.push_back("COMPUTE_PROFILE_CONFIG=" + path);
   }
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());
@@ -144,10 +153,11 @@ int main(int argc, char** argv) {
   char dir_template[] = "/tmp/computeprof-bench-XXXXXX";
   const std::string dir = mkdtemp(dir_template);
 
-  const Config configs[] = {{"plain", false, false, false},
-                            {"dormant", true, false, false},
-                            {"serialized", true, true, false},
-                            {"synced", false, false, true}};
+  const Config configs[] = {{"plain", false, false, false, nullptr},
+                            {"dormant", true, false, false, nullptr},
+                            {"serialized", true, true, false, nullptr},
+                            {"concurrent", true, true, false, "conckerneltrace\n"},
+                            {"synced", false, false, true, nullptr}};
   std::map<std::string, std::vector<double>> samples;
   for (int r = 0; r < rounds; ++r) {
     for (const auto& c : configs) samples[c.name].push_back(run_config(argv[0], c, launches, shim, sim, dir));
@@ -163,6 +173,9 @@ int main(int argc, char** argv) {
   std::printf("dormant/plain %.2f  serialized/plain %.2f  serialized/synced %.2f  (serialized adds %.0f ns over synced)\n",
               median["dormant"] / median["plain"], median["serialized"] / median["plain"],
               median["serialized"] / median["synced"], median["serialized"] - median["synced"]);
+  std::printf("concurrent/plain %.2f  concurrent/serialized %.2f  (concurrent adds %.0f ns over plain)\n",
+              median["concurrent"] / median["plain"], median["concurrent"] / median["serialized"],
+              median["concurrent"] - median["plain"]);
   std::string cleanup = "rm -rf '" + dir + "'";
   return std::system(cleanup.c_str()) == 0 ? 0 : 1;
 }

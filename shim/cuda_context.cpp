@@ -6,6 +6,7 @@
 #include "config/report.hpp"
 #include "shim/context_registry.hpp"
 #include "shim/driver_calls.hpp"
+#include "shim/event_resolver.hpp"
 #include "shim/profiler_state.hpp"
 #include "shim/record_pipeline.hpp"
 
@@ -49,11 +50,7 @@ ContextDescription describe(const DriverCalls& d, CUcontext context) {
 bool fill(ThreadContext& tc, const DriverCalls& d, CUcontext context, std::uint64_t id, std::uint64_t generation) {
   ContextLog* log = find_or_create_context_log({ContextKind::cuda, id}, [&] { return describe(d, context); });
   CUevent start = nullptr, end = nullptr;
-  const bool events = with_context(d, context, [&] {
-    return d.event_create(&start, CU_EVENT_DEFAULT) == CUDA_SUCCESS &&
-           d.event_create(&end, CU_EVENT_DEFAULT) == CUDA_SUCCESS;
-  });
-  if (!events) {
+  if (!create_event_pair(context, start, end)) {
     config::warn_once("cannot create timing events; operations in such contexts are not recorded");
     return false;
   }
@@ -62,6 +59,14 @@ bool fill(ThreadContext& tc, const DriverCalls& d, CUcontext context, std::uint6
 }
 
 }  // namespace
+
+bool create_event_pair(CUcontext context, CUevent& start, CUevent& end) {
+  const DriverCalls& d = *driver_calls();
+  return with_context(d, context, [&] {
+    return d.event_create(&start, CU_EVENT_DEFAULT) == CUDA_SUCCESS &&
+           d.event_create(&end, CU_EVENT_DEFAULT) == CUDA_SUCCESS;
+  });
+}
 
 ThreadContext* thread_context(CUcontext context) {
   const DriverCalls* d = driver_calls();
@@ -96,6 +101,8 @@ void context_ending(CUcontext context, bool destroyed) {
   const DriverCalls* d = driver_calls();
   unsigned long long id = 0;
   const bool known = d && d->ctx_get_id && context && d->ctx_get_id(context, &id) == CUDA_SUCCESS;
+  // Its events die with it: what is outstanding is completed first.
+  if (destroyed && known) resolve_context_events(id);
   if (destroyed) g_generation.fetch_add(1, std::memory_order_acq_rel);
   ContextLog* log = destroyed && known ? take_context_log({ContextKind::cuda, id}) : nullptr;
   if (log) {
@@ -107,6 +114,7 @@ void context_ending(CUcontext context, bool destroyed) {
 
 void contexts_invalidated() {
   g_generation.fetch_add(1, std::memory_order_acq_rel);
+  forget_gone_contexts();
   flush_records();
 }
 

@@ -22,6 +22,9 @@ struct ThreadContext {
 // timing needs (the operation then runs untimed and unrecorded).
 ThreadContext* thread_context(CUcontext context);
 
+// Creates two timing events in `context` (made current for the call if it is not).
+bool create_event_pair(CUcontext context, CUevent& start, CUevent& end);
+
 // Called before a context is destroyed or a primary context released or reset: every
 // record so far is written; `destroyed` contexts' files are closed.
 void context_ending(CUcontext context, bool destroyed);

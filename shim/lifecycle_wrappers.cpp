@@ -5,6 +5,7 @@
 #include "config/report.hpp"
 #include "shim/counter_session.hpp"
 #include "shim/cuda_context.hpp"
+#include "shim/event_resolver.hpp"
 #include "shim/kernel_catalog.hpp"
 #include "shim/record_pipeline.hpp"
 #include "shim/timed_operation.hpp"
@@ -66,9 +67,12 @@ COMPUTEPROF_EXPORT CUresult cuCtxDestroy_v2(CUcontext context) {
   return real_fn(context);
 }
 
+// The primary context may go with the release or reset: its outstanding operations are
+// completed while its events still exist.
 COMPUTEPROF_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
   COMPUTEPROF_REAL_OR_RETURN(cuDevicePrimaryCtxRelease_v2);
   if (process_profile().cuda.settings.enabled) {
+    resolve_device_events(device);
     flush_records();
     end_counter_sessions_on_device(device);
   }
@@ -81,6 +85,7 @@ COMPUTEPROF_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
 COMPUTEPROF_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice device) {
   COMPUTEPROF_REAL_OR_RETURN(cuDevicePrimaryCtxReset_v2);
   if (process_profile().cuda.settings.enabled) {
+    resolve_device_events(device);
     flush_records();
     end_counter_sessions_on_device(device);
   }
@@ -98,6 +103,9 @@ COMPUTEPROF_EXPORT CUresult cuProfilerStart() {
 COMPUTEPROF_EXPORT CUresult cuProfilerStop() {
   COMPUTEPROF_REAL_OR_RETURN(cuProfilerStop);
   set_cuda_paused(true);
-  if (process_profile().cuda.settings.enabled) flush_records();
+  if (process_profile().cuda.settings.enabled) {
+    resolve_all_events();
+    flush_records();
+  }
   return real_fn();
 }

@@ -52,6 +52,11 @@ void OperationTimer::finish(logfmt::Record& record) {
   // The end event completed just before the wait returned.
   record.gpu_end_ns = origin.wall_ns + (completed_ns_ - origin.monotonic_ns);
   record.gpu_start_ns = record.gpu_end_ns - record.gputime_ns;
+  describe_stream(record);
+}
+
+void OperationTimer::describe_stream(logfmt::Record& record) const {
+  const DriverCalls& d = *driver_calls();
   unsigned long long stream_id = 0;
   if (context_->log->profile().layout.has(logfmt::Column::streamid) && d.stream_get_id &&
       d.stream_get_id(stream_, &stream_id) == CUDA_SUCCESS) {

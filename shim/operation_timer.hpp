@@ -33,7 +33,10 @@ class OperationTimer {
   // After the real call succeeded: waits, then fills the record's times and stream.
   void finish(logfmt::Record& record);
   ContextLog* log() const { return context_->log; }
-  CUcontext context() const { return context_->context; }
+  ThreadContext& context() const { return *context_; }
+  // The record's stream id, when the log has the column.
+  void describe_stream(logfmt::Record& record) const;
+  std::uint64_t cpu_start_ns() const { return cpu_start_ns_; }
   std::uint64_t completed_ns() const { return completed_ns_; }
 
  private:

@@ -181,21 +181,24 @@ void install_process_hooks() {
   pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
 }
 
-struct ThreadRing {
-  RecordRing* ring = nullptr;
-  ~ThreadRing() {
-    if (ring) ring->owner_exited.store(true, std::memory_order_release);
-    // The drain frees an exited thread's ring; a late record (an atexit handler of
-    // the application) gets a new one.
-    ring = nullptr;
+// The thread's ring. Kept apart from the object whose destructor lets go of it: a
+// store into an object being destroyed is dead to the compiler, and the pointer must
+// read null afterwards (a late record, from an exit handler on this thread, gets a new
+// ring while the drain frees the old one).
+thread_local RecordRing* t_ring = nullptr;
+struct ThreadRingOwner {
+  bool armed = false;
+  ~ThreadRingOwner() {
+    if (t_ring) t_ring->owner_exited.store(true, std::memory_order_release);
+    t_ring = nullptr;
   }
 };
-thread_local ThreadRing t_ring;
+thread_local ThreadRingOwner t_ring_owner;
 
 RecordRing* this_thread_ring() {
   auto& p = pipeline();
   const std::uint64_t generation = p.fork_generation.load(std::memory_order_relaxed);
-  RecordRing* ring = t_ring.ring;
+  RecordRing* ring = t_ring;
   if (ring && ring->fork_generation == generation) return ring;
   ring = new RecordRing;
   ring->fork_generation = generation;
@@ -203,14 +206,17 @@ RecordRing* this_thread_ring() {
     std::lock_guard lock(p.rings_mutex);
     p.rings.push_back(ring);
   }
-  t_ring.ring = ring;
+  t_ring = ring;
+  t_ring_owner.armed = true;
   return ring;
 }
 
 }  // namespace
 
+void install_record_pipeline_hooks() { pthread_once(&g_hooks_once, install_process_hooks); }
+
 void submit_record(ContextLog* log, std::uint64_t completed_ns, const logfmt::Record& record) {
-  pthread_once(&g_hooks_once, install_process_hooks);
+  install_record_pipeline_hooks();
   auto& p = pipeline();
   if (!p.writer_started.load(std::memory_order_acquire)) start_writer();
   RecordRing* ring = this_thread_ring();

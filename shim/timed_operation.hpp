@@ -1,9 +1,11 @@
 #pragma once
-// The shape every recording wrapper shares: time the real call, and when the driver
-// accepted it, describe it and hand the record to the pipeline. A call the driver
-// rejected executed nothing: its error goes back unchanged and nothing is recorded.
+// The shape every recording wrapper shares: time the real call (serialized, or under
+// conckerneltrace without waiting), and when the driver accepted it, describe it and
+// hand the record to the pipeline. A call the driver rejected executed nothing: its
+// error goes back unchanged and nothing is recorded.
 #include "config/report.hpp"
 #include "logfmt/record.hpp"
+#include "shim/concurrent_operation.hpp"
 #include "shim/counter_session.hpp"
 #include "shim/entry_points.hpp"
 #include "shim/operation_timer.hpp"
@@ -32,6 +34,16 @@ template <typename Describe, typename Call>
 CUresult run_recorded(CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
   OperationTimer timer(stream, per_thread);
   if (!timer.active()) return call();
+  if (concurrent_tracing()) {
+    ConcurrentOperation operation(timer);
+    if (operation.claimed()) {
+      describe(operation.record());
+      operation.start();
+      const CUresult result = call();
+      if (result == CUDA_SUCCESS) operation.finish();
+      return result;
+    }
+  }
   return time_and_submit(timer, describe, call, [](logfmt::Record&) {});
 }
 
@@ -42,7 +54,7 @@ template <typename Describe, typename Call>
 CUresult run_counted(CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
   OperationTimer timer(stream, per_thread);
   if (!timer.active()) return call();
-  CounterSession* session = counter_session(timer.context(), timer.log()->device());
+  CounterSession* session = counter_session(timer.context().context, timer.log()->device());
   if (!session) {
     timer.restart_cpu_clock();
     return time_and_submit(timer, describe, call, mark_counters_unavailable);

@@ -3,7 +3,8 @@
 //
 //   driver_client <reach> <scenario> [--show-origins]
 //   reach:    linked | dlsym | procaddress | procaddress-ptds | runtime
-//   scenario: basic | bracket | reject | capture | library | exit-thread | no-cleanup | fork
+//   scenario: basic | bracket | reject | capture | library | exit-thread | no-cleanup | fork |
+//             overlap | destroy | busy-exit
 //
 // `runtime` reaches the driver exactly as libcudart 13 does: dlopen("libcuda.so.1"),
 // dlsym(h, "cuGetProcAddress_v2"), asks that for "cuGetProcAddress" at 11030 and 12000,
@@ -44,6 +45,8 @@ struct Driver {
   PFN_cuDevicePrimaryCtxRetain_v7000 primary_retain;
   PFN_cuDevicePrimaryCtxRelease_v11000 primary_release;
   PFN_cuCtxSetCurrent_v4000 ctx_set_current;
+  PFN_cuCtxCreate_v3020 ctx_create;
+  PFN_cuCtxDestroy_v4000 ctx_destroy;
   PFN_cuCtxSynchronize_v2000 ctx_synchronize;
   PFN_cuModuleLoadData_v2000 module_load_data;
   PFN_cuModuleGetFunction_v2000 module_get_function;
@@ -88,6 +91,8 @@ std::vector<Lookup> lookups(Driver& d) {
       {SLOT(primary_retain), "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRetain", 7000, false},
       {SLOT(primary_release), "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease", 11000, false},
       {SLOT(ctx_set_current), "cuCtxSetCurrent", "cuCtxSetCurrent", 4000, false},
+      {SLOT(ctx_create), "cuCtxCreate_v2", "cuCtxCreate", 3020, false},
+      {SLOT(ctx_destroy), "cuCtxDestroy_v2", "cuCtxDestroy", 4000, false},
       {SLOT(ctx_synchronize), "cuCtxSynchronize", "cuCtxSynchronize", 2000, false},
       {SLOT(module_load_data), "cuModuleLoadData", "cuModuleLoadData", 2000, false},
       {SLOT(module_get_function), "cuModuleGetFunction", "cuModuleGetFunction", 2000, false},
@@ -132,12 +137,15 @@ const char* origin(void* fn) {
 #ifdef CLIENT_LINKED
 // cuda.h declares the per-thread variants only for per-thread builds.
 extern "C" std::remove_pointer_t<PFN_cuLaunchKernel_v7000_ptsz> cuLaunchKernel_ptsz;
+// cuda.h 13 declares only the newest cuCtxCreate; the 3020 one is what older drivers have.
+extern "C" std::remove_pointer_t<PFN_cuCtxCreate_v3020> cuCtxCreate_v2;
 
 void resolve_linked(Driver& d) {
   void* addresses[] = {
       reinterpret_cast<void*>(&cuGetErrorName), reinterpret_cast<void*>(&cuInit),
       reinterpret_cast<void*>(&cuDeviceGet), reinterpret_cast<void*>(&cuDevicePrimaryCtxRetain),
       reinterpret_cast<void*>(&cuDevicePrimaryCtxRelease_v2), reinterpret_cast<void*>(&cuCtxSetCurrent),
+      reinterpret_cast<void*>(&cuCtxCreate_v2), reinterpret_cast<void*>(&cuCtxDestroy_v2),
       reinterpret_cast<void*>(static_cast<CUresult (*)()>(&cuCtxSynchronize)),
       reinterpret_cast<void*>(&cuModuleLoadData), reinterpret_cast<void*>(&cuModuleGetFunction),
       reinterpret_cast<void*>(&cuLibraryLoadData), reinterpret_cast<void*>(&cuLibraryGetKernel),
@@ -404,6 +412,51 @@ int scenario_fork() {
   return 0;
 }
 
+// A 1 ms spin on stream A, then 200 ms spins on stream A and on stream B launched back
+// to back (they run at the same time unless timing serializes them).
+int scenario_overlap() {
+  Session s = open_session();
+  CUstream a, b;
+  check(g.stream_create(&a, CU_STREAM_NON_BLOCKING), "cuStreamCreate a");
+  check(g.stream_create(&b, CU_STREAM_NON_BLOCKING), "cuStreamCreate b");
+  spin(s, 1'000'000, a);
+  spin(s, 200'000'000, a);
+  spin(s, 200'000'000, b);
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+  return 0;
+}
+
+// A created context: 3 spins of 50 ms on its NULL stream, destroyed at once (no
+// synchronisation), then 1 spin of 100 us in the primary context.
+int scenario_destroy() {
+  Session s = open_session();
+  CUdevice dev = 0;
+  check(g.device_get(&dev, 0), "cuDeviceGet");
+  CUcontext created = nullptr;
+  check(g.ctx_create(&created, 0, dev), "cuCtxCreate");
+  CUmodule module = nullptr;
+  check(g.module_load_data(&module, kModuleImage), "cuModuleLoadData");
+  CUfunction created_spin = nullptr;
+  check(g.module_get_function(&created_spin, module, "_Z4spiny"), "cuModuleGetFunction spin");
+  for (int i = 0; i < 3; ++i) {
+    unsigned long long ns = 50'000'000;
+    void* args[] = {&ns};
+    check(g.launch(created_spin, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr), "cuLaunchKernel spin");
+  }
+  check(g.ctx_destroy(created), "cuCtxDestroy");
+  check(g.ctx_set_current(s.ctx), "cuCtxSetCurrent");
+  spin(s, 100'000);
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+  return 0;
+}
+
+// 3 spins of 50 ms, and return while they still run (no synchronisation, no cleanup).
+int scenario_busy_exit() {
+  Session s = open_session();
+  for (int i = 0; i < 3; ++i) spin(s, 50'000'000);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -422,6 +475,9 @@ int main(int argc, char** argv) {
   else if (scenario == "exit-thread") rc = scenario_exit_thread();
   else if (scenario == "no-cleanup") rc = scenario_no_cleanup();
   else if (scenario == "fork") rc = scenario_fork();
+  else if (scenario == "overlap") rc = scenario_overlap();
+  else if (scenario == "destroy") rc = scenario_destroy();
+  else if (scenario == "busy-exit") rc = scenario_busy_exit();
   else fail("unknown scenario");
   std::printf("PASS\n");
   return rc;
