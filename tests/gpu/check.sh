@@ -89,6 +89,22 @@ else
   row "2 runtime sample" FAIL "not built (no nvcc?)"
 fi
 
+# 2. The runtime sample again under conckerneltrace: the same records, nothing waited for.
+if [[ -f $out/runtime_vector_add/runtime_vector_add.log ]]; then
+  dir=$out/runtime_concurrent
+  rm -rf "$dir"; mkdir -p "$dir"
+  { cat "$root/tests/gpu/check.cfg"; echo conckerneltrace; } >"$dir/concurrent.cfg"
+  (cd "$dir" && COMPUTE_PROFILE=1 COMPUTE_PROFILE_LOG=concurrent.log COMPUTE_PROFILE_CONFIG="$dir/concurrent.cfg" \
+    LD_PRELOAD="$shim" "$root/build-gpu/samples/runtime_vector_add" >shim.out 2>shim.err)
+  serialized=$(grep -o 'method=\[ [^ ]* \]' "$out/runtime_vector_add/runtime_vector_add.log" | sort)
+  concurrent=$(grep -o 'method=\[ [^ ]* \]' "$dir/concurrent.log" 2>/dev/null | sort)
+  if [[ -n $concurrent && $serialized == "$concurrent" ]] && cmp -s "$dir/shim.out" "$out/runtime_vector_add/plain.out"; then
+    row "2 runtime, conckerneltrace: same records" PASS "$(wc -l <<<"$concurrent") records, output unchanged"
+  else
+    row "2 runtime, conckerneltrace: same records" FAIL "see runtime_concurrent/"
+  fi
+fi
+
 # 3. PyTorch.
 if python3 -c 'import torch; assert torch.cuda.is_available()' >/dev/null 2>&1; then
   profile pytorch python3 "$root/tests/gpu/torch_matmul.py"
