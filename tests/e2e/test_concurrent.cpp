@@ -8,6 +8,7 @@
 #include "catch.hpp"
 
 #include "e2e_support.hpp"
+#include "gputime_check.hpp"
 
 using namespace e2e;
 
@@ -31,12 +32,6 @@ using Methods = std::vector<std::string>;
 
 std::uint64_t hex(const Fields& r, const std::string& key) { return std::stoull(r.at(key), nullptr, 16); }
 
-void check_gputime_near(const Fields& r, std::uint64_t expected_ns) {
-  const auto gputime = micros_to_ns(r.at("gputime"));
-  INFO(r.at("method") << " gputime " << r.at("gputime") << " expected " << expected_ns << " ns");
-  CHECK(gputime >= expected_ns * 9 / 10);
-  CHECK(gputime <= expected_ns * 11 / 10);
-}
 
 // What a record is, as opposed to when it ran.
 Fields identity(Fields r) {

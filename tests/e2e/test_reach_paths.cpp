@@ -4,17 +4,12 @@
 #include "catch.hpp"
 
 #include "e2e_support.hpp"
+#include "gputime_check.hpp"
 
 using namespace e2e;
 
 namespace {
 
-void check_time_near(const Fields& r, std::uint64_t expected_ns) {
-  const auto gputime = micros_to_ns(r.at("gputime"));
-  INFO("gputime " << r.at("gputime") << " expected " << expected_ns << " ns");
-  CHECK(gputime >= expected_ns * 9 / 10);
-  CHECK(gputime <= expected_ns * 11 / 10);
-}
 
 void check_copy(const Fields& r, const char* method, const char* dir, const char* host_type) {
   CHECK(r.at("method") == method);
@@ -93,8 +88,8 @@ TEST_CASE("every reach path logs exactly the operations the program made", "[e2e
   CHECK(field(r[0], "occupancy").empty());
   CHECK(!r[2].at("occupancy").empty());
 
-  check_time_near(r[3], 30'000'000);
-  check_time_near(r[7], 20'000'000);
+  check_gputime_near(r[3], 30'000'000);
+  check_gputime_near(r[7], 20'000'000);
   for (const auto& rec : r) {
     INFO(rec.at("method"));
     CHECK(micros_to_ns(rec.at("cputime")) >= micros_to_ns(rec.at("gputime")));
