@@ -166,6 +166,7 @@ SIM_STREAM_PAIR(cuStreamWaitEvent, cuStreamWaitEvent_ptsz, (CUstream h, CUevent 
   (void)flags;
   Event* ev = event_of(e);
   if (!ev) return CUDA_ERROR_INVALID_HANDLE;
+  settle_marker(ev);
   return submit(h, per_thread, false, [ev] {
     std::unique_lock lock(ev->mutex);
     ev->cv.wait(lock, [&] { return !ev->recorded || ev->done; });
@@ -221,12 +222,14 @@ SIM_STREAM_PAIR(cuEventRecord, cuEventRecord_ptsz, (CUevent e, CUstream h), (e, 
     ev->capture_stream = s;
     return CUDA_SUCCESS;
   }
+  settle_marker(ev);  // recorded again: the earlier record is over
   {
     std::lock_guard lock(ev->mutex);
     ev->recorded = true;
     ev->done = false;
     ev->captured = false;
   }
+  if (!s->legacy && s->add_marker(ev)) return CUDA_SUCCESS;
   Operation stamp = [ev] {
     {
       std::lock_guard lock(ev->mutex);
@@ -262,6 +265,7 @@ SIM_API CUresult cuEventSynchronize(CUevent e) {
   Event* ev = event_of(e);
   if (!ev) return CUDA_ERROR_INVALID_HANDLE;
   if (CUresult r = check_not_captured(ev); r != CUDA_SUCCESS) return r;
+  settle_marker(ev);
   std::unique_lock lock(ev->mutex);
   ev->cv.wait(lock, [&] { return !ev->recorded || ev->done; });
   return CUDA_SUCCESS;
@@ -272,6 +276,7 @@ SIM_API CUresult cuEventQuery(CUevent e) {
   Event* ev = event_of(e);
   if (!ev) return CUDA_ERROR_INVALID_HANDLE;
   if (CUresult r = check_not_captured(ev); r != CUDA_SUCCESS) return r;
+  settle_marker(ev);
   std::lock_guard lock(ev->mutex);
   return !ev->recorded || ev->done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
@@ -284,6 +289,8 @@ SIM_API CUresult cuEventElapsedTime_v2(float* ms, CUevent start, CUevent end) {
   if (!a || !b) return CUDA_ERROR_INVALID_HANDLE;
   if (CUresult r = check_not_captured(a); r != CUDA_SUCCESS) return r;
   if (CUresult r = check_not_captured(b); r != CUDA_SUCCESS) return r;
+  settle_marker(a);
+  settle_marker(b);
   std::uint64_t t0, t1;
   {
     std::lock_guard lock(a->mutex);

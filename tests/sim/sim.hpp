@@ -38,6 +38,7 @@ void device_busy_for(std::uint64_t ns);
 void device_at_least(std::uint64_t ns);
 
 struct Context;
+struct Event;
 struct Graph;
 
 using Operation = std::function<void()>;
@@ -59,6 +60,12 @@ struct Stream {
   std::uint64_t enqueued = 0;
   std::uint64_t completed = 0;
   bool stopping = false;
+  // Events recorded while the stream was idle: the device reaches them when the
+  // stream starts its next operation, and they take that operation's start time (a
+  // waiter who finds one still here settles it at its record time). So an event pair
+  // around a kernel measures the kernel alone, however long the host took between
+  // recording the event and launching: the test's known durations stay exact.
+  std::vector<Event*> markers;
   // Stream capture.
   CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
   Graph* capture_graph = nullptr;
@@ -67,6 +74,8 @@ struct Stream {
   // Appends an operation (or, while capturing, appends it to the capture graph).
   void enqueue(Operation op);
   void synchronize();
+  // Makes `ev` a marker when the stream is idle and not capturing; false otherwise.
+  bool add_marker(Event* ev);
   bool idle();
   std::uint64_t enqueued_count();
   void wait_for(std::uint64_t count);
@@ -99,7 +108,14 @@ struct Event {
   bool captured = false;  // recorded into a capturing stream
   Stream* capture_stream = nullptr;
   std::uint64_t stamp_ns = 0;
+  // While a marker of that stream (Stream::markers), with its record time.
+  Stream* marker_stream = nullptr;
+  std::uint64_t marker_recorded_ns = 0;
 };
+
+// A marker `ev` still waiting for its stream's next operation is stamped with its
+// record time now (someone waits for it). Nothing when it is not a waiting marker.
+void settle_marker(Event* ev);
 
 // A kernel implementation runs on the worker thread over the whole grid.
 struct LaunchGeometry {

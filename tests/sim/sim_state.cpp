@@ -118,11 +118,54 @@ void Stream::start() {
   }).detach();
 }
 
+namespace {
+void stamp(Event* ev, std::uint64_t ns) {
+  {
+    std::lock_guard lock(ev->mutex);
+    ev->stamp_ns = ns;
+    ev->done = true;
+    ev->marker_stream = nullptr;
+  }
+  ev->cv.notify_all();
+}
+}  // namespace
+
+bool Stream::add_marker(Event* ev) {
+  std::lock_guard lock(mutex);
+  if (capture != CU_STREAM_CAPTURE_STATUS_NONE || !queue.empty() || completed != enqueued) return false;
+  std::lock_guard event_lock(ev->mutex);
+  ev->marker_stream = this;
+  ev->marker_recorded_ns = now_ns();
+  markers.push_back(ev);
+  return true;
+}
+
+void settle_marker(Event* ev) {
+  Stream* s = nullptr;
+  {
+    std::lock_guard lock(ev->mutex);
+    s = ev->marker_stream;
+  }
+  if (!s) return;
+  std::lock_guard lock(s->mutex);
+  auto it = std::find(s->markers.begin(), s->markers.end(), ev);
+  if (it == s->markers.end()) return;  // taken by an operation: stamped when it starts
+  s->markers.erase(it);
+  stamp(ev, ev->marker_recorded_ns);
+}
+
 void Stream::enqueue(Operation op) {
   std::lock_guard lock(mutex);
   if (capture != CU_STREAM_CAPTURE_STATUS_NONE) {
     if (capture_graph) capture_graph->operations.push_back(std::move(op));
     return;
+  }
+  if (!markers.empty()) {
+    op = [reached = std::move(markers), op = std::move(op)] {
+      for (Event* ev : reached) stamp(ev, device_now());
+      op();
+    };
+    markers.clear();
   }
   queue.push_back({std::move(op), now_ns()});
   ++enqueued;
@@ -134,7 +177,15 @@ void Stream::wait_for(std::uint64_t count) {
   cv.wait(lock, [&] { return completed >= count; });
 }
 
-void Stream::synchronize() { wait_for(enqueued_count()); }
+void Stream::synchronize() {
+  std::vector<Event*> waiting;
+  {
+    std::lock_guard lock(mutex);
+    waiting = markers;
+  }
+  for (Event* ev : waiting) settle_marker(ev);
+  wait_for(enqueued_count());
+}
 
 bool Stream::idle() {
   std::lock_guard lock(mutex);
