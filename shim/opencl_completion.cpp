@@ -18,6 +18,7 @@ namespace {
 
 struct PendingCommand {
   std::atomic<bool> busy{false};
+  std::atomic<cl_command_queue> queue{nullptr};
   OpenCLContext* context = nullptr;
   HostTimes times;
   logfmt::Record record;
@@ -31,20 +32,23 @@ struct Pool {
   std::atomic<std::size_t> pending{0};
 };
 
-Pool* g_pool = nullptr;
+std::atomic<Pool*> g_pool{nullptr};
 pthread_once_t g_pool_once = PTHREAD_ONCE_INIT;
+
+// Valid once the pool exists.
+Pool& pool() { return *g_pool.load(std::memory_order_acquire); }
 
 // Commands still running at exit: wait for them (as long as some keep completing),
 // then write everything. Registered at the first tracked command, after the runtime
 // initialised itself, so it runs before the runtime's own teardown.
 void finish_pending_at_exit() {
   constexpr std::uint64_t kPatienceNs = 2'000'000'000;
-  std::size_t last = g_pool->pending.load(std::memory_order_acquire);
+  std::size_t last = pool().pending.load(std::memory_order_acquire);
   std::uint64_t since = monotonic_ns();
   while (last != 0) {
     const timespec pause{0, 1'000'000};
     nanosleep(&pause, nullptr);
-    const std::size_t now = g_pool->pending.load(std::memory_order_acquire);
+    const std::size_t now = pool().pending.load(std::memory_order_acquire);
     if (now != last) {
       last = now;
       since = monotonic_ns();
@@ -57,7 +61,7 @@ void finish_pending_at_exit() {
 }
 
 void create_pool() {
-  g_pool = new Pool;  // leaked: callbacks may come until the process ends
+  g_pool.store(new Pool, std::memory_order_release);  // leaked: callbacks may come until the end
   std::atexit(finish_pending_at_exit);
 }
 
@@ -65,7 +69,7 @@ thread_local std::size_t t_hint = 0;
 
 PendingCommand* take_slot() {
   for (std::size_t i = 0; i < kSlots; ++i) {
-    PendingCommand& slot = g_pool->slots[(t_hint + i) % kSlots];
+    PendingCommand& slot = pool().slots[(t_hint + i) % kSlots];
     if (!slot.busy.exchange(true, std::memory_order_acquire)) {
       t_hint = (t_hint + i + 1) % kSlots;
       return &slot;
@@ -75,8 +79,9 @@ PendingCommand* take_slot() {
 }
 
 void release_slot(PendingCommand& slot) {
+  slot.queue.store(nullptr, std::memory_order_relaxed);
   slot.busy.store(false, std::memory_order_release);
-  g_pool->pending.fetch_sub(1, std::memory_order_acq_rel);
+  pool().pending.fetch_sub(1, std::memory_order_acq_rel);
 }
 
 void CL_CALLBACK on_complete(cl_event event, cl_int /*status*/, void* user_data) {
@@ -90,8 +95,17 @@ void CL_CALLBACK on_complete(cl_event event, cl_int /*status*/, void* user_data)
 
 }  // namespace
 
-bool record_on_completion(OpenCLContext& context, cl_event event, bool owned, const HostTimes& times,
-                          const logfmt::Record& record) {
+bool has_pending_commands(cl_command_queue queue) {
+  Pool* p = g_pool.load(std::memory_order_acquire);
+  if (!p || p->pending.load(std::memory_order_acquire) == 0) return false;
+  for (const PendingCommand& slot : p->slots) {
+    if (slot.queue.load(std::memory_order_acquire) == queue) return true;
+  }
+  return false;
+}
+
+bool record_on_completion(OpenCLContext& context, cl_command_queue queue, cl_event event, bool owned,
+                          const HostTimes& times, const logfmt::Record& record) {
   auto* set_callback = COMPUTEPROF_CL_REAL(clSetEventCallback);
   auto* retain = COMPUTEPROF_CL_REAL(clRetainEvent);
   auto* release = COMPUTEPROF_CL_REAL(clReleaseEvent);
@@ -102,7 +116,8 @@ bool record_on_completion(OpenCLContext& context, cl_event event, bool owned, co
     config::warn_once("more than 1024 OpenCL commands in flight; the rest are waited for as in serialized mode");
     return false;
   }
-  g_pool->pending.fetch_add(1, std::memory_order_acq_rel);
+  pool().pending.fetch_add(1, std::memory_order_acq_rel);
+  slot->queue.store(queue, std::memory_order_release);
   slot->context = &context;
   slot->times = times;
   slot->record = record;

@@ -13,16 +13,16 @@ bool concurrent_trace(const OpenCLContext& context) {
   return context.log->profile().settings.config.has(config::Option::conckerneltrace);
 }
 
-// A user event not yet set: waiting for the command would wait for the program itself.
-bool waits_on_unset_user_event(cl_uint num_waits, const cl_event* waits) {
+// Waiting for a command that waits on an unfinished event could wait for the program
+// itself (a user event it sets later, directly or down a chain of commands). Every
+// command the shim waited for is complete, so an unfinished event comes from a
+// command it did not wait for, or from the program.
+bool waits_on_unfinished_event(cl_uint num_waits, const cl_event* waits) {
   auto* get_info = COMPUTEPROF_CL_REAL(clGetEventInfo);
   if (!get_info || !waits) return false;
   for (cl_uint i = 0; i < num_waits; ++i) {
-    cl_command_type type = 0;
     cl_int status = CL_COMPLETE;
-    if (get_info(waits[i], CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr) != CL_SUCCESS) continue;
-    if (type != CL_COMMAND_USER) continue;
-    if (get_info(waits[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS ||
+    if (get_info(waits[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS &&
         status > CL_COMPLETE) {
       return true;
     }
@@ -81,12 +81,13 @@ void OpenCLTimer::finish(logfmt::Record& record, cl_event event, bool owned, cl_
                          const cl_event* waits) {
   HostTimes times{call_start_ns_, monotonic_ns(), 0};
   if (context_->log->profile().layout.has(logfmt::Column::streamid)) record.stream_id = queue_number(queue_);
-  const bool must_not_wait = waits_on_unset_user_event(num_waits, waits);
+  // An in-order queue also runs the command after the queue's unfinished ones.
+  const bool must_not_wait = waits_on_unfinished_event(num_waits, waits) || has_pending_commands(queue_);
   if (concurrent_trace(*context_) || must_not_wait) {
-    if (record_on_completion(*context_, event, owned, times, record)) return;
+    if (record_on_completion(*context_, queue_, event, owned, times, record)) return;
     if (must_not_wait) {
       // Never wait for the program itself: this command goes unrecorded instead.
-      config::warn_once("an OpenCL command waiting on an unset user event could not be tracked; not recorded");
+      config::warn_once("an OpenCL command waiting on unfinished commands could not be tracked; not recorded");
       if (owned) {
         if (auto* release = COMPUTEPROF_CL_REAL(clReleaseEvent)) release(event);
       }

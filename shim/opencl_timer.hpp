@@ -2,8 +2,8 @@
 // Timing of one OpenCL command from its event's profiling info. Serialized (the
 // default, as the old profiler): the shim waits for the event, and cputime includes
 // the wait. With conckerneltrace, or when waiting could deadlock (the command waits on
-// a user event the program has not set yet), the record is written when the event
-// completes, and cputime is the time in the enqueue call.
+// unfinished commands: maybe on a user event the program has not set yet), the record
+// is written when the event completes, and cputime is the time in the enqueue call.
 #include <cstdint>
 
 #include "logfmt/record.hpp"
@@ -37,7 +37,7 @@ class OpenCLTimer {
 
   // After the real call succeeded. `event` is the command's event; `owned`: the shim
   // created it (the program passed none) and releases it. `waits`: the command's wait
-  // list, checked for user events that are not set yet.
+  // list, checked for unfinished events.
   void finish(logfmt::Record& record, cl_event event, bool owned, cl_uint num_waits, const cl_event* waits);
 
  private:
