@@ -1,6 +1,8 @@
 #include "opencl_runs.hpp"
 
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "catch.hpp"
 
@@ -16,6 +18,7 @@ OpenCLRun run_opencl(const std::string& program, std::vector<std::string> args, 
   options.directory = out.directory;
   options.simulated_driver = false;
   options.env["POCL_CACHE_DIR"] = std::string(POCL_CACHE);
+  if (!std::string(SANITIZER_PRELOAD).empty()) options.env["LSAN_OPTIONS"] = "suppressions=" LSAN_SUPPRESSIONS;
   out.result = run(options);
   return out;
 }
