@@ -5,6 +5,7 @@
 namespace computeprof::shim {
 namespace detail {
 std::atomic<RecordingState> g_cuda_state{RecordingState::unknown};
+std::atomic<RecordingState> g_opencl_state{RecordingState::unknown};
 }  // namespace detail
 
 namespace {
@@ -27,6 +28,10 @@ void load_profile() {
   RecordingState s = RecordingState::off;
   if (cuda.enabled) s = cuda.config.enable_on_start ? RecordingState::recording : RecordingState::paused;
   detail::g_cuda_state.store(s, std::memory_order_release);
+  const auto& opencl = g_profile->opencl.settings;
+  RecordingState cl = RecordingState::off;
+  if (opencl.enabled) cl = opencl.config.enable_on_start ? RecordingState::recording : RecordingState::paused;
+  detail::g_opencl_state.store(cl, std::memory_order_release);
 }
 
 }  // namespace

@@ -25,6 +25,7 @@ struct ProcessProfile {
 
 namespace detail {
 extern std::atomic<RecordingState> g_cuda_state;
+extern std::atomic<RecordingState> g_opencl_state;
 RecordingState initialise_profile();
 }  // namespace detail
 
@@ -32,6 +33,23 @@ inline bool cuda_recording() {
   RecordingState s = detail::g_cuda_state.load(std::memory_order_relaxed);
   if (s == RecordingState::unknown) s = detail::initialise_profile();
   return s == RecordingState::recording;
+}
+
+// OpenCL contexts: there is no cuProfilerStart for them, so the state never changes
+// after it is read.
+inline bool opencl_recording() {
+  RecordingState s = detail::g_opencl_state.load(std::memory_order_relaxed);
+  if (s == RecordingState::unknown) {
+    detail::initialise_profile();
+    s = detail::g_opencl_state.load(std::memory_order_acquire);
+  }
+  return s == RecordingState::recording;
+}
+
+// OpenCL profiling is on (recording or paused): queues get profiling turned on.
+inline bool opencl_enabled() {
+  opencl_recording();
+  return detail::g_opencl_state.load(std::memory_order_relaxed) != RecordingState::off;
 }
 
 // Read once; valid after the first cuda_recording() call.
