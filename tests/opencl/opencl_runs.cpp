@@ -18,6 +18,8 @@ OpenCLRun run_opencl(const std::string& program, std::vector<std::string> args, 
   options.directory = out.directory;
   options.simulated_driver = false;
   options.env["POCL_CACHE_DIR"] = std::string(POCL_CACHE);
+  // One PoCL worker thread: the tests beside these (ctest -j2) time their commands.
+  options.env["POCL_MAX_PTHREAD_COUNT"] = "1";
   if (!std::string(SANITIZER_PRELOAD).empty()) options.env["LSAN_OPTIONS"] = "suppressions=" LSAN_SUPPRESSIONS;
   out.result = run(options);
   return out;
