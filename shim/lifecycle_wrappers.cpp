@@ -67,31 +67,32 @@ COMPUTEPROF_EXPORT CUresult cuCtxDestroy_v2(CUcontext context) {
   return real_fn(context);
 }
 
-// The primary context may go with the release or reset: its outstanding operations are
-// completed while its events still exist.
-COMPUTEPROF_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
-  COMPUTEPROF_REAL_OR_RETURN(cuDevicePrimaryCtxRelease_v2);
-  if (process_profile().cuda.settings.enabled) {
+namespace {
+// The primary context may go with a release (the last one) or a reset: its outstanding
+// operations are completed, its records written and its counter session stopped while
+// it still exists; afterwards its handle may be reused.
+template <typename Call>
+CUresult primary_context_may_end(CUdevice device, Call&& call) {
+  const bool profiling = process_profile().cuda.settings.enabled;
+  if (profiling) {
     resolve_device_events(device);
     flush_records();
     end_counter_sessions_on_device(device);
   }
-  const CUresult r = real_fn(device);
-  // The release may have destroyed the context.
-  if (r == CUDA_SUCCESS && process_profile().cuda.settings.enabled) contexts_invalidated();
+  const CUresult r = call();
+  if (r == CUDA_SUCCESS && profiling) contexts_invalidated();
   return r;
+}
+}  // namespace
+
+COMPUTEPROF_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
+  COMPUTEPROF_REAL_OR_RETURN(cuDevicePrimaryCtxRelease_v2);
+  return primary_context_may_end(device, [&] { return real_fn(device); });
 }
 
 COMPUTEPROF_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice device) {
   COMPUTEPROF_REAL_OR_RETURN(cuDevicePrimaryCtxReset_v2);
-  if (process_profile().cuda.settings.enabled) {
-    resolve_device_events(device);
-    flush_records();
-    end_counter_sessions_on_device(device);
-  }
-  const CUresult r = real_fn(device);
-  if (r == CUDA_SUCCESS && process_profile().cuda.settings.enabled) contexts_invalidated();
-  return r;
+  return primary_context_may_end(device, [&] { return real_fn(device); });
 }
 
 COMPUTEPROF_EXPORT CUresult cuProfilerStart() {

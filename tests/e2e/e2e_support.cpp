@@ -11,6 +11,20 @@ std::string write_config(const std::string& directory, const std::string& text) 
   return path;
 }
 
+RunOptions profiling(const std::string& config) {
+  RunOptions o;
+  o.directory = make_scratch_directory();
+  o.env["COMPUTE_PROFILE"] = "1";
+  if (!config.empty()) o.env["COMPUTE_PROFILE_CONFIG"] = write_config(o.directory, config);
+  return o;
+}
+
+Methods methods(const ParsedLog& log) {
+  Methods out;
+  for (const auto& r : log.records) out.push_back(r.at("method"));
+  return out;
+}
+
 RunResult run_client(const std::string& reach, const std::string& scenario, RunOptions options,
                      std::vector<std::string> extra_args) {
   const std::string client = reach == "linked" ? CLIENT_LINKED_PATH : CLIENT_PATH;

@@ -14,6 +14,14 @@ inline constexpr const char* kAllOptions =
     "timestamp\ngpustarttimestamp\ngpuendtimestamp\ngridsize3d\nthreadblocksize\ndynsmemperblock\n"
     "stasmemperblock\nregperthread\nmemtransferdir\nmemtransfersize\nmemtransferhostmemtype\nstreamid\n";
 
+// A run in a fresh directory with COMPUTE_PROFILE=1 and, when `config` is not empty,
+// that text as its config file.
+RunOptions profiling(const std::string& config = "");
+
+// The methods of a log's records, in order.
+using Methods = std::vector<std::string>;
+Methods methods(const ParsedLog& log);
+
 // Writes `text` as a config file in `directory` and returns its path.
 std::string write_config(const std::string& directory, const std::string& text);
 

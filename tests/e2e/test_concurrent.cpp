@@ -15,20 +15,10 @@ using namespace e2e;
 namespace {
 
 RunOptions concurrent(const std::string& config = "") {
-  RunOptions o;
-  o.directory = make_scratch_directory();
-  o.env["COMPUTE_PROFILE"] = "1";
-  o.env["COMPUTE_PROFILE_CONFIG"] = write_config(o.directory, "conckerneltrace\n" + config);
-  return o;
+  std::string text = "conckerneltrace\n";
+  text += config;
+  return profiling(text);
 }
-
-std::vector<std::string> methods(const ParsedLog& log) {
-  std::vector<std::string> out;
-  for (const auto& r : log.records) out.push_back(r.at("method"));
-  return out;
-}
-
-using Methods = std::vector<std::string>;
 
 std::uint64_t hex(const Fields& r, const std::string& key) { return std::stoull(r.at(key), nullptr, 16); }
 

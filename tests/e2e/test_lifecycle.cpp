@@ -6,26 +6,6 @@
 
 using namespace e2e;
 
-namespace {
-
-RunOptions profiling(const std::string& config = "") {
-  RunOptions o;
-  o.directory = make_scratch_directory();
-  o.env["COMPUTE_PROFILE"] = "1";
-  if (!config.empty()) o.env["COMPUTE_PROFILE_CONFIG"] = write_config(o.directory, config);
-  return o;
-}
-
-std::vector<std::string> methods(const ParsedLog& log) {
-  std::vector<std::string> out;
-  for (const auto& r : log.records) out.push_back(r.at("method"));
-  return out;
-}
-
-using Methods = std::vector<std::string>;
-
-}  // namespace
-
 TEST_CASE("enableonstart 0 records only what cuProfilerStart/Stop bracket", "[e2e][lifecycle]") {
   auto o = profiling("enableonstart 0\nmemtransfersize\n");
   const auto r = run_client("procaddress", "bracket", o);
