@@ -24,6 +24,7 @@ bool resolve(void* handle, const char* name, Function& slot) {
 // Fills every function; returns the first required one that is missing, or empty.
 std::string resolve_all(void* handle, CuptiLibrary& library) {
   resolve(handle, "cuptiProfilerHostGetSupportedChips", library.cuptiProfilerHostGetSupportedChips);
+  resolve(handle, "cuptiActivityEnableDriverApi", library.cuptiActivityEnableDriverApi);
   // The name is written once, as the member, so the two cannot disagree.
 #define COMPUTEPROF_REQUIRE(name) \
   if (!resolve(handle, #name, library.name)) return #name
@@ -73,6 +74,20 @@ std::string CuptiLibrary::result_text(CUptiResult result) const {
   const char* name = nullptr;
   if (cuptiGetResultString(result, &name) != CUPTI_SUCCESS || name == nullptr) name = "unknown CUPTI result";
   return fmt::format("{} ({})", name, static_cast<int>(result));
+}
+
+std::string CuptiLibrary::explain(const char* call, CUptiResult result) const {
+  switch (result) {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+      return fmt::format("{}: insufficient privileges (the driver restricts GPU performance counters to admin "
+                         "users: NVreg_RestrictProfilingToAdminUsers)", call);
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+      return fmt::format("{}: another CUPTI client (Nsight?) is attached to this process", call);
+    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+      return fmt::format("{}: not supported on a MIG instance", call);
+    default:
+      return fmt::format("{}: {}", call, result_text(result));
+  }
 }
 
 std::vector<std::string> cupti_library_candidates(const char* override_path) {

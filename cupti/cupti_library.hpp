@@ -45,6 +45,8 @@ struct CuptiLibrary {
   decltype(&::cuptiActivityPushExternalCorrelationId) cuptiActivityPushExternalCorrelationId = nullptr;
   decltype(&::cuptiActivityPopExternalCorrelationId) cuptiActivityPopExternalCorrelationId = nullptr;
   decltype(&::cuptiGetTimestamp) cuptiGetTimestamp = nullptr;
+  // Optional: driver API records for chosen functions only (else all or none).
+  decltype(&::cuptiActivityEnableDriverApi) cuptiActivityEnableDriverApi = nullptr;
 
   // Target side of the Range Profiler (needs a context).
   decltype(&::cuptiProfilerInitialize) cuptiProfilerInitialize = nullptr;
@@ -65,6 +67,9 @@ struct CuptiLibrary {
 
   // "CUPTI_ERROR_INVALID_METRIC_NAME (17)"; never fails.
   std::string result_text(CUptiResult result) const;
+  // "<call>: <why>", with what a user can do about the common refusals (privileges,
+  // another CUPTI client, MIG).
+  std::string explain(const char* call, CUptiResult result) const;
 };
 
 // A loaded library, or why none could be loaded.

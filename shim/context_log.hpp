@@ -14,6 +14,12 @@ namespace computeprof::shim {
 struct ContextOrigin {
   std::uint64_t monotonic_ns = 0;  // `timestamp` counts from here
   std::uint64_t wall_ns = 0;       // the same instant on the wall clock: TIMESTAMPFACTOR
+
+  // The monotonic time of a wall-clock instant (GPU times are on the wall clock; the
+  // record pipeline orders by the monotonic one).
+  std::uint64_t monotonic_at(std::uint64_t wall) const {
+    return wall >= wall_ns ? monotonic_ns + (wall - wall_ns) : monotonic_ns;
+  }
 };
 
 class ContextLog {

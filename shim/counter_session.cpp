@@ -66,20 +66,6 @@ void say_unavailable(const std::string& why) {
   config::warn_once(fmt::format("counters unavailable: {}; tracing goes on, counter columns read n/a", why));
 }
 
-std::string refusal(const cupti::CuptiLibrary& lib, const char* call, CUptiResult r) {
-  switch (r) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-      return fmt::format("{}: insufficient privileges (the driver restricts GPU performance counters to admin "
-                         "users: NVreg_RestrictProfilingToAdminUsers)", call);
-    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-      return fmt::format("{}: another CUPTI client (Nsight?) is attached to this process", call);
-    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-      return fmt::format("{}: not supported on a MIG instance", call);
-    default:
-      return fmt::format("{}: {}", call, lib.result_text(r));
-  }
-}
-
 const CounterProcess& counter_process() {
   static const CounterProcess* process = [] {
     auto* p = new CounterProcess;
@@ -99,7 +85,7 @@ const CounterProcess& counter_process() {
     CUpti_Profiler_Initialize_Params init{};
     init.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
     if (const CUptiResult r = loaded.library->cuptiProfilerInitialize(&init); r != CUPTI_SUCCESS) {
-      say_unavailable(refusal(*loaded.library, "cuptiProfilerInitialize", r));
+      say_unavailable(loaded.library->explain("cuptiProfilerInitialize", r));
       return p;
     }
     p->cupti = &*loaded.library;
@@ -125,7 +111,7 @@ ChipConfig* chip_config(const CounterProcess& p, CUcontext context, int device) 
   name.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
   name.deviceIndex = static_cast<std::size_t>(device);
   if (CUptiResult r = lib.cuptiDeviceGetChipName(&name); r != CUPTI_SUCCESS || !name.pChipName) {
-    say_unavailable(refusal(lib, "cuptiDeviceGetChipName", r));
+    say_unavailable(lib.explain("cuptiDeviceGetChipName", r));
     return nullptr;
   }
   const std::string chip = name.pChipName;
@@ -137,13 +123,13 @@ ChipConfig* chip_config(const CounterProcess& p, CUcontext context, int device) 
   avail.ctx = context;
   std::vector<std::uint8_t> availability;
   if (CUptiResult r = lib.cuptiProfilerGetCounterAvailability(&avail); r != CUPTI_SUCCESS) {
-    say_unavailable(refusal(lib, "cuptiProfilerGetCounterAvailability", r));
+    say_unavailable(lib.explain("cuptiProfilerGetCounterAvailability", r));
     return nullptr;
   }
   availability.resize(avail.counterAvailabilityImageSize);
   avail.pCounterAvailabilityImage = availability.data();
   if (CUptiResult r = lib.cuptiProfilerGetCounterAvailability(&avail); r != CUPTI_SUCCESS) {
-    say_unavailable(refusal(lib, "cuptiProfilerGetCounterAvailability", r));
+    say_unavailable(lib.explain("cuptiProfilerGetCounterAvailability", r));
     return nullptr;
   }
 
@@ -185,7 +171,7 @@ bool start_session(const CounterProcess& p, CounterSession& s, ChipConfig& chip)
   enable.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
   enable.ctx = s.context;
   if (CUptiResult r = lib.cuptiRangeProfilerEnable(&enable); r != CUPTI_SUCCESS) {
-    say_unavailable(refusal(lib, "cuptiRangeProfilerEnable", r));
+    say_unavailable(lib.explain("cuptiRangeProfilerEnable", r));
     return false;
   }
   s.profiler = enable.pRangeProfilerObject;
@@ -230,7 +216,7 @@ bool start_session(const CounterProcess& p, CounterSession& s, ChipConfig& chip)
     r = lib.cuptiRangeProfilerStart(&start);
   }
   if (r != CUPTI_SUCCESS) {
-    say_unavailable(refusal(lib, "starting the range profiler", r));
+    say_unavailable(lib.explain("starting the range profiler", r));
     CUpti_RangeProfiler_Disable_Params disable{};
     disable.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE;
     disable.pRangeProfilerObject = s.profiler;
@@ -326,7 +312,7 @@ CounterSession* counter_session(CUcontext context, int device) {
   supported.cuDevice = device;
   supported.api = CUPTI_PROFILER_RANGE_PROFILING;
   if (CUptiResult r = p.cupti->cuptiProfilerDeviceSupported(&supported); r != CUPTI_SUCCESS) {
-    say_unavailable(refusal(*p.cupti, "cuptiProfilerDeviceSupported", r));
+    say_unavailable(p.cupti->explain("cuptiProfilerDeviceSupported", r));
     return nullptr;
   }
   if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "config/report.hpp"
+#include "shim/activity_trace.hpp"
 #include "shim/clock.hpp"
 #include "shim/driver_calls.hpp"
 #include "shim/record_pipeline.hpp"
@@ -25,6 +26,7 @@ namespace {
 struct Resolver {
   std::mutex registry_mutex;
   std::vector<EventTrack*> tracks;
+  std::uint64_t track_serials = 0;  // never reset: activity ids stay unique after fork
 
   std::mutex wake_mutex;
   std::condition_variable wake;
@@ -98,11 +100,11 @@ bool resolve_oldest(EventTrack& t, bool wait) {
   r.gputime_ns = timed ? static_cast<std::uint64_t>(std::max<std::int64_t>(ms_to_ns(ms), 0)) : 0;
   r.gpu_end_ns = gpu_end_ns;
   r.gpu_start_ns = gpu_end_ns - r.gputime_ns;
-  // The pipeline orders by the monotonic clock; the log's origin relates the two.
-  const ContextOrigin& origin = t.log->origin();
-  const std::uint64_t completed_ns =
-      gpu_end_ns >= origin.wall_ns ? origin.monotonic_ns + (gpu_end_ns - origin.wall_ns) : origin.monotonic_ns;
-  submit_record(t.log, completed_ns, r);
+  if (slot.activity_id != 0) {
+    expect_activities({slot.activity_id, t.log, r});
+  } else {
+    submit_record(t.log, t.log->origin().monotonic_at(gpu_end_ns), r);
+  }
   t.tail.store(tail + 1, std::memory_order_release);
   return true;
 }
@@ -144,7 +146,12 @@ void* resolver_main(void*) {
     d->exchange_capture_mode(&mode);
   }
   for (;;) {
-    if (resolve_completed(r)) {
+    bool pending = resolve_completed(r);
+    if (activities_waiting()) {
+      poll_activities();
+      pending = true;
+    }
+    if (pending) {
       std::this_thread::sleep_for(kPollInterval);
       continue;
     }
@@ -152,7 +159,7 @@ void* resolver_main(void*) {
     // or its owner sees `idle` (both sides fence) and wakes this thread.
     r.idle.store(true, std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (resolve_completed(r)) {
+    if (resolve_completed(r) || activities_waiting()) {
       r.idle.store(false, std::memory_order_relaxed);
       continue;
     }
@@ -182,12 +189,16 @@ void start_resolver_thread() {
   pthread_detach(thread);
 }
 
-void resolve_at_exit() { resolve_all_events(); }
+void resolve_at_exit() {
+  resolve_all_events();
+  stop_activity_tracing_at_exit();
+}
 
 void before_fork() {
   auto& r = resolver();
   r.registry_mutex.lock();
   for (EventTrack* t : r.tracks) resolve_everything_of(*t);
+  settle_activities(nullptr);
   r.wake_mutex.lock();
 }
 
@@ -205,6 +216,7 @@ void after_fork_in_child() {
   r.idle.store(false, std::memory_order_relaxed);
   r.wake_requested = false;
   r.fork_generation.fetch_add(1, std::memory_order_relaxed);
+  stop_activity_tracing_in_child();
   r.wake_mutex.unlock();
   r.registry_mutex.unlock();
 }
@@ -212,26 +224,43 @@ void after_fork_in_child() {
 pthread_once_t g_hooks_once = PTHREAD_ONCE_INIT;
 
 // After the pipeline's: at exit and before fork these run first, so the records they
-// complete are written by the pipeline's flush.
+// complete are written by the pipeline's flush. After CUPTI is loaded, for the same
+// reason: its exit handlers must find the shim done with it.
 void install_process_hooks() {
   install_record_pipeline_hooks();
+  start_activity_tracing();
   std::atexit(resolve_at_exit);
   pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
 }
 
+// Returns the logs of the tracks it resolved.
 template <typename Pred>
-void resolve_tracks_where(Pred&& pred) {
+std::vector<const ContextLog*> resolve_tracks_where(Pred&& pred) {
   auto& r = resolver();
-  std::lock_guard lock(r.registry_mutex);
-  for (EventTrack* t : r.tracks) {
-    if (pred(*t)) resolve_everything_of(*t);
+  std::vector<const ContextLog*> logs;
+  {
+    std::lock_guard lock(r.registry_mutex);
+    for (EventTrack* t : r.tracks) {
+      if (!pred(*t)) continue;
+      resolve_everything_of(*t);
+      if (std::find(logs.begin(), logs.end(), t->log) == logs.end()) logs.push_back(t->log);
+    }
   }
+  return logs;
+}
+
+// Then their activities.
+template <typename Pred>
+void resolve_logs_where(Pred&& pred) {
+  for (const ContextLog* log : resolve_tracks_where(pred)) settle_activities(log);
 }
 
 }  // namespace
 
+void set_up_event_resolver() { pthread_once(&g_hooks_once, install_process_hooks); }
+
 EventTrack* acquire_track(const ThreadContext& tc) {
-  pthread_once(&g_hooks_once, install_process_hooks);
+  set_up_event_resolver();
   auto& r = resolver();
   EventTrack* track = nullptr;
   {
@@ -243,6 +272,7 @@ EventTrack* acquire_track(const ThreadContext& tc) {
       }
     }
     track = new EventTrack;
+    track->serial = ++r.track_serials;
     track->context = tc.context;
     track->context_id = tc.context_id;
     track->device = tc.log->device();
@@ -276,10 +306,11 @@ void resolve_oldest_now(EventTrack& track) {
 
 void resolve_all_events() {
   resolve_tracks_where([](const EventTrack&) { return true; });
+  settle_activities(nullptr);
 }
 
 void resolve_context_events(std::uint64_t context_id) {
-  resolve_tracks_where([&](EventTrack& t) {
+  resolve_logs_where([&](EventTrack& t) {
     if (t.context_id != context_id) return false;
     t.context_gone.store(true, std::memory_order_relaxed);
     return true;
@@ -287,7 +318,7 @@ void resolve_context_events(std::uint64_t context_id) {
 }
 
 void resolve_device_events(int device) {
-  resolve_tracks_where([&](const EventTrack& t) { return t.device == device; });
+  resolve_logs_where([&](const EventTrack& t) { return t.device == device; });
 }
 
 void forget_gone_contexts() {

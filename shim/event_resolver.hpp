@@ -13,6 +13,10 @@
 
 namespace computeprof::shim {
 
+// Once per process, before the first track: CUPTI activity tracing (when it can be
+// had), the exit and fork handlers. Thread-safe.
+void set_up_event_resolver();
+
 // A track for the calling thread in `tc`'s context: a retired one of that context
 // (with its events) when there is one, else a new one. Null when none can be made.
 EventTrack* acquire_track(const ThreadContext& tc);

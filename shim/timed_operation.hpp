@@ -35,11 +35,13 @@ CUresult run_recorded(CUstream stream, bool per_thread, Describe&& describe, Cal
   OperationTimer timer(stream, per_thread);
   if (!timer.active()) return call();
   if (concurrent_tracing()) {
+    if (set_up_concurrent_tracing()) timer.restart_cpu_clock();
     ConcurrentOperation operation(timer);
     if (operation.claimed()) {
       describe(operation.record());
       operation.start();
       const CUresult result = call();
+      operation.called();
       if (result == CUDA_SUCCESS) operation.finish();
       return result;
     }

@@ -1,0 +1,301 @@
+// CUPTI activity records tied to the shim's records (shim/activity_matcher.hpp): the
+// three pieces in every order, graph nodes, the fallbacks and what is let go.
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "catch.hpp"
+
+#include "shim/activity_matcher.hpp"
+#include "shim/activity_records.hpp"
+
+using namespace computeprof::shim;
+using computeprof::logfmt::Record;
+using computeprof::logfmt::RecordKind;
+using computeprof::logfmt::TransferDir;
+
+namespace {
+
+// Never dereferenced by the matcher.
+ContextLog* const kLogA = reinterpret_cast<ContextLog*>(0x1000);
+ContextLog* const kLogB = reinterpret_cast<ContextLog*>(0x2000);
+
+ExpectedOperation launch(std::uint64_t external_id, ContextLog* log = kLogA) {
+  ExpectedOperation e;
+  e.external_id = external_id;
+  e.log = log;
+  e.record.method = "_Z4spiny";
+  e.record.cputime_ns = 7'000;
+  e.record.timestamp_ns = 1'000;
+  e.record.stream_id = 3;
+  // The event pair's times: what is written when no activity comes.
+  e.record.gpu_start_ns = 500'000;
+  e.record.gpu_end_ns = 900'000;
+  e.record.gputime_ns = 400'000;
+  return e;
+}
+
+GpuActivity kernel(std::uint32_t correlation, std::uint64_t start, std::uint64_t end) {
+  GpuActivity a;
+  a.correlation_id = correlation;
+  a.kind = RecordKind::kernel;
+  a.start_ns = start;
+  a.end_ns = end;
+  a.name = "_Z4spiny";
+  return a;
+}
+
+// As CUPTI hands records over: bytes in a buffer it wrote.
+template <typename CuptiRecord>
+ActivityRecord read_bytes_of(const CuptiRecord& record) {
+  alignas(8) unsigned char buffer[sizeof(CuptiRecord)];
+  std::memcpy(buffer, &record, sizeof record);
+  return read_activity_record(*reinterpret_cast<const CUpti_Activity*>(buffer));
+}
+
+}  // namespace
+
+TEST_CASE("an operation gets its activity's times whichever of the three pieces comes last", "[activity]") {
+  enum Piece { correlation, activity, expected };
+  const std::vector<std::vector<Piece>> orders = {
+      {correlation, activity, expected}, {correlation, expected, activity}, {activity, correlation, expected},
+      {activity, expected, correlation}, {expected, correlation, activity}, {expected, activity, correlation}};
+  for (const auto& order : orders) {
+    ActivityMatcher m;
+    std::vector<ReadyRecord> out;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      INFO("order " << order[0] << order[1] << order[2] << " step " << i);
+      CHECK(out.empty());
+      switch (order[i]) {
+        case correlation: m.add(ExternalCorrelation{42, 7}, 10, out); break;
+        case activity: m.add(kernel(7, 1'000'000, 1'250'000), 10, out); break;
+        case expected: m.expect(launch(42), 10, out); break;
+      }
+    }
+    REQUIRE(out.size() == 1);
+    const ReadyRecord& r = out[0];
+    CHECK(r.log == kLogA);
+    CHECK_FALSE(r.from_events);
+    CHECK(r.record.method == "_Z4spiny");
+    CHECK(r.record.gpu_start_ns == 1'000'000);
+    CHECK(r.record.gpu_end_ns == 1'250'000);
+    CHECK(r.record.gputime_ns == 250'000);
+    CHECK(r.record.cputime_ns == 7'000);
+    CHECK(r.record.stream_id == 3);
+    CHECK_FALSE(m.waiting());
+  }
+}
+
+TEST_CASE("activities of other operations are never taken", "[activity]") {
+  ActivityMatcher m;
+  std::vector<ReadyRecord> out;
+  m.expect(launch(1), 0, out);
+  m.expect(launch(2, kLogB), 0, out);
+  m.add(ExternalCorrelation{2, 20}, 0, out);
+  m.add(ExternalCorrelation{1, 10}, 0, out);
+  m.add(kernel(20, 5'000, 6'000), 0, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].log == kLogB);
+  CHECK(out[0].record.gputime_ns == 1'000);
+  m.add(kernel(99, 1, 2), 0, out);  // untagged work: the program's own, or CUPTI's
+  CHECK(out.size() == 1);
+  CHECK(m.expecting(kLogA));
+  CHECK_FALSE(m.expecting(kLogB));
+  m.add(kernel(10, 3'000, 3'100), 0, out);
+  REQUIRE(out.size() == 2);
+  CHECK(out[1].log == kLogA);
+  CHECK(out[1].record.gputime_ns == 100);
+}
+
+TEST_CASE("an operation with no activity is written with its event times once overdue", "[activity]") {
+  ActivityMatcher m;
+  std::vector<ReadyRecord> out;
+  m.expect(launch(5), 1'000, out);
+  m.end_round(1'000 + ActivityMatcher::kOverdueNs - 1, out);
+  CHECK(out.empty());
+  m.end_round(1'000 + ActivityMatcher::kOverdueNs, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].from_events);
+  CHECK(out[0].record.gpu_start_ns == 500'000);
+  CHECK(out[0].record.gputime_ns == 400'000);
+  CHECK_FALSE(m.waiting());
+  // A late activity finds nothing to complete.
+  m.add(ExternalCorrelation{5, 50}, 0, out);
+  m.add(kernel(50, 1, 2), 0, out);
+  CHECK(out.size() == 1);
+}
+
+TEST_CASE("settling a log writes its operations, the others keep waiting", "[activity]") {
+  ActivityMatcher m;
+  std::vector<ReadyRecord> out;
+  m.expect(launch(1, kLogA), 0, out);
+  m.expect(launch(2, kLogB), 0, out);
+  m.settle(kLogA, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].log == kLogA);
+  CHECK(out[0].from_events);
+  CHECK(m.expecting(kLogB));
+  m.settle(nullptr, out);
+  REQUIRE(out.size() == 2);
+  CHECK(out[1].log == kLogB);
+  CHECK_FALSE(m.expecting(nullptr));
+}
+
+TEST_CASE("a graph launch becomes one record per node, late nodes included while it lingers", "[activity]") {
+  ActivityMatcher m;
+  std::vector<ReadyRecord> out;
+  ExpectedOperation g = launch(9);
+  g.record.kind = RecordKind::graph;
+  g.record.method = "graphLaunch";
+  m.expect(g, 0, out);
+  m.add(ExternalCorrelation{9, 90}, 0, out);
+  GpuActivity k2 = kernel(90, 3'000, 4'000);
+  k2.name = "_Z6secondv";
+  k2.grid = {4, 1, 1};
+  k2.block = {128, 1, 1};
+  k2.registers = 32;
+  k2.graph_node_id = 2;
+  GpuActivity copy;
+  copy.correlation_id = 90;
+  copy.kind = RecordKind::memcpy;
+  copy.start_ns = 1'000;
+  copy.end_ns = 2'000;
+  copy.bytes = 4096;
+  copy.source = MemorySide::pinned_host;
+  copy.destination = MemorySide::device;
+  copy.graph_node_id = 1;
+  m.add(k2, 100, out);
+  m.add(copy, 100, out);
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].record.method == "_Z6secondv");
+  CHECK(out[0].record.kind == RecordKind::kernel);
+  CHECK(out[0].record.grid.x == 4);
+  CHECK(out[0].record.block.x == 128);
+  CHECK(out[0].record.registers == 32);
+  CHECK(out[0].record.gputime_ns == 1'000);
+  CHECK(out[0].record.cputime_ns == 7'000);
+  CHECK(out[0].record.stream_id == 3);
+  CHECK_FALSE(out[0].record.occupancy.has_value());
+  CHECK(out[1].record.method == "memcpyHtoDasync");
+  CHECK(out[1].record.kind == RecordKind::memcpy);
+  CHECK(out[1].record.transfer_dir == TransferDir::host_to_device);
+  CHECK(out[1].record.transfer_bytes == 4096);
+  // A node in a later buffer, within the linger time.
+  GpuActivity set;
+  set.correlation_id = 90;
+  set.kind = RecordKind::memset;
+  set.start_ns = 5'000;
+  set.end_ns = 5'500;
+  set.bytes = 64;
+  m.add(set, 100 + ActivityMatcher::kGraphLingerNs - 1, out);
+  REQUIRE(out.size() == 3);
+  CHECK(out[2].record.method == "memset");
+  CHECK(out[2].record.transfer_bytes == 64);
+  m.end_round(100 + ActivityMatcher::kGraphLingerNs, out);
+  CHECK_FALSE(m.expecting(nullptr));
+  m.settle(nullptr, out);
+  CHECK(out.size() == 3);  // a matched graph launch is not written again
+}
+
+TEST_CASE("a graph launch with no node activity is one graphLaunch record, not a warning", "[activity]") {
+  ActivityMatcher m;
+  std::vector<ReadyRecord> out;
+  ExpectedOperation g = launch(9);
+  g.record.kind = RecordKind::graph;
+  g.record.method = "graphLaunch";
+  m.expect(g, 0, out);
+  m.settle(nullptr, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].record.method == "graphLaunch");
+  CHECK(out[0].from_events);
+}
+
+TEST_CASE("unclaimed activities are let go: untagged after a few rounds, tagged after a long time", "[activity]") {
+  ActivityMatcher m;
+  std::vector<ReadyRecord> out;
+  m.add(kernel(1, 1, 2), 0, out);                // no external id
+  m.add(ExternalCorrelation{77, 2}, 0, out);     // a tagged call that never completes here
+  for (int i = 0; i < ActivityMatcher::kUntaggedRounds; ++i) m.end_round(1'000, out);
+  CHECK(m.waiting());
+  m.end_round(1'000, out);
+  CHECK(m.waiting());  // the tagged one stays
+  m.end_round(ActivityMatcher::kUnclaimedNs, out);
+  CHECK_FALSE(m.waiting());
+  CHECK(out.empty());
+}
+
+TEST_CASE("CUPTI records are read by kind; other tools' external ids are not the shim's", "[activity]") {
+  CUpti_ActivityKernel10 k{};
+  k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+  k.correlationId = 12;
+  k.start = 100;
+  k.end = 350;
+  k.gridX = 8;
+  k.gridY = 2;
+  k.gridZ = 1;
+  k.blockX = 256;
+  k.blockY = 1;
+  k.blockZ = 1;
+  k.registersPerThread = 40;
+  k.staticSharedMemory = 1024;
+  k.dynamicSharedMemory = 2048;
+  k.graphNodeId = 5;
+  k.graphId = 2;
+  k.name = "_Z3fooi";
+  const auto kr = read_bytes_of(k);
+  REQUIRE(std::holds_alternative<GpuActivity>(kr));
+  const auto& a = std::get<GpuActivity>(kr);
+  CHECK(a.correlation_id == 12);
+  CHECK(a.kind == RecordKind::kernel);
+  CHECK(a.end_ns - a.start_ns == 250);
+  CHECK(a.grid.x == 8);
+  CHECK(a.grid.y == 2);
+  CHECK(a.block.x == 256);
+  CHECK(a.registers == 40);
+  CHECK(a.static_smem == 1024);
+  CHECK(a.dynamic_smem == 2048);
+  CHECK(a.graph_node_id == 5);
+  CHECK(std::string(a.name) == "_Z3fooi");
+
+  CUpti_ActivityMemcpy6 c{};
+  c.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+  c.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_DTOH;
+  c.srcKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+  c.dstKind = CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE;
+  c.bytes = 1 << 20;
+  c.correlationId = 13;
+  const auto cr = read_bytes_of(c);
+  REQUIRE(std::holds_alternative<GpuActivity>(cr));
+  const CopyKind ck = copy_kind_of(std::get<GpuActivity>(cr));
+  CHECK(ck.method == "memcpyDtoHasync");
+  CHECK(ck.dir == TransferDir::device_to_host);
+  c.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_PTOP;
+  c.dstKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+  CHECK(copy_kind_of(std::get<GpuActivity>(read_bytes_of(c))).method ==
+        "memcpyPtoPasync");
+
+  CUpti_ActivityMemset4 s{};
+  s.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+  s.bytes = 64;
+  s.correlationId = 14;
+  const auto sr = read_bytes_of(s);
+  REQUIRE(std::holds_alternative<GpuActivity>(sr));
+  CHECK(std::get<GpuActivity>(sr).kind == RecordKind::memset);
+  CHECK(std::get<GpuActivity>(sr).bytes == 64);
+
+  CUpti_ActivityExternalCorrelation e{};
+  e.kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
+  e.externalKind = kShimCorrelationKind;
+  e.externalId = 0xabc;
+  e.correlationId = 12;
+  const auto er = read_bytes_of(e);
+  REQUIRE(std::holds_alternative<ExternalCorrelation>(er));
+  CHECK(std::get<ExternalCorrelation>(er).external_id == 0xabc);
+  CHECK(std::get<ExternalCorrelation>(er).correlation_id == 12);
+  e.externalKind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0;  // Kineto's
+  CHECK(std::holds_alternative<std::monostate>(read_bytes_of(e)));
+
+  CUpti_ActivityAPI api{};
+  api.kind = CUPTI_ACTIVITY_KIND_DRIVER;
+  CHECK(std::holds_alternative<std::monostate>(read_bytes_of(api)));
+}
