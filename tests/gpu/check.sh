@@ -134,6 +134,26 @@ if [[ -n $ncu ]]; then
       row "4 gputime / ncu ($kernel)" FAIL "no value (see ncu.csv, ncu.err)"
     fi
   done
+  # The same kernels under conckerneltrace: GPU times from CUPTI's activity records.
+  dir=$out/vector_add_concurrent
+  rm -rf "$dir"; mkdir -p "$dir"
+  { cat "$root/tests/gpu/check.cfg"; echo conckerneltrace; } >"$dir/concurrent.cfg"
+  (cd "$dir" && COMPUTE_PROFILE=1 COMPUTE_PROFILE_LOG=concurrent.log COMPUTE_PROFILE_CONFIG="$dir/concurrent.cfg" \
+    LD_PRELOAD="$shim" "$root/build-gpu/samples/vector_add" >shim.out 2>shim.err)
+  if grep -q 'CUPTI' "$dir/shim.err"; then
+    row "4 conckerneltrace with CUPTI" FAIL "$(head -1 "$dir/shim.err")"
+  else
+    for kernel in _Z4spiny _Z6vecAddPKfS0_Pfi; do
+      ncu_ns=$(grep "\"$kernel\"" "$out/ncu.csv" | grep gpu__time_duration | tail -1 | awk -F'","' '{gsub(/[",]/,"",$NF); print $NF}')
+      shim_us=$(grep "method=\[ $kernel \]" "$dir/concurrent.log" | tail -1 | sed 's/.*gputime=\[ \([0-9.]*\) \].*/\1/')
+      if [[ -n $ncu_ns && -n $shim_us ]]; then
+        ratio=$(python3 -c "print(f'{$shim_us*1000/$ncu_ns:.3f}')")
+        row "4 conckerneltrace gputime / ncu ($kernel)" PASS "ratio $ratio (shim ${shim_us} us, ncu ${ncu_ns} ns)"
+      else
+        row "4 conckerneltrace gputime / ncu ($kernel)" FAIL "no value (see vector_add_concurrent/)"
+      fi
+    done
+  fi
 else
   row "4 gputime / ncu" FAIL "ncu not found"
 fi
