@@ -3,13 +3,16 @@
 //   plain      no shim;
 //   dormant    shim preloaded, no variable set (what a system-wide install costs);
 //   serialized shim on: events around each launch and a wait (the old profiler's way);
-//   concurrent shim on with conckerneltrace: events around each launch, no wait (the
-//              resolver thread completes the records);
+//   concurrent shim on with conckerneltrace, CUPTI kept away: events around each
+//              launch, no wait (the resolver thread completes the records);
+//   cupti      the same with CUPTI's activity records: an external correlation id
+//              pushed and popped around each launch on top (the CUPTI of --cupti, else
+//              the one the shim finds; where it cannot trace, this is `concurrent`);
 //   synced     no shim, the program itself waits after each launch (the floor of any
 //              serialized timing).
 // Each configuration runs `--rounds` times, interleaved; the median is reported.
 //
-//   launch_overhead [--launches N] [--rounds R] [--shim PATH] [--real-driver]
+//   launch_overhead [--launches N] [--rounds R] [--shim PATH] [--cupti PATH] [--real-driver]
 // Without --real-driver the children run on the simulated driver of the build tree.
 #include <dlfcn.h>
 #include <spawn.h>
@@ -81,19 +84,22 @@ struct Config {
   bool profile;
   bool sync_each;
   const char* profile_config;  // COMPUTE_PROFILE_CONFIG text, or null
+  enum class Cupti { found, none } cupti = Cupti::found;
 };
 
 double run_config(const char* self, const Config& c, long launches, const std::string& shim, const std::string& sim,
-                  const std::string& dir) {
+                  const std::string& cupti, const std::string& dir) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     if (std::strncmp(*e, "LD_PRELOAD=", 11) && std::strncmp(*e, "COMPUTE_PROFILE", 15) &&
-        std::strncmp(*e, "LD_LIBRARY_PATH=", 16)) {
+        std::strncmp(*e, "LD_LIBRARY_PATH=", 16) && std::strncmp(*e, "COMPUTEPROF_CUPTI_LIBRARY=", 26)) {
       env.emplace_back(*e);
     }
   }
   if (!sim.empty()) env.push_back("LD_LIBRARY_PATH=" + sim);
   if (c.shim) env.push_back("LD_PRELOAD=" + shim);
+  if (c.cupti == Config::Cupti::none) env.push_back("COMPUTEPROF_CUPTI_LIBRARY=" + dir + "/no-libcupti.so");
+  if (c.cupti == Config::Cupti::found && !cupti.empty()) env.push_back("COMPUTEPROF_CUPTI_LIBRARY=" + cupti);
   if (c.profile) {
     env.push_back("COMPUTE_PROFILE=1");
     env.push_back("COMPUTE_PROFILE_LOG=" + dir + "/bench_%p.log");
@@ -139,14 +145,16 @@ int main(int argc, char** argv) {
   int rounds = 5;
   std::string shim = SHIM_PATH;
   std::string sim = SIMDRIVER_DIR;
+  std::string cupti;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--launches" && i + 1 < argc) launches = std::atol(argv[++i]);
     else if (a == "--rounds" && i + 1 < argc) rounds = std::atoi(argv[++i]);
     else if (a == "--shim" && i + 1 < argc) shim = argv[++i];
+    else if (a == "--cupti" && i + 1 < argc) cupti = argv[++i];
     else if (a == "--real-driver") sim.clear();
     else {
-      std::fprintf(stderr, "usage: %s [--launches N] [--rounds R] [--shim PATH] [--real-driver]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--launches N] [--rounds R] [--shim PATH] [--cupti PATH] [--real-driver]\n", argv[0]);
       return 2;
     }
   }
@@ -156,11 +164,12 @@ int main(int argc, char** argv) {
   const Config configs[] = {{"plain", false, false, false, nullptr},
                             {"dormant", true, false, false, nullptr},
                             {"serialized", true, true, false, nullptr},
-                            {"concurrent", true, true, false, "conckerneltrace\n"},
+                            {"concurrent", true, true, false, "conckerneltrace\n", Config::Cupti::none},
+                            {"cupti", true, true, false, "conckerneltrace\n"},
                             {"synced", false, false, true, nullptr}};
   std::map<std::string, std::vector<double>> samples;
   for (int r = 0; r < rounds; ++r) {
-    for (const auto& c : configs) samples[c.name].push_back(run_config(argv[0], c, launches, shim, sim, dir));
+    for (const auto& c : configs) samples[c.name].push_back(run_config(argv[0], c, launches, shim, sim, cupti, dir));
   }
   std::map<std::string, double> median;
   for (auto& [name, v] : samples) {
@@ -176,6 +185,9 @@ int main(int argc, char** argv) {
   std::printf("concurrent/plain %.2f  concurrent/serialized %.2f  (concurrent adds %.0f ns over plain)\n",
               median["concurrent"] / median["plain"], median["concurrent"] / median["serialized"],
               median["concurrent"] - median["plain"]);
+  std::printf("cupti/plain %.2f  cupti/concurrent %.2f  (CUPTI activity tracing adds %.0f ns over concurrent)\n",
+              median["cupti"] / median["plain"], median["cupti"] / median["concurrent"],
+              median["cupti"] - median["concurrent"]);
   std::string cleanup = "rm -rf '" + dir + "'";
   return std::system(cleanup.c_str()) == 0 ? 0 : 1;
 }
