@@ -29,6 +29,7 @@ const cupti::CuptiLibrary* g_cupti = nullptr;
 // at a flush, from its own thread or the flushing one.
 constexpr std::size_t kBufferBytes = std::size_t{2} << 20;
 constexpr std::size_t kBufferAlignment = 8;  // CUPTI's requirement
+constexpr std::uint64_t kPollIntervalNs = 5'000'000;
 
 // Lock order: a resolver's track lock, then this one.
 struct Activities {
@@ -181,6 +182,13 @@ bool activities_waiting() {
 
 void poll_activities() {
   if (!activity_tracing()) return;
+  // The application never waits for activities (its slots are freed by their events):
+  // delivering every few milliseconds is soon enough and keeps CUPTI's flush, which
+  // contends with the launching threads, rare.
+  static std::uint64_t last_poll_ns = 0;  // the resolver thread's only
+  const std::uint64_t now = monotonic_ns();
+  if (now - last_poll_ns < kPollIntervalNs) return;
+  last_poll_ns = now;
   flush_cupti(0);
   Activities& a = activities();
   std::vector<ReadyRecord> ready;

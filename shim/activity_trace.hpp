@@ -27,8 +27,9 @@ void pop_activity_id();
 // An operation's end event completed; its record holds the event pair's times.
 void expect_activities(ExpectedOperation operation);
 
-// The resolver's poll: whether activities are awaited; if so, poll_activities
-// delivers what CUPTI holds complete and ends a round of the matcher.
+// The resolver thread's poll: whether activities are awaited; if so, poll_activities
+// delivers what CUPTI holds complete and ends a round of the matcher (at most every
+// 5 ms).
 bool activities_waiting();
 void poll_activities();
 
