@@ -1,9 +1,12 @@
 // Copies and memsets: they really move bytes, on the stream's worker thread.
+#include <cupti_driver_cbid.h>
+
 #include <algorithm>
 #include <cstring>
 
 #include "sim.hpp"
 #include "sim_api.hpp"
+#include "work_trace.hpp"
 
 using namespace sim;
 
@@ -16,7 +19,27 @@ Bytes at(const void* p) { return static_cast<Bytes>(const_cast<void*>(p)); }
 
 bool device_range(CUdeviceptr p, std::size_t n) { return n == 0 || find_allocation(p, n) != nullptr; }
 
+WorkRecord copy_work(std::uint64_t bytes, WorkMemory source, WorkMemory destination) {
+  WorkRecord w;
+  w.kind = WorkKind::memcpy;
+  w.bytes = bytes;
+  w.source = source;
+  w.destination = destination;
+  return w;
+}
+
+WorkMemory memory_of(CUmemorytype type, const void* host) {
+  switch (type) {
+    case CU_MEMORYTYPE_HOST: return memory_at(host);
+    case CU_MEMORYTYPE_DEVICE:
+    case CU_MEMORYTYPE_UNIFIED: return WorkMemory::device;
+    case CU_MEMORYTYPE_ARRAY: return WorkMemory::array;
+  }
+  return WorkMemory::unknown;
+}
+
 CUresult linear_copy(CUstream s, bool per_thread, bool sync, void* dst, const void* src, std::size_t n) {
+  WorkNote note(copy_work(n, memory_at(src), memory_at(dst)));
   return submit(s, per_thread, sync, [=] { std::memmove(dst, src, n); });
 }
 
@@ -67,6 +90,8 @@ CUresult copy_2d(const CUDA_MEMCPY2D* p, CUstream s, bool per_thread, bool sync)
     return CUDA_ERROR_INVALID_VALUE;
   }
   const CUDA_MEMCPY2D c = *p;
+  WorkNote note(copy_work(c.WidthInBytes * c.Height, memory_of(c.srcMemoryType, c.srcHost),
+                          memory_of(c.dstMemoryType, c.dstHost)));
   return submit(s, per_thread, sync, [c] {
     const Plane src = plane_of(c.srcMemoryType, c.srcHost, c.srcDevice, c.srcArray, c.srcPitch, 0);
     const Plane dst = plane_of(c.dstMemoryType, c.dstHost, c.dstDevice, c.dstArray, c.dstPitch, 0);
@@ -81,6 +106,8 @@ CUresult copy_3d_params(const Copy3D* p, CUstream s, bool per_thread, bool sync)
     return CUDA_ERROR_INVALID_VALUE;
   }
   const Copy3D c = *p;
+  WorkNote note(copy_work(c.WidthInBytes * c.Height * c.Depth, memory_of(c.srcMemoryType, c.srcHost),
+                          memory_of(c.dstMemoryType, c.dstHost)));
   return submit(s, per_thread, sync, [c] {
     const Plane src = plane_of(c.srcMemoryType, c.srcHost, c.srcDevice, c.srcArray, c.srcPitch, c.srcHeight);
     const Plane dst = plane_of(c.dstMemoryType, c.dstHost, c.dstDevice, c.dstArray, c.dstPitch, c.dstHeight);
@@ -94,6 +121,10 @@ CUresult batch(CUdeviceptr* dsts, CUdeviceptr* srcs, size_t* sizes, size_t count
   if (s == nullptr && !per_thread) return CUDA_ERROR_INVALID_VALUE;  // not the legacy NULL stream
   std::vector<CUdeviceptr> d(dsts, dsts + count), src(srcs, srcs + count);
   std::vector<size_t> n(sizes, sizes + count);
+  std::uint64_t bytes = 0;
+  for (size_t size : n) bytes += size;
+  // CUPTI folds a batch into one record.
+  WorkNote note(copy_work(bytes, memory_at(at(src[0])), memory_at(at(d[0]))));
   return submit(s, per_thread, false, [d, src, n] {
     for (std::size_t i = 0; i < d.size(); ++i) std::memmove(at(d[i]), at(src[i]), n[i]);
   });
@@ -128,6 +159,9 @@ CUresult batch_3d(size_t count, CUDA_MEMCPY3D_BATCH_OP* ops, CUstream s, bool pe
       if (end->type == CU_MEMCPY_OPERAND_TYPE_ARRAY && !valid_array(end->op.array.array)) return CUDA_ERROR_INVALID_VALUE;
     }
   }
+  std::uint64_t bytes = 0;
+  for (const auto& op : list) bytes += op.extent.width * op.extent.height * op.extent.depth;
+  WorkNote note(copy_work(bytes, WorkMemory::unknown, WorkMemory::unknown));
   return submit(s, per_thread, false, [list] {
     for (const auto& op : list) {
       std::size_t element = 1;
@@ -149,6 +183,11 @@ template <typename T>
 CUresult fill_2d(CUdeviceptr d, std::size_t pitch, T value, std::size_t width, std::size_t height, CUstream s,
                  bool per_thread, bool sync) {
   if (!device_range(d, height ? (height - 1) * pitch + width * sizeof(T) : 0)) return CUDA_ERROR_INVALID_VALUE;
+  WorkRecord work;
+  work.kind = WorkKind::memset;
+  work.bytes = width * height * sizeof(T);
+  work.value = static_cast<std::uint32_t>(value);
+  WorkNote note(work);
   return submit(s, per_thread, sync, [=] {
     for (std::size_t y = 0; y < height; ++y) {
       T* row = reinterpret_cast<T*>(at(d + y * pitch));
@@ -170,8 +209,14 @@ bool array_range(CUarray a, std::size_t offset, std::size_t n) {
   namespace {                                                                         \
   CUresult NAME##_impl(bool per_thread, bool sync, SIM_UNPAREN PARAMS) __VA_ARGS__    \
   }                                                                                   \
-  SIM_API CUresult NAME PARAMS { return NAME##_impl(false, SYNC, SIM_ARGS_##NAME); }   \
-  SIM_API CUresult PT_NAME PARAMS { return NAME##_impl(true, SYNC, SIM_ARGS_##NAME); }
+  SIM_API CUresult NAME PARAMS {                                                      \
+    DriverCall call(CUPTI_DRIVER_TRACE_CBID_##NAME);                                  \
+    return NAME##_impl(false, SYNC, SIM_ARGS_##NAME);                                 \
+  }                                                                                   \
+  SIM_API CUresult PT_NAME PARAMS {                                                   \
+    DriverCall call(CUPTI_DRIVER_TRACE_CBID_##PT_NAME);                               \
+    return NAME##_impl(true, SYNC, SIM_ARGS_##NAME);                                  \
+  }
 #define SIM_UNPAREN(...) __VA_ARGS__
 
 #define SIM_ARGS_cuMemcpy dst, src, n

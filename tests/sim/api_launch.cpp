@@ -1,8 +1,11 @@
 // Kernel launches: validated like the driver, executed on the stream's worker.
+#include <cupti_driver_cbid.h>
+
 #include <cstring>
 
 #include "sim.hpp"
 #include "sim_api.hpp"
+#include "work_trace.hpp"
 
 using namespace sim;
 
@@ -12,8 +15,8 @@ const KernelSpec* launched_spec(CUfunction f);
 
 namespace {
 
-CUresult launch(CUfunction f, LaunchGeometry g, unsigned int smem, CUstream h, void** params, void** extra,
-                bool per_thread) {
+CUresult launch(int cbid, CUfunction f, LaunchGeometry g, unsigned int smem, CUstream h, void** params,
+                void** extra, bool per_thread) {
   if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
   if (!current_context()) return CUDA_ERROR_INVALID_CONTEXT;
   const KernelSpec* spec = launched_spec(f);
@@ -46,6 +49,18 @@ CUresult launch(CUfunction f, LaunchGeometry g, unsigned int smem, CUstream h, v
       return CUDA_ERROR_INVALID_VALUE;
     }
   }
+  WorkRecord work;
+  work.kind = WorkKind::kernel;
+  work.name = spec->name.c_str();
+  for (int i = 0; i < 3; ++i) {
+    work.grid[i] = g.grid[i];
+    work.block[i] = g.block[i];
+  }
+  work.dynamic_smem = smem;
+  work.static_smem = static_cast<std::uint32_t>(spec->static_smem);
+  work.registers = static_cast<std::uint32_t>(spec->registers);
+  DriverCall call(cbid);
+  WorkNote note(work);
   return submit(h, per_thread, false, [spec, g, args = std::move(args)] {
     if (spec->body) spec->body(g, args);
   });
@@ -59,27 +74,27 @@ LaunchGeometry geometry(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsi
 
 SIM_API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                 unsigned bz, unsigned smem, CUstream s, void** params, void** extra) {
-  return launch(f, geometry(gx, gy, gz, bx, by, bz), smem, s, params, extra, false);
+  return launch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, f, geometry(gx, gy, gz, bx, by, bz), smem, s, params, extra, false);
 }
 SIM_API CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                      unsigned bz, unsigned smem, CUstream s, void** params, void** extra) {
-  return launch(f, geometry(gx, gy, gz, bx, by, bz), smem, s, params, extra, true);
+  return launch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, f, geometry(gx, gy, gz, bx, by, bz), smem, s, params, extra, true);
 }
 SIM_API CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                            unsigned by, unsigned bz, unsigned smem, CUstream s, void** params) {
-  return launch(f, geometry(gx, gy, gz, bx, by, bz), smem, s, params, nullptr, false);
+  return launch(CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, f, geometry(gx, gy, gz, bx, by, bz), smem, s, params, nullptr, false);
 }
 SIM_API CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                                 unsigned by, unsigned bz, unsigned smem, CUstream s, void** params) {
-  return launch(f, geometry(gx, gy, gz, bx, by, bz), smem, s, params, nullptr, true);
+  return launch(CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, f, geometry(gx, gy, gz, bx, by, bz), smem, s, params, nullptr, true);
 }
 SIM_API CUresult cuLaunchKernelEx(const CUlaunchConfig* c, CUfunction f, void** params, void** extra) {
   if (!c) return CUDA_ERROR_INVALID_VALUE;
-  return launch(f, geometry(c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ),
+  return launch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, f, geometry(c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ),
                 c->sharedMemBytes, c->hStream, params, extra, false);
 }
 SIM_API CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig* c, CUfunction f, void** params, void** extra) {
   if (!c) return CUDA_ERROR_INVALID_VALUE;
-  return launch(f, geometry(c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ),
+  return launch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, f, geometry(c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ),
                 c->sharedMemBytes, c->hStream, params, extra, true);
 }

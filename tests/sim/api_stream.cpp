@@ -1,6 +1,9 @@
 // Streams, events, stream capture and graphs.
+#include <cupti_driver_cbid.h>
+
 #include "sim.hpp"
 #include "sim_api.hpp"
+#include "work_trace.hpp"
 
 using namespace sim;
 
@@ -328,6 +331,11 @@ SIM_STREAM_PAIR(cuGraphLaunch, cuGraphLaunch_ptsz, (CUgraphExec exec, CUstream h
     std::lock_guard lock(driver().mutex);
     if (!driver().graph_execs.count(e)) return CUDA_ERROR_INVALID_HANDLE;
   }
+  DriverCall call(per_thread ? CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz : CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch);
+  WorkRecord work;
+  work.kind = WorkKind::graph;
+  work.graph_id = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(e) >> 4) | 1;
+  WorkNote note(work);
   return submit(h, per_thread, false, [e] {
     for (const auto& op : e->operations) op();
   });

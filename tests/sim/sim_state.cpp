@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "sim.hpp"
+#include "work_trace.hpp"
 
 namespace sim {
 
@@ -52,6 +53,8 @@ void sleep_until_ns(std::uint64_t ns) {
 }  // namespace
 
 std::uint64_t device_now() { return t_device_ns; }
+
+std::uint64_t device_time_so_far() { return t_device_timed ? t_device_ns : t_device_ns + (now_ns() - t_wall_mark_ns); }
 
 void device_busy_for(std::uint64_t ns) {
   t_device_ns += ns;
@@ -297,12 +300,14 @@ CUresult submit(CUstream handle, bool per_thread, bool synchronous, Operation op
   if (!current_context()) return CUDA_ERROR_INVALID_CONTEXT;
   Stream* s = resolve_stream(handle, per_thread);
   if (!s) return CUDA_ERROR_INVALID_HANDLE;
-  if (s->legacy) op = after_blocking_streams(s, std::move(op));
   bool capturing;
   {
     std::lock_guard lock(s->mutex);
     capturing = s->capture != CU_STREAM_CAPTURE_STATUS_NONE;
   }
+  // The work alone is reported, not the wait for the blocking streams.
+  op = traced_operation(std::move(op), *s, capturing);
+  if (s->legacy) op = after_blocking_streams(s, std::move(op));
   s->enqueue(std::move(op));
   if (synchronous && !capturing) s->synchronize();
   return CUDA_SUCCESS;

@@ -1,0 +1,400 @@
+// The simulated CUPTI's activity API (test equipment, like the simulated driver it
+// watches through ../sim_activity.hpp). It follows cupti_activity.h for what it
+// implements:
+// - kinds CONCURRENT_KERNEL (CUpti_ActivityKernel10), MEMCPY (CUpti_ActivityMemcpy6),
+//   MEMSET (CUpti_ActivityMemset4), EXTERNAL_CORRELATION, DRIVER (CUpti_ActivityAPI;
+//   all calls, or chosen ones with cuptiActivityEnableDriverApi);
+// - an external correlation record precedes a driver API record, one per kind with
+//   an id pushed on the calling thread, and is written only with that API record;
+// - each call that submits work gets a correlation id; its work's records carry it (a
+//   graph launch's: one record per kernel, copy and memset node, with graph ids);
+// - timestamps are CLOCK_REALTIME ns: the simulated device's start and end of the work;
+// - records go into buffers the client lends: API and correlation records in one,
+//   work records in another (as CUPTI's global and per-context buffers), so their
+//   order across the two is not to be relied on; a full buffer is handed back from a
+//   thread of its own, cuptiActivityFlushAll hands back the rest on the caller's.
+// What it does not do: records are written once their work is complete (CUPTI can
+// hold incomplete ones), so a default flush delivers what a forced one would; device,
+// queued/submitted times and the many other fields the simulation cannot know are 0.
+// SIMCUPTI_DROP_KERNELS=1 makes it drop kernel records, as CUPTI does when it runs out
+// of buffer space.
+#include <cupti.h>
+#include <dlfcn.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "../sim_activity.hpp"
+
+namespace {
+
+std::uint64_t clock_ns(clockid_t clock) {
+  timespec ts;
+  clock_gettime(clock, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+constexpr std::size_t align8(std::size_t n) { return (n + 7) & ~std::size_t{7}; }
+
+std::size_t record_size(CUpti_ActivityKind kind) {
+  switch (kind) {
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return sizeof(CUpti_ActivityKernel10);
+    case CUPTI_ACTIVITY_KIND_MEMCPY: return sizeof(CUpti_ActivityMemcpy6);
+    case CUPTI_ACTIVITY_KIND_MEMSET: return sizeof(CUpti_ActivityMemset4);
+    case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: return sizeof(CUpti_ActivityExternalCorrelation);
+    case CUPTI_ACTIVITY_KIND_DRIVER: return sizeof(CUpti_ActivityAPI);
+    default: return 0;
+  }
+}
+
+struct Buffer {
+  std::uint8_t* data = nullptr;
+  std::size_t size = 0;
+  std::size_t used = 0;
+};
+
+struct State {
+  std::mutex mutex;
+  bool subscribed = false;
+  CUpti_BuffersCallbackRequestFunc request = nullptr;
+  CUpti_BuffersCallbackCompleteFunc complete = nullptr;
+  std::set<CUpti_ActivityKind> enabled;
+  std::set<CUpti_CallbackId> driver_apis;
+  Buffer api;   // API and external correlation records
+  Buffer work;  // kernel, copy and memset records
+  std::deque<Buffer> full;
+  std::condition_variable full_ready;
+  bool delivery_started = false;
+  // A full buffer being handed back by the delivery thread: a flush waits for it, as
+  // cuptiActivityFlushAll returns only once what it flushes has been delivered.
+  bool delivering = false;
+  std::condition_variable delivered;
+  std::uint32_t last_correlation = 0;
+  // The simulated device's clock is CLOCK_MONOTONIC; CUPTI's is CLOCK_REALTIME.
+  std::int64_t realtime_offset = static_cast<std::int64_t>(clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC));
+  const bool drop_kernels = [] {
+    const char* v = std::getenv("SIMCUPTI_DROP_KERNELS");
+    return v && std::strcmp(v, "1") == 0;
+  }();
+};
+
+// Leaked on purpose: the driver's workers may report work during exit.
+State& state() {
+  static State* s = new State;
+  return *s;
+}
+
+thread_local std::vector<std::uint64_t> t_external[CUPTI_EXTERNAL_CORRELATION_KIND_SIZE];
+
+void deliver(const Buffer& b) {
+  if (State& s = state(); s.complete) s.complete(nullptr, 0, b.data, b.size, b.used);
+}
+
+void delivery_thread() {
+  State& s = state();
+  for (;;) {
+    Buffer b;
+    {
+      std::unique_lock lock(s.mutex);
+      s.full_ready.wait(lock, [&] { return !s.full.empty(); });
+      b = s.full.front();
+      s.full.pop_front();
+      s.delivering = true;
+    }
+    deliver(b);
+    {
+      std::lock_guard lock(s.mutex);
+      s.delivering = false;
+    }
+    s.delivered.notify_all();
+  }
+}
+
+// Under the mutex. A record that does not fit a fresh buffer is dropped, as CUPTI does.
+template <typename R>
+void append(State& s, Buffer& b, const R& record) {
+  const std::size_t size = align8(sizeof(R));
+  if (b.data && b.used + size > b.size) {
+    s.full.push_back(b);
+    s.full_ready.notify_one();
+    b = {};
+  }
+  if (!b.data) {
+    if (!s.request) return;
+    std::size_t max_records = 0;
+    s.request(&b.data, &b.size, &max_records);
+    if (!b.data || b.size < size) {
+      b = {};
+      return;
+    }
+  }
+  std::memcpy(b.data + b.used, &record, sizeof record);
+  b.used += size;
+}
+
+bool on(const State& s, CUpti_ActivityKind kind) { return s.enabled.count(kind) != 0; }
+
+std::uint32_t call_made(int cbid) {
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  const std::uint32_t correlation = ++s.last_correlation;
+  const auto id = static_cast<CUpti_CallbackId>(cbid);
+  if (!on(s, CUPTI_ACTIVITY_KIND_DRIVER) && !s.driver_apis.count(id)) return correlation;
+  if (on(s, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)) {
+    for (int kind = CUPTI_EXTERNAL_CORRELATION_KIND_UNKNOWN; kind < CUPTI_EXTERNAL_CORRELATION_KIND_SIZE; ++kind) {
+      if (t_external[kind].empty()) continue;
+      CUpti_ActivityExternalCorrelation e{};
+      e.kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
+      e.externalKind = static_cast<CUpti_ExternalCorrelationKind>(kind);
+      e.externalId = t_external[kind].back();
+      e.correlationId = correlation;
+      append(s, s.api, e);
+    }
+  }
+  CUpti_ActivityAPI api{};
+  api.kind = CUPTI_ACTIVITY_KIND_DRIVER;
+  api.cbid = id;
+  api.start = api.end = clock_ns(CLOCK_REALTIME);
+  api.processId = static_cast<std::uint32_t>(getpid());
+  api.threadId = static_cast<std::uint32_t>(syscall(SYS_gettid));
+  api.correlationId = correlation;
+  append(s, s.api, api);
+  return correlation;
+}
+
+bool is_host(sim::WorkMemory m) { return m == sim::WorkMemory::pageable || m == sim::WorkMemory::pinned; }
+
+std::uint8_t copy_kind(sim::WorkMemory src, sim::WorkMemory dst) {
+  using M = sim::WorkMemory;
+  if (is_host(src)) {
+    return is_host(dst) ? CUPTI_ACTIVITY_MEMCPY_KIND_HTOH
+                        : dst == M::array ? CUPTI_ACTIVITY_MEMCPY_KIND_HTOA : CUPTI_ACTIVITY_MEMCPY_KIND_HTOD;
+  }
+  if (src == M::array) {
+    return is_host(dst) ? CUPTI_ACTIVITY_MEMCPY_KIND_ATOH
+                        : dst == M::array ? CUPTI_ACTIVITY_MEMCPY_KIND_ATOA : CUPTI_ACTIVITY_MEMCPY_KIND_ATOD;
+  }
+  return is_host(dst) ? CUPTI_ACTIVITY_MEMCPY_KIND_DTOH
+                      : dst == M::array ? CUPTI_ACTIVITY_MEMCPY_KIND_DTOA : CUPTI_ACTIVITY_MEMCPY_KIND_DTOD;
+}
+
+template <typename R>
+void fill_common(R& r, const State& s, const sim::WorkRecord& w) {
+  r.start = static_cast<std::uint64_t>(static_cast<std::int64_t>(w.start_ns) + s.realtime_offset);
+  r.end = static_cast<std::uint64_t>(static_cast<std::int64_t>(w.end_ns) + s.realtime_offset);
+  r.contextId = w.context_id;
+  r.streamId = w.stream_id;
+  r.correlationId = w.correlation;
+  r.graphId = w.graph_id;
+  r.graphNodeId = w.graph_node_id;
+}
+
+void work_done(const sim::WorkRecord& w) {
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  switch (w.kind) {
+    case sim::WorkKind::kernel: {
+      if (!on(s, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) || s.drop_kernels) return;
+      CUpti_ActivityKernel10 k{};
+      k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+      fill_common(k, s, w);
+      k.name = w.name;
+      k.gridX = static_cast<std::int32_t>(w.grid[0]);
+      k.gridY = static_cast<std::int32_t>(w.grid[1]);
+      k.gridZ = static_cast<std::int32_t>(w.grid[2]);
+      k.blockX = static_cast<std::int32_t>(w.block[0]);
+      k.blockY = static_cast<std::int32_t>(w.block[1]);
+      k.blockZ = static_cast<std::int32_t>(w.block[2]);
+      k.staticSharedMemory = static_cast<std::int32_t>(w.static_smem);
+      k.dynamicSharedMemory = static_cast<std::int32_t>(w.dynamic_smem);
+      k.registersPerThread = static_cast<std::uint16_t>(w.registers);
+      append(s, s.work, k);
+      return;
+    }
+    case sim::WorkKind::memcpy: {
+      if (!on(s, CUPTI_ACTIVITY_KIND_MEMCPY)) return;
+      CUpti_ActivityMemcpy6 c{};
+      c.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+      fill_common(c, s, w);
+      c.copyKind = copy_kind(w.source, w.destination);
+      c.srcKind = static_cast<std::uint8_t>(w.source);
+      c.dstKind = static_cast<std::uint8_t>(w.destination);
+      c.bytes = w.bytes;
+      append(s, s.work, c);
+      return;
+    }
+    case sim::WorkKind::memset: {
+      if (!on(s, CUPTI_ACTIVITY_KIND_MEMSET)) return;
+      CUpti_ActivityMemset4 m{};
+      m.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+      fill_common(m, s, w);
+      m.bytes = w.bytes;
+      m.value = w.value;
+      m.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+      append(s, s.work, m);
+      return;
+    }
+    case sim::WorkKind::graph: return;  // its nodes report themselves
+  }
+}
+
+const sim::ActivityHooks kHooks{call_made, work_done};
+
+// The simulated driver must be in the process: this CUPTI watches nothing else.
+bool watch_simulated_driver() {
+  void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (!driver) return false;
+  auto* install = reinterpret_cast<decltype(&simcuda_set_activity_hooks)>(dlsym(driver, "simcuda_set_activity_hooks"));
+  dlclose(driver);
+  if (!install) return false;
+  install(&kHooks);
+  return true;
+}
+
+}  // namespace
+
+extern "C" {
+
+CUptiResult CUPTIAPI cuptiGetResultString(CUptiResult result, const char** str) {
+  if (!str) return CUPTI_ERROR_INVALID_PARAMETER;
+  switch (result) {
+    case CUPTI_SUCCESS: *str = "CUPTI_SUCCESS"; break;
+    case CUPTI_ERROR_INVALID_PARAMETER: *str = "CUPTI_ERROR_INVALID_PARAMETER"; break;
+    case CUPTI_ERROR_INVALID_KIND: *str = "CUPTI_ERROR_INVALID_KIND"; break;
+    case CUPTI_ERROR_NOT_INITIALIZED: *str = "CUPTI_ERROR_NOT_INITIALIZED"; break;
+    case CUPTI_ERROR_MAX_LIMIT_REACHED: *str = "CUPTI_ERROR_MAX_LIMIT_REACHED"; break;
+    case CUPTI_ERROR_QUEUE_EMPTY: *str = "CUPTI_ERROR_QUEUE_EMPTY"; break;
+    case CUPTI_ERROR_NOT_SUPPORTED: *str = "CUPTI_ERROR_NOT_SUPPORTED"; break;
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED: *str = "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED"; break;
+    default: return CUPTI_ERROR_INVALID_PARAMETER;
+  }
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiSubscribe(CUpti_SubscriberHandle* subscriber, CUpti_CallbackFunc, void*) {
+  if (!subscriber) return CUPTI_ERROR_INVALID_PARAMETER;
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  if (s.subscribed) return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+  s.subscribed = true;
+  *subscriber = reinterpret_cast<CUpti_SubscriberHandle>(&s);
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiUnsubscribe(CUpti_SubscriberHandle subscriber) {
+  State& s = state();
+  if (subscriber != reinterpret_cast<CUpti_SubscriberHandle>(&s)) return CUPTI_ERROR_INVALID_PARAMETER;
+  std::lock_guard lock(s.mutex);
+  s.subscribed = false;
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc request,
+                                                    CUpti_BuffersCallbackCompleteFunc complete) {
+  if (!request || !complete) return CUPTI_ERROR_INVALID_PARAMETER;
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  s.request = request;
+  s.complete = complete;
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityEnable(CUpti_ActivityKind kind) {
+  if (record_size(kind) == 0) return CUPTI_ERROR_NOT_SUPPORTED;
+  if (!watch_simulated_driver()) return CUPTI_ERROR_NOT_INITIALIZED;
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  s.enabled.insert(kind);
+  if (!s.delivery_started) {
+    s.delivery_started = true;
+    std::thread(delivery_thread).detach();
+  }
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityDisable(CUpti_ActivityKind kind) {
+  if (record_size(kind) == 0) return CUPTI_ERROR_NOT_SUPPORTED;
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  s.enabled.erase(kind);
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityEnableDriverApi(CUpti_CallbackId cbid, uint8_t enable) {
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  if (enable) {
+    s.driver_apis.insert(cbid);
+  } else {
+    s.driver_apis.erase(cbid);
+  }
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityGetNextRecord(uint8_t* buffer, size_t valid_size, CUpti_Activity** record) {
+  if (!buffer || !record) return CUPTI_ERROR_INVALID_PARAMETER;
+  std::uint8_t* next = buffer;
+  if (*record) {
+    const std::size_t size = record_size((*record)->kind);
+    if (size == 0) return CUPTI_ERROR_INVALID_KIND;
+    next = reinterpret_cast<std::uint8_t*>(*record) + align8(size);
+  }
+  if (next >= buffer + valid_size) return CUPTI_ERROR_MAX_LIMIT_REACHED;
+  auto* candidate = reinterpret_cast<CUpti_Activity*>(next);
+  const std::size_t size = record_size(candidate->kind);
+  if (size == 0 || next + size > buffer + valid_size) return CUPTI_ERROR_INVALID_KIND;
+  *record = candidate;
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t) {
+  std::vector<Buffer> ready;
+  {
+    State& s = state();
+    std::unique_lock lock(s.mutex);
+    s.delivered.wait(lock, [&] { return !s.delivering; });
+    ready.assign(s.full.begin(), s.full.end());
+    s.full.clear();
+    for (Buffer* b : {&s.api, &s.work}) {
+      if (b->used > 0) ready.push_back(*b);
+      if (b->used > 0) *b = {};
+    }
+  }
+  for (const Buffer& b : ready) deliver(b);
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityPushExternalCorrelationId(CUpti_ExternalCorrelationKind kind, uint64_t id) {
+  if (kind <= CUPTI_EXTERNAL_CORRELATION_KIND_INVALID || kind >= CUPTI_EXTERNAL_CORRELATION_KIND_SIZE) {
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  }
+  t_external[kind].push_back(id);
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityPopExternalCorrelationId(CUpti_ExternalCorrelationKind kind, uint64_t* last_id) {
+  if (kind <= CUPTI_EXTERNAL_CORRELATION_KIND_INVALID || kind >= CUPTI_EXTERNAL_CORRELATION_KIND_SIZE) {
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  }
+  if (t_external[kind].empty()) return CUPTI_ERROR_QUEUE_EMPTY;
+  if (last_id) *last_id = t_external[kind].back();
+  t_external[kind].pop_back();
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiGetTimestamp(uint64_t* timestamp) {
+  if (!timestamp) return CUPTI_ERROR_INVALID_PARAMETER;
+  *timestamp = clock_ns(CLOCK_REALTIME);
+  return CUPTI_SUCCESS;
+}
+
+}  // extern "C"

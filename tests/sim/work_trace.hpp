@@ -1,0 +1,44 @@
+#pragma once
+// The simulated driver's side of sim_activity.hpp: a call says which driver entry it is
+// and what work it submits; submit() wraps the operation so that, once the simulated
+// CUPTI has installed its hooks, it reports its simulated device start and end.
+#include <cstdint>
+
+#include "sim.hpp"
+#include "sim_activity.hpp"
+
+namespace sim {
+
+// The driver entry being called on this thread, by CUPTI callback id.
+class DriverCall {
+ public:
+  explicit DriverCall(int cbid);
+  ~DriverCall();
+  DriverCall(const DriverCall&) = delete;
+  DriverCall& operator=(const DriverCall&) = delete;
+};
+
+// The work the calling thread is about to submit (kind and what CUPTI would say of
+// it); the callback id is the current DriverCall's.
+class WorkNote {
+ public:
+  explicit WorkNote(WorkRecord work);
+  ~WorkNote();
+  WorkNote(const WorkNote&) = delete;
+  WorkNote& operator=(const WorkNote&) = delete;
+
+ private:
+  WorkRecord work_;
+};
+
+// The operation submit() enqueues on `stream`: unchanged when no work was noted;
+// otherwise it reports itself (captured into a graph: when a graph launch runs it).
+Operation traced_operation(Operation op, const Stream& stream, bool capturing);
+
+// Where an address of a linear copy lives, as CUPTI says it.
+WorkMemory memory_at(const void* address);
+
+// What a device spent in the running operation so far (valid on a worker thread).
+std::uint64_t device_time_so_far();
+
+}  // namespace sim
