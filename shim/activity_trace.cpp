@@ -3,9 +3,11 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cupti_driver_cbid.h>
@@ -30,6 +32,7 @@ const cupti::CuptiLibrary* g_cupti = nullptr;
 constexpr std::size_t kBufferBytes = std::size_t{2} << 20;
 constexpr std::size_t kBufferAlignment = 8;  // CUPTI's requirement
 constexpr std::uint64_t kPollIntervalNs = 5'000'000;
+constexpr int kSettleWaits = 50;  // of 1 ms
 
 // Lock order: a resolver's track lock, then this one.
 struct Activities {
@@ -209,6 +212,15 @@ void settle_activities(const ContextLog* log) {
     missing = a.matcher.expecting(log);
   }
   if (missing) flush_cupti(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  // A buffer CUPTI's own thread was handing over as the flush ran may still be on its
+  // way: a short wait for it before the rest falls back to event times.
+  for (int wait = 0; missing && wait < kSettleWaits; ++wait) {
+    {
+      std::lock_guard lock(a.mutex);
+      missing = a.matcher.expecting(log);
+    }
+    if (missing) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   std::vector<ReadyRecord> ready;
   std::lock_guard lock(a.mutex);
   a.matcher.settle(log, ready);

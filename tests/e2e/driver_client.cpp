@@ -68,6 +68,7 @@ struct Driver {
   PFN_cuMemcpyDtoHAsync_v3020 memcpy_dtoh_async;
   PFN_cuMemcpy_v4000 memcpy_unified;
   PFN_cuMemsetD8_v3020 memset_d8;
+  PFN_cuMemsetD8Async_v3020 memset_d8_async;
   PFN_cuLaunchKernel_v4000 launch;
   PFN_cuLaunchKernel_v7000_ptsz launch_ptsz;
   PFN_cuProfilerStart_v4000 profiler_start;
@@ -114,6 +115,7 @@ std::vector<Lookup> lookups(Driver& d) {
       {SLOT(memcpy_dtoh_async), "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoHAsync", 3020, false},
       {SLOT(memcpy_unified), "cuMemcpy", "cuMemcpy", 4000, false},
       {SLOT(memset_d8), "cuMemsetD8_v2", "cuMemsetD8", 3020, false},
+      {SLOT(memset_d8_async), "cuMemsetD8Async", "cuMemsetD8Async", 3020, false},
       {SLOT(launch), "cuLaunchKernel", "cuLaunchKernel", 4000, false},
       {SLOT(launch_ptsz), "cuLaunchKernel_ptsz", "cuLaunchKernel", 7000, true},
       {SLOT(profiler_start), "cuProfilerStart", "cuProfilerStart", 4000, false},
@@ -157,6 +159,7 @@ void resolve_linked(Driver& d) {
       reinterpret_cast<void*>(&cuGraphInstantiateWithFlags), reinterpret_cast<void*>(&cuGraphLaunch),
       reinterpret_cast<void*>(&cuMemcpyHtoD_v2), reinterpret_cast<void*>(&cuMemcpyDtoHAsync_v2),
       reinterpret_cast<void*>(&cuMemcpy), reinterpret_cast<void*>(&cuMemsetD8_v2),
+      reinterpret_cast<void*>(&cuMemsetD8Async),
       reinterpret_cast<void*>(&cuLaunchKernel), reinterpret_cast<void*>(&cuLaunchKernel_ptsz),
       reinterpret_cast<void*>(&cuProfilerStart), reinterpret_cast<void*>(&cuProfilerStop),
   };
@@ -367,6 +370,32 @@ int scenario_capture() {
   return 0;
 }
 
+// A graph of a 4 KiB memset, a 2 ms spin and a copy of the 4 KiB to pinned memory,
+// captured on a stream, then launched twice.
+int scenario_graph_nodes() {
+  Session s = open_session();
+  constexpr std::size_t bytes = 4096;
+  CUdeviceptr d = 0;
+  check(g.mem_alloc(&d, bytes), "cuMemAlloc");
+  void* pinned = nullptr;
+  check(g.mem_alloc_host(&pinned, bytes), "cuMemAllocHost");
+  CUstream stream;
+  check(g.stream_create(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  check(g.begin_capture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL), "cuStreamBeginCapture");
+  check(g.memset_d8_async(d, 7, bytes, stream), "cuMemsetD8Async");
+  spin(s, 2'000'000, stream);
+  check(g.memcpy_dtoh_async(pinned, d, bytes, stream), "cuMemcpyDtoHAsync");
+  CUgraph graph = nullptr;
+  check(g.end_capture(stream, &graph), "cuStreamEndCapture");
+  CUgraphExec exec = nullptr;
+  check(g.graph_instantiate(&exec, graph, 0), "cuGraphInstantiateWithFlags");
+  for (int i = 0; i < 2; ++i) check(g.graph_launch(exec, stream), "cuGraphLaunch");
+  check(g.stream_synchronize(stream), "cuStreamSynchronize");
+  if (static_cast<const unsigned char*>(pinned)[bytes - 1] != 7) fail("graph result");
+  std::printf("graph ok\n");
+  return 0;
+}
+
 // A CUkernel (library API) launched directly: 1 spin of 500 us.
 int scenario_library() {
   open_session();
@@ -394,6 +423,22 @@ int scenario_exit_thread() {
 
 // 3 spins and return without releasing anything.
 int scenario_no_cleanup() {
+  Session s = open_session();
+  for (int i = 0; i < 3; ++i) spin(s, 100'000);
+  return 0;
+}
+
+// Subscribes to the CUPTI named by COMPUTEPROF_CUPTI_LIBRARY before any launch, as a
+// program using CUPTI itself does; then 3 spins of 100 us.
+int scenario_cupti_subscriber() {
+  const char* path = std::getenv("COMPUTEPROF_CUPTI_LIBRARY");
+  void* cupti = path ? dlopen(path, RTLD_NOW) : nullptr;
+  if (!cupti) fail("no CUPTI to subscribe to");
+  // cuptiSubscribe(CUpti_SubscriberHandle*, CUpti_CallbackFunc, void*), without CUPTI's headers.
+  using Subscribe = int (*)(void**, void*, void*);
+  auto subscribe = reinterpret_cast<Subscribe>(dlsym(cupti, "cuptiSubscribe"));
+  void* subscriber = nullptr;
+  if (!subscribe || subscribe(&subscriber, nullptr, nullptr) != 0) fail("cuptiSubscribe");
   Session s = open_session();
   for (int i = 0; i < 3; ++i) spin(s, 100'000);
   return 0;
@@ -471,6 +516,8 @@ int main(int argc, char** argv) {
   else if (scenario == "bracket") rc = scenario_bracket();
   else if (scenario == "reject") rc = scenario_reject();
   else if (scenario == "capture") rc = scenario_capture();
+  else if (scenario == "graph-nodes") rc = scenario_graph_nodes();
+  else if (scenario == "cupti-subscriber") rc = scenario_cupti_subscriber();
   else if (scenario == "library") rc = scenario_library();
   else if (scenario == "exit-thread") rc = scenario_exit_thread();
   else if (scenario == "no-cleanup") rc = scenario_no_cleanup();

@@ -1,9 +1,12 @@
-// conckerneltrace without CUPTI: operations are not waited for, their GPU times come
-// from event pairs completed later; the records are those of serialized mode, nothing
-// is lost at exit, at context destruction or at the profiler switch. Each run says
-// once that CUPTI could not be had.
+// conckerneltrace: operations are not waited for; the records are those of serialized
+// mode, nothing is lost at exit, at context destruction or at the profiler switch.
+// Every case runs twice: without CUPTI (GPU times from event pairs completed later; the
+// run says once that CUPTI could not be had) and with the simulated CUPTI (GPU times
+// from its activity records, tied by external correlation ids; nothing on stderr, so
+// no record fell back to its event times).
 #include <algorithm>
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -16,15 +19,21 @@ using namespace e2e;
 
 namespace {
 
-RunOptions concurrent(const std::string& config = "") {
+enum class Timing { events, cupti };
+
+std::ostream& operator<<(std::ostream& os, Timing t) { return os << (t == Timing::events ? "events" : "cupti"); }
+
+RunOptions concurrent(Timing timing, const std::string& config = "") {
   std::string text = "conckerneltrace\n";
   text += config;
   RunOptions o = profiling(text);
-  o.env["COMPUTEPROF_CUPTI_LIBRARY"] = o.directory + "/no-such-libcupti.so";
+  o.env["COMPUTEPROF_CUPTI_LIBRARY"] = timing == Timing::cupti ? SIMCUPTI_PATH : o.directory + "/no-such-libcupti.so";
   return o;
 }
 
-std::string no_cupti_line(const RunOptions& o) {
+// All a run may print on stderr.
+std::string expected_err(const RunOptions& o, Timing timing) {
+  if (timing == Timing::cupti) return "";
   return "computeprof: conckerneltrace: CUPTI activity tracing unavailable: libcupti.so.13 not found: " +
          o.directory +
          "/no-such-libcupti.so: cannot open shared object file: No such file or directory; GPU times come from "
@@ -44,6 +53,8 @@ Fields identity(Fields r) {
 
 TEST_CASE("conckerneltrace gives the records of serialized mode without waiting for kernels", "[e2e][concurrent]") {
   const auto reach = GENERATE(as<std::string>{}, "linked", "dlsym", "procaddress", "procaddress-ptds", "runtime");
+  const Timing timing = GENERATE(Timing::events, Timing::cupti);
+  INFO(timing);
   INFO("reach " << reach);
   RunOptions serialized;
   serialized.directory = make_scratch_directory();
@@ -51,11 +62,11 @@ TEST_CASE("conckerneltrace gives the records of serialized mode without waiting 
   serialized.env["COMPUTE_PROFILE_CONFIG"] = write_config(serialized.directory, kAllOptions);
   const auto s = run_client(reach, "basic", serialized);
   REQUIRE(s.exit_code == 0);
-  auto o = concurrent(kAllOptions);
+  auto o = concurrent(timing, kAllOptions);
   const auto c = run_client(reach, "basic", o);
   INFO(c.out << c.err);
   REQUIRE(c.exit_code == 0);
-  CHECK(c.err == no_cupti_line(o));
+  CHECK(c.err == expected_err(o, timing));
   CHECK(c.out == s.out);
 
   const auto slog = read_log(serialized.directory + "/compute_profile.log");
@@ -74,8 +85,14 @@ TEST_CASE("conckerneltrace gives the records of serialized mode without waiting 
                                  "memcpyDtoD", "memset", "_Z4spiny"});
   const auto& spin30 = clog.records[3];
   const auto& spin20 = clog.records[7];
-  check_gputime_near(spin30, 30'000'000);
-  check_gputime_near(spin20, 20'000'000);
+  if (timing == Timing::cupti) {
+    // The simulated device's own start and end of each kernel.
+    CHECK(spin30.at("gputime") == "30000.000");
+    CHECK(spin20.at("gputime") == "20000.000");
+  } else {
+    check_gputime_near(spin30, 30'000'000);
+    check_gputime_near(spin20, 20'000'000);
+  }
   // The launch returned long before its kernel ended; serialized, it waited for it.
   CHECK(micros_to_ns(spin30.at("cputime")) < 10'000'000);
   CHECK(micros_to_ns(spin20.at("cputime")) < 10'000'000);
@@ -83,10 +100,13 @@ TEST_CASE("conckerneltrace gives the records of serialized mode without waiting 
 }
 
 TEST_CASE("conckerneltrace: spins on two streams launched back to back overlap", "[e2e][concurrent]") {
-  auto o = concurrent("gpustarttimestamp\ngpuendtimestamp\nstreamid\n");
+  const Timing timing = GENERATE(Timing::events, Timing::cupti);
+  INFO(timing);
+  auto o = concurrent(timing, "gpustarttimestamp\ngpuendtimestamp\nstreamid\n");
   const auto r = run_client("runtime", "overlap", o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
+  CHECK(r.err == expected_err(o, timing));
   const auto log = read_log(o.directory + "/compute_profile.log");
   REQUIRE(methods(log) == Methods{"_Z4spiny", "_Z4spiny", "_Z4spiny"});
   const auto& on_a = log.records[1];
@@ -101,18 +121,22 @@ TEST_CASE("conckerneltrace: spins on two streams launched back to back overlap",
 
 TEST_CASE("conckerneltrace: nothing is lost at exit", "[e2e][concurrent]") {
   const auto scenario = GENERATE(as<std::string>{}, "no-cleanup", "exit-thread", "busy-exit");
+  const Timing timing = GENERATE(Timing::events, Timing::cupti);
+  INFO(timing);
   INFO(scenario);
-  auto o = concurrent();
+  auto o = concurrent(timing);
   const auto r = run_client("runtime", scenario, o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.err == no_cupti_line(o));
+  CHECK(r.err == expected_err(o, timing));
   const auto log = read_log(o.directory + "/compute_profile.log");
   REQUIRE(methods(log) == Methods{"_Z4spiny", "_Z4spiny", "_Z4spiny"});
-  // busy-exit returns while its three 50 ms spins still run. The first one's time also
-  // holds the host's gap between its start event and the launch (an idle stream);
-  // the others queue behind it.
-  if (scenario == "busy-exit") {
+  // busy-exit returns while its three 50 ms spins still run. With events, the first
+  // one's time also holds the host's gap between its start event and the launch (an
+  // idle stream); the others queue behind it.
+  if (scenario == "busy-exit" && timing == Timing::cupti) {
+    for (const auto& record : log.records) CHECK(record.at("gputime") == "50000.000");
+  } else if (scenario == "busy-exit") {
     CHECK(micros_to_ns(log.records[0].at("gputime")) >= 45'000'000);
     check_gputime_near(log.records[1], 50'000'000);
     check_gputime_near(log.records[2], 50'000'000);
@@ -120,32 +144,44 @@ TEST_CASE("conckerneltrace: nothing is lost at exit", "[e2e][concurrent]") {
 }
 
 TEST_CASE("conckerneltrace: cuCtxDestroy completes the context's outstanding operations first", "[e2e][concurrent]") {
-  auto o = concurrent();
+  const Timing timing = GENERATE(Timing::events, Timing::cupti);
+  INFO(timing);
+  auto o = concurrent(timing);
   const auto r = run_client("linked", "destroy", o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
+  CHECK(r.err == expected_err(o, timing) +
+                     "computeprof: context 2 would share log 'compute_profile.log' with context 1; it writes "
+                     "'compute_profile_2.log'\n");
   const auto created = read_log(o.directory + "/compute_profile.log");
   CHECK(created.header[2] == "# CUDA_CONTEXT 1");
   REQUIRE(methods(created) == Methods{"_Z4spiny", "_Z4spiny", "_Z4spiny"});
-  // As in busy-exit: the first spin started on an idle stream.
-  CHECK(micros_to_ns(created.records[0].at("gputime")) >= 45'000'000);
-  check_gputime_near(created.records[1], 50'000'000);
-  check_gputime_near(created.records[2], 50'000'000);
+  if (timing == Timing::cupti) {
+    for (const auto& record : created.records) CHECK(record.at("gputime") == "50000.000");
+  } else {
+    // As in busy-exit: the first spin started on an idle stream.
+    CHECK(micros_to_ns(created.records[0].at("gputime")) >= 45'000'000);
+    check_gputime_near(created.records[1], 50'000'000);
+    check_gputime_near(created.records[2], 50'000'000);
+  }
   const auto primary = read_log(o.directory + "/compute_profile_2.log");
   CHECK(methods(primary) == Methods{"_Z4spiny"});
 }
 
 TEST_CASE("conckerneltrace: cuProfilerStop writes what it brackets", "[e2e][concurrent]") {
-  auto o = concurrent("enableonstart 0\n");
+  const Timing timing = GENERATE(Timing::events, Timing::cupti);
+  INFO(timing);
+  auto o = concurrent(timing, "enableonstart 0\n");
   const auto r = run_client("procaddress", "bracket", o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
+  CHECK(r.err == expected_err(o, timing));
   const auto log = read_log(o.directory + "/compute_profile.log");
   CHECK(methods(log) == Methods{"_Z4spiny", "memcpyHtoD", "_Z4spiny"});
 }
 
-TEST_CASE("conckerneltrace: a graph launch is one record named graphLaunch", "[e2e][concurrent]") {
-  auto o = concurrent();
+TEST_CASE("conckerneltrace without CUPTI: a graph launch is one record named graphLaunch", "[e2e][concurrent]") {
+  auto o = concurrent(Timing::events);
   const auto r = run_client("procaddress", "capture", o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
@@ -154,12 +190,71 @@ TEST_CASE("conckerneltrace: a graph launch is one record named graphLaunch", "[e
   CHECK(micros_to_ns(log.records[0].at("gputime")) >= 900'000);
 }
 
+TEST_CASE("conckerneltrace with CUPTI: each kernel, copy and memset node of a graph launch is a record",
+          "[e2e][concurrent]") {
+  auto o = concurrent(Timing::cupti,
+                      "memtransfersize\ngridsize\nthreadblocksize\ngpustarttimestamp\ngpuendtimestamp\n");
+  const auto r = run_client("procaddress", "graph-nodes", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.empty());
+  const auto log = read_log(o.directory + "/compute_profile.log");
+  REQUIRE(methods(log) == Methods{"memset", "_Z4spiny", "memcpyDtoHasync", "memset", "_Z4spiny", "memcpyDtoHasync"});
+  for (std::size_t launch = 0; launch < 2; ++launch) {
+    INFO("launch " << launch);
+    const auto& memset = log.records[3 * launch];
+    const auto& spin = log.records[3 * launch + 1];
+    const auto& copy = log.records[3 * launch + 2];
+    CHECK(memset.at("memtransfersize") == "4096");
+    CHECK(spin.at("gputime") == "2000.000");
+    CHECK(spin.at("gridsize") == "1, 1");
+    CHECK(spin.at("threadblocksize") == "32, 1, 1");
+    CHECK(copy.at("memtransfersize") == "4096");
+    // In the graph's order on the device.
+    CHECK(hex(memset, "gpuendtimestamp") <= hex(spin, "gpustarttimestamp"));
+    CHECK(hex(spin, "gpuendtimestamp") <= hex(copy, "gpustarttimestamp"));
+  }
+}
+
+TEST_CASE("conckerneltrace with CUPTI: operations CUPTI gives no record for keep their event times, said once",
+          "[e2e][concurrent]") {
+  auto o = concurrent(Timing::cupti);
+  o.env["SIMCUPTI_DROP_KERNELS"] = "1";
+  const auto r = run_client("runtime", "basic", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err ==
+        "computeprof: CUPTI gave no activity record for some operations; their GPU times come from event pairs\n");
+  const auto log = read_log(o.directory + "/compute_profile.log");
+  REQUIRE(log.records.size() == 8);
+  const auto spins = log.with_method("_Z4spiny");
+  REQUIRE(spins.size() == 2);
+  check_gputime_near(spins[0], 30'000'000);
+  check_gputime_near(spins[1], 20'000'000);
+}
+
+TEST_CASE("conckerneltrace: another CUPTI client in the process is said once, events time everything",
+          "[e2e][concurrent]") {
+  auto o = concurrent(Timing::cupti);
+  const auto r = run_client("runtime", "cupti-subscriber", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err ==
+        "computeprof: conckerneltrace: CUPTI activity tracing unavailable: cuptiSubscribe: another CUPTI client "
+        "(Nsight?) is attached to this process; GPU times come from event pairs\n");
+  const auto log = read_log(o.directory + "/compute_profile.log");
+  CHECK(methods(log) == Methods{"_Z4spiny", "_Z4spiny", "_Z4spiny"});
+}
+
 TEST_CASE("conckerneltrace: fork keeps the parent's records once", "[e2e][concurrent]") {
-  auto o = concurrent();
+  const Timing timing = GENERATE(Timing::events, Timing::cupti);
+  INFO(timing);
+  auto o = concurrent(timing);
   o.env["COMPUTE_PROFILE_LOG"] = "fork_%p.log";
   const auto r = run_client("linked", "fork", o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
+  CHECK(r.err == expected_err(o, timing));
   const auto files = list_directory(o.directory);
   REQUIRE(files.size() == 2);  // the config and the parent's log
   const auto log = read_log(o.directory + "/" + (files[0].starts_with("fork_") ? files[0] : files[1]));
@@ -167,13 +262,18 @@ TEST_CASE("conckerneltrace: fork keeps the parent's records once", "[e2e][concur
 }
 
 TEST_CASE("conckerneltrace: 8 threads x 10000 launches give exactly 80000 kernel records", "[e2e][concurrent][threads]") {
-  auto o = concurrent();
+  const Timing timing = GENERATE(Timing::events, Timing::cupti);
+  INFO(timing);
+  auto o = concurrent(timing);
   o.argv = {MULTI_THREAD_PATH, "8", "10000"};
   o.env["COMPUTE_PROFILE_LOG"] = "threads_%d.log";
   o.timeout_seconds = 300;
   const auto r = run(o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
+  // Then the lines of the contexts whose logs would collide.
+  CHECK(r.err.starts_with(expected_err(o, timing)));
+  CHECK(r.err.find("CUPTI gave no activity record") == std::string::npos);
   std::size_t kernels = 0, copies = 0;
   for (const auto& f : list_directory(o.directory)) {
     if (!f.starts_with("threads_")) continue;
