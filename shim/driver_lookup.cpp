@@ -68,11 +68,19 @@ void warn_missing(Entry e) {
 
 using namespace computeprof::shim;
 
+#ifdef COMPUTEPROF_WITH_OPENCL
+extern "C" void* computeprof_opencl_substitute(void* handle, const char* name);  // opencl_lookup.cpp
+#endif
+
 // Called by the dlsym thunk: the wrapper to return, or null to let glibc answer.
 extern "C" __attribute__((visibility("hidden"))) void* computeprof_dlsym_substitute(void* handle, const char* name,
                                                                                   const void* caller) {
   resolve_real_dlsym();
-  if (!name || name[0] != 'c' || name[1] != 'u' || handle == RTLD_DEFAULT || handle == RTLD_NEXT) return nullptr;
+  if (!name || name[0] != 'c' || handle == RTLD_DEFAULT || handle == RTLD_NEXT) return nullptr;
+#ifdef COMPUTEPROF_WITH_OPENCL
+  if (name[1] == 'l') return computeprof_opencl_substitute(handle, name);
+#endif
+  if (name[1] != 'u') return nullptr;
   const auto entry = find_entry(name);
   if (!entry || !is_driver_handle(handle) || called_by_profiler_library(caller)) return nullptr;
   void* real = real_dlsym(handle, name);

@@ -149,3 +149,22 @@ TEST_CASE("OpenCL queue created without profiling is timed and keeps its propert
   check_times(log, true);
   for (const Fields& r : log.records) CHECK(r.count("occupancy") == 0);
 }
+
+TEST_CASE("OpenCL through dlopen and dlsym on the loader: the same records as a linked program", "[opencl]") {
+  RunOptions plain;
+  plain.preload_shim = false;
+  const auto without = run_opencl(OPENCL_DLSYM_CLIENT_PATH, {}, plain);
+  REQUIRE(without.result.exit_code == 0);
+  const auto run = run_opencl(OPENCL_DLSYM_CLIENT_PATH, {}, compute_profile_options(false), kAllOpenCLOptions);
+  INFO(run.result.out << run.result.err);
+  REQUIRE(run.result.exit_code == 0);
+  CHECK(run.result.out == without.result.out);
+  CHECK(run.result.err.empty());
+  const ParsedLog log = log_of(run, "compute_profile.log");
+  REQUIRE(methods(log) == std::vector<std::string>{"memcpyHtoD", "vec_add", "memcpyDtoH"});
+  check_times(log, true);
+  CHECK(log.records[0].at("memtransfersize") == "16384");
+  CHECK(log.records[1].at("ndrangesize") == "64, 1");
+  CHECK(log.records[1].at("workgroupsize") == "64, 1, 1");
+  CHECK(log.records[2].at("memtransfersize") == "16384");
+}
