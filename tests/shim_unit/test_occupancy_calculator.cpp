@@ -1,0 +1,78 @@
+// Theoretical occupancy by the occupancy calculator's rules, each value worked out by
+// hand below; and what NVIDIA's -cl-nv-verbose build log says of each kernel.
+#include "catch.hpp"
+
+#include "shim/occupancy_calculator.hpp"
+#include "shim/ptxas_usage.hpp"
+
+using namespace computeprof::shim;
+
+TEST_CASE("occupancy limited by warps, blocks, registers and shared memory", "[occupancy]") {
+  const SmLimits h100 = *sm_limits(9, 0);  // 64 warps, 32 blocks, 64K registers, 228 KiB, 1 KiB reserved
+  // 256 threads = 8 warps; 64/8 = 8 blocks; 32 registers: 1024 per warp, 64 warps by
+  // registers: 8 blocks. 64 of 64 warps.
+  CHECK(theoretical_occupancy(h100, {256, 32, 0}) == 1.0);
+  // 64 threads = 2 warps, 40 registers: 40*32 = 1280 per warp, 65536/1280 = 51 warps,
+  // 25 blocks of 2 warps: 50 of 64 warps.
+  CHECK(theoretical_occupancy(h100, {64, 40, 0}) == 50.0 / 64);
+  // 32 threads = 1 warp: the 32-block limit: 32 of 64 warps.
+  CHECK(theoretical_occupancy(h100, {32, 16, 0}) == 0.5);
+  // 1024 threads = 32 warps, 48 KiB shared + 1 KiB reserved: 233472/50176 = 4 blocks
+  // by shared memory, but 2 by warps: 64 of 64.
+  CHECK(theoretical_occupancy(h100, {1024, 0, 48 * 1024}) == 1.0);
+  // 128 threads = 4 warps, 100 KiB shared: 233472/(102400+1024) = 2 blocks: 8 of 64.
+  CHECK(theoretical_occupancy(h100, {128, 0, 100 * 1024}) == 8.0 / 64);
+  // 255 registers: 8160 rounded up to 8192 per warp, 8 warps fit; 256 threads = 8
+  // warps: 1 block, 8 of 64.
+  CHECK(theoretical_occupancy(h100, {256, 255, 0}) == 8.0 / 64);
+
+  const SmLimits t4 = *sm_limits(7, 5);  // 32 warps, 16 blocks, 64 KiB, nothing reserved
+  // 64 threads = 2 warps: 16 blocks by warps and by blocks: 32 of 32.
+  CHECK(theoretical_occupancy(t4, {64, 32, 0}) == 1.0);
+  // 20 KiB shared (20480, a multiple of 128): 65536/20480 = 3 blocks of 4 warps: 12 of 32.
+  CHECK(theoretical_occupancy(t4, {128, 0, 20 * 1024}) == 12.0 / 32);
+
+  const SmLimits a100 = *sm_limits(8, 0);  // 64 warps, 32 blocks, 164 KiB, 1 KiB reserved
+  // 100 bytes of shared round up to 128, + 1024 = 1152; 167936/1152 = 145 blocks: no
+  // limit; 64 threads: 32 blocks by the block limit: 64 of 64.
+  CHECK(theoretical_occupancy(a100, {64, 0, 100}) == 1.0);
+
+  const SmLimits rtx3090 = *sm_limits(8, 6);  // 48 warps, 16 blocks
+  // 32 threads: 16 blocks of 1 warp: 16 of 48.
+  CHECK(theoretical_occupancy(rtx3090, {32, 0, 0}) == 16.0 / 48);
+
+  CHECK_FALSE(sm_limits(5, 2).has_value());
+  CHECK(theoretical_occupancy(h100, {0, 32, 0}) == 0.0);
+  // Too much shared memory for any block.
+  CHECK(theoretical_occupancy(h100, {64, 0, 300 * 1024}) == 0.0);
+}
+
+namespace {
+constexpr const char* kVerboseLog =
+    "ptxas info    : 0 bytes gmem\n"
+    "ptxas info    : Compiling entry function 'vec_add' for 'sm_90'\n"
+    "ptxas info    : Function properties for vec_add\n"
+    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+    "ptxas info    : Used 8 registers, 380 bytes cmem[0]\n"
+    "ptxas info    : Compiling entry function 'scale' for 'sm_90'\n"
+    "ptxas info    : Function properties for scale\n"
+    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+    "ptxas info    : Used 40 registers, 1024 bytes smem, 372 bytes cmem[0]\n";
+}
+
+TEST_CASE("registers per kernel from ptxas lines", "[occupancy]") {
+  const auto registers = kernel_registers(kVerboseLog);
+  REQUIRE(registers.size() == 2);
+  CHECK(registers.at("vec_add") == 8);
+  CHECK(registers.at("scale") == 40);
+  CHECK(kernel_registers("").empty());
+  CHECK(kernel_registers("warning: unused variable\n").empty());
+}
+
+TEST_CASE("the build log without what -cl-nv-verbose added", "[occupancy]") {
+  CHECK(without_verbose_lines(std::string("<kernel>:3:7: warning: unused variable 'x'\n") + kVerboseLog) ==
+        "<kernel>:3:7: warning: unused variable 'x'\n");
+  CHECK(without_verbose_lines(kVerboseLog).empty());
+  CHECK(without_verbose_lines("a\nb") == "a\nb");
+  CHECK(without_verbose_lines("") == "");
+}
