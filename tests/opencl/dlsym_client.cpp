@@ -23,8 +23,10 @@ constexpr std::size_t kBytes = kCount * sizeof(float);
 
 void* g_loader = nullptr;
 
+// Fn is the function type the header declares (decltype names it without referring to
+// the symbol, which nothing here links).
 template <typename Fn>
-Fn* look_up(Fn*, const char* name) {
+Fn* look_up(const char* name) {
   void* fn = dlsym(g_loader, name);
   if (!fn) {
     std::printf("FAIL: dlsym %s\n", name);
@@ -32,7 +34,7 @@ Fn* look_up(Fn*, const char* name) {
   }
   return reinterpret_cast<Fn*>(fn);
 }
-#define LOOK_UP(name) look_up(&::name, #name)
+#define LOOK_UP(name) look_up<decltype(::name)>(#name)
 
 void check(cl_int status, const char* what) {
   if (status == CL_SUCCESS) return;
