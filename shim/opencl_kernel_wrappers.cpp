@@ -2,12 +2,14 @@
 // of work-groups per dimension and workgroupsize the work-items per group (the CUDA
 // gridsize and threadblocksize); when the program lets the runtime choose the group
 // size and the kernel does not fix it, neither is known: both are written as 0.
-// Occupancy stays empty: it is computed for NVIDIA GPUs only.
+// Occupancy is computed for NVIDIA GPUs only (opencl_nvidia.hpp), from a known
+// work-group size.
 #include <cstddef>
 #include <cstdint>
 
 #include "shim/opencl_api.hpp"
 #include "shim/opencl_kernel_names.hpp"
+#include "shim/opencl_nvidia.hpp"
 #include "shim/opencl_timer.hpp"
 
 namespace computeprof::shim {
@@ -50,6 +52,11 @@ void describe_launch(logfmt::Record& r, cl_command_queue queue, cl_kernel kernel
   }
   r.grid = {groups[0], groups[1], groups[2]};
   r.block = {items[0], items[1], items[2]};
+  auto* queue_info = COMPUTEPROF_CL_REAL(clGetCommandQueueInfo);
+  cl_device_id device = nullptr;
+  if (queue_info && queue_info(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) == CL_SUCCESS) {
+    r.occupancy = nvidia_kernel_occupancy(device, kernel, items[0] * items[1] * items[2]);
+  }
 }
 
 }  // namespace

@@ -18,6 +18,7 @@ struct Wrapper {
 
 #define COMPUTEPROF_WRAPPER(name) Wrapper{#name, reinterpret_cast<void*>(&::name)}
 const Wrapper kWrappers[] = {
+    COMPUTEPROF_WRAPPER(clBuildProgram),
     COMPUTEPROF_WRAPPER(clCloneKernel),
     COMPUTEPROF_WRAPPER(clCreateCommandQueue),
     COMPUTEPROF_WRAPPER(clCreateCommandQueueWithProperties),
@@ -41,6 +42,7 @@ const Wrapper kWrappers[] = {
     COMPUTEPROF_WRAPPER(clEnqueueWriteImage),
     COMPUTEPROF_WRAPPER(clGetCommandQueueInfo),
     COMPUTEPROF_WRAPPER(clGetEventProfilingInfo),
+    COMPUTEPROF_WRAPPER(clGetProgramBuildInfo),
 };
 #undef COMPUTEPROF_WRAPPER
 

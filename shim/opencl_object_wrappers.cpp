@@ -8,6 +8,7 @@
 #include "shim/opencl_api.hpp"
 #include "shim/opencl_context.hpp"
 #include "shim/opencl_kernel_names.hpp"
+#include "shim/opencl_nvidia.hpp"
 #include "shim/opencl_queue_registry.hpp"
 #include "shim/profiler_state.hpp"
 
@@ -172,7 +173,10 @@ COMPUTEPROF_CL_EXPORT cl_kernel clCreateKernel(cl_program program, const char* n
     return nullptr;
   }
   cl_kernel kernel = real_fn(program, name, errcode_ret);
-  if (kernel && opencl_enabled()) opencl_kernels_created(&kernel, 1);
+  if (kernel && opencl_enabled()) {
+    opencl_kernels_created(&kernel, 1);
+    nvidia_kernels_created();
+  }
   return kernel;
 }
 
@@ -182,7 +186,10 @@ COMPUTEPROF_CL_EXPORT cl_int clCreateKernelsInProgram(cl_program program, cl_uin
   cl_uint created = 0;
   const cl_int r = real_fn(program, num_kernels, kernels, &created);
   if (r == CL_SUCCESS && num_kernels_ret) *num_kernels_ret = created;
-  if (r == CL_SUCCESS && kernels && opencl_enabled()) opencl_kernels_created(kernels, created);
+  if (r == CL_SUCCESS && kernels && opencl_enabled()) {
+    opencl_kernels_created(kernels, created);
+    nvidia_kernels_created();
+  }
   return r;
 }
 
@@ -193,6 +200,9 @@ COMPUTEPROF_CL_EXPORT cl_kernel clCloneKernel(cl_kernel source, cl_int* errcode_
     return nullptr;
   }
   cl_kernel kernel = real_fn(source, errcode_ret);
-  if (kernel && opencl_enabled()) opencl_kernels_created(&kernel, 1);
+  if (kernel && opencl_enabled()) {
+    opencl_kernels_created(&kernel, 1);
+    nvidia_kernels_created();
+  }
   return kernel;
 }

@@ -32,8 +32,8 @@ bool is_continuation(std::string_view line) { return line.starts_with("    ") &&
 
 }  // namespace
 
-std::map<std::string, std::uint32_t> kernel_registers(std::string_view build_log) {
-  std::map<std::string, std::uint32_t> registers;
+std::map<std::string, std::uint32_t, std::less<>> kernel_registers(std::string_view build_log) {
+  std::map<std::string, std::uint32_t, std::less<>> registers;
   std::string_view current;
   for_each_line(build_log, [&](std::string_view line) {
     if (!line.starts_with(kPtxas)) return;

@@ -7,6 +7,7 @@
 //   ptxas info    : Used 8 registers, 380 bytes cmem[0]
 // The occupancy of OpenCL kernels on NVIDIA GPUs needs the register count.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -14,7 +15,7 @@
 namespace computeprof::shim {
 
 // Registers per thread of each kernel the log reports.
-std::map<std::string, std::uint32_t> kernel_registers(std::string_view build_log);
+std::map<std::string, std::uint32_t, std::less<>> kernel_registers(std::string_view build_log);
 
 // The log without the lines -cl-nv-verbose added (ptxas's and their continuation lines).
 std::string without_verbose_lines(std::string_view build_log);

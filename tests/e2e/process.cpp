@@ -36,10 +36,14 @@ std::vector<std::string> build_environment(const RunOptions& o) {
     env[std::string(entry.substr(0, eq))] = std::string(entry.substr(eq + 1));
   }
   if (o.simulated_driver) env["LD_LIBRARY_PATH"] = o.old_driver ? SIMDRIVER_OLD_DIR : SIMDRIVER_DIR;
-  if (o.preload_shim) {
-    // An instrumented shim needs the sanitizer runtime loaded first.
-    const std::string runtime = SANITIZER_PRELOAD;
-    env["LD_PRELOAD"] = runtime.empty() ? std::string(SHIM_PATH) : runtime + ":" + SHIM_PATH;
+  std::vector<std::string> preload;
+  if (o.preload_shim) preload.push_back(SHIM_PATH);
+  preload.insert(preload.end(), o.preload_after.begin(), o.preload_after.end());
+  if (!preload.empty()) {
+    // Instrumented libraries need the sanitizer runtime loaded first.
+    std::string list = SANITIZER_PRELOAD;
+    for (const std::string& library : preload) list += (list.empty() ? "" : ":") + library;
+    env["LD_PRELOAD"] = list;
   }
   for (const auto& [name, value] : o.env) {
     if (value) env[name] = *value;

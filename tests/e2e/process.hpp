@@ -21,6 +21,7 @@ struct RunOptions {
   // every COMPUTE_PROFILE*, CUDA_PROFILE*, OPENCL_PROFILE* and LD_PRELOAD is removed.
   std::map<std::string, std::optional<std::string>> env;
   bool preload_shim = true;   // LD_PRELOAD the shim
+  std::vector<std::string> preload_after;  // and these libraries after it
   bool simulated_driver = true;  // the simulated libcuda first on LD_LIBRARY_PATH
   bool old_driver = false;       // the simulated pre-12.3 driver instead
   int timeout_seconds = 120;
