@@ -42,7 +42,10 @@ std::vector<std::string> build_environment(const RunOptions& o) {
   if (!preload.empty()) {
     // Instrumented libraries need the sanitizer runtime loaded first.
     std::string list = SANITIZER_PRELOAD;
-    for (const std::string& library : preload) list += (list.empty() ? "" : ":") + library;
+    for (const std::string& library : preload) {
+      if (!list.empty()) list += ':';
+      list += library;
+    }
     env["LD_PRELOAD"] = list;
   }
   for (const auto& [name, value] : o.env) {
