@@ -1,6 +1,7 @@
 #pragma once
-// What NVIDIA's OpenCL compiler reports per kernel with -cl-nv-verbose: its build log
-// then holds ptxas's lines, e.g.
+// What NVIDIA's OpenCL compiler reports per kernel with -cl-nv-verbose
+// (cl_nv_compiler_options in the Khronos registry: passed to ptxas as --verbose, whose
+// output goes to the build log), e.g.
 //   ptxas info    : Compiling entry function 'vec_add' for 'sm_90'
 //   ptxas info    : Function properties for vec_add
 //       0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
