@@ -11,10 +11,8 @@ namespace {
 std::atomic<const ActivityHooks*> g_hooks{nullptr};
 std::atomic<std::uint64_t> g_node_ids{0};
 
-thread_local int t_cbid = 0;
-thread_local const WorkRecord* t_work = nullptr;
-// On a worker running a graph launch: the launch's correlation, stream and graph.
-thread_local const WorkRecord* t_graph_launch = nullptr;
+// One pointer of TLS (see t_device_ns in sim_state.cpp).
+thread_local TraceContext* t_trace = nullptr;
 
 void run_reported(WorkRecord work, const Operation& op) {
   // The device reached this work now: a kernel of known length then ends exactly
@@ -28,27 +26,34 @@ void run_reported(WorkRecord work, const Operation& op) {
 
 }  // namespace
 
-DriverCall::DriverCall(int cbid) { t_cbid = cbid; }
-DriverCall::~DriverCall() { t_cbid = 0; }
+DriverCall::DriverCall(int cbid) : previous_(t_trace) {
+  context_.cbid = cbid;
+  t_trace = &context_;
+}
+DriverCall::~DriverCall() { t_trace = previous_; }
 
 WorkNote::WorkNote(WorkRecord work) : work_(work) {
-  work_.cbid = t_cbid;
-  t_work = &work_;
+  if (!t_trace) return;
+  work_.cbid = t_trace->cbid;
+  t_trace->work = &work_;
 }
-WorkNote::~WorkNote() { t_work = nullptr; }
+WorkNote::~WorkNote() {
+  if (t_trace && t_trace->work == &work_) t_trace->work = nullptr;
+}
 
 Operation traced_operation(Operation op, const Stream& stream, bool capturing) {
-  if (!t_work) return op;
-  WorkRecord work = *t_work;
+  if (!t_trace || !t_trace->work) return op;
+  WorkRecord work = *t_trace->work;
   work.context_id = static_cast<std::uint32_t>(stream.context->id);
   if (capturing) {
     // A graph node: it runs, and reports, as part of each launch of the graph.
     work.graph_node_id = g_node_ids.fetch_add(1, std::memory_order_relaxed) + 1;
     return [work, op = std::move(op)]() mutable {
-      if (!t_graph_launch) return op();
-      work.correlation = t_graph_launch->correlation;
-      work.stream_id = t_graph_launch->stream_id;
-      work.graph_id = t_graph_launch->graph_id;
+      const WorkRecord* launch = t_trace ? t_trace->graph_launch : nullptr;
+      if (!launch) return op();
+      work.correlation = launch->correlation;
+      work.stream_id = launch->stream_id;
+      work.graph_id = launch->graph_id;
       run_reported(work, op);
     };
   }
@@ -58,9 +63,11 @@ Operation traced_operation(Operation op, const Stream& stream, bool capturing) {
   work.correlation = hooks->call_made(work.cbid);
   if (work.kind == WorkKind::graph) {
     return [work, op = std::move(op)] {
-      t_graph_launch = &work;
+      TraceContext running;
+      running.graph_launch = &work;
+      TraceContext* previous = std::exchange(t_trace, &running);
       op();
-      t_graph_launch = nullptr;
+      t_trace = previous;
     };
   }
   return [work, op = std::move(op)] { run_reported(work, op); };

@@ -9,6 +9,15 @@
 
 namespace sim {
 
+// What this thread is doing that the records of its work need: the driver call it is
+// making (an API thread), or the graph launch it is running (a stream worker). A
+// thread is never both: work never calls the driver.
+struct TraceContext {
+  int cbid = 0;
+  const WorkRecord* work = nullptr;          // noted by the call, for submit()
+  const WorkRecord* graph_launch = nullptr;  // for the launch's nodes
+};
+
 // The driver entry being called on this thread, by CUPTI callback id.
 class DriverCall {
  public:
@@ -16,10 +25,14 @@ class DriverCall {
   ~DriverCall();
   DriverCall(const DriverCall&) = delete;
   DriverCall& operator=(const DriverCall&) = delete;
+
+ private:
+  TraceContext context_;
+  TraceContext* previous_;
 };
 
-// The work the calling thread is about to submit (kind and what CUPTI would say of
-// it); the callback id is the current DriverCall's.
+// The work the current DriverCall is about to submit (kind and what CUPTI would say
+// of it); outside a DriverCall nothing is noted.
 class WorkNote {
  public:
   explicit WorkNote(WorkRecord work);

@@ -30,7 +30,9 @@
 #include <deque>
 #include <mutex>
 #include <set>
+#include <iterator>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "../sim_activity.hpp"
@@ -93,7 +95,17 @@ State& state() {
   return *s;
 }
 
-thread_local std::vector<std::uint64_t> t_external[CUPTI_EXTERNAL_CORRELATION_KIND_SIZE];
+// The calling thread's external ids, all kinds in one stack (little TLS: see
+// ../sim_state.cpp on GCC 12's LeakSanitizer and a dlopened library's TLS).
+thread_local std::vector<std::pair<CUpti_ExternalCorrelationKind, std::uint64_t>> t_external;
+
+// The innermost id of `kind` pushed on this thread, if any.
+const std::uint64_t* top_external(CUpti_ExternalCorrelationKind kind) {
+  for (auto it = t_external.rbegin(); it != t_external.rend(); ++it) {
+    if (it->first == kind) return &it->second;
+  }
+  return nullptr;
+}
 
 void deliver(const Buffer& b) {
   if (State& s = state(); s.complete) s.complete(nullptr, 0, b.data, b.size, b.used);
@@ -151,11 +163,12 @@ std::uint32_t call_made(int cbid) {
   if (!on(s, CUPTI_ACTIVITY_KIND_DRIVER) && !s.driver_apis.count(id)) return correlation;
   if (on(s, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)) {
     for (int kind = CUPTI_EXTERNAL_CORRELATION_KIND_UNKNOWN; kind < CUPTI_EXTERNAL_CORRELATION_KIND_SIZE; ++kind) {
-      if (t_external[kind].empty()) continue;
+      const std::uint64_t* id = top_external(static_cast<CUpti_ExternalCorrelationKind>(kind));
+      if (!id) continue;
       CUpti_ActivityExternalCorrelation e{};
       e.kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
       e.externalKind = static_cast<CUpti_ExternalCorrelationKind>(kind);
-      e.externalId = t_external[kind].back();
+      e.externalId = *id;
       e.correlationId = correlation;
       append(s, s.api, e);
     }
@@ -377,7 +390,7 @@ CUptiResult CUPTIAPI cuptiActivityPushExternalCorrelationId(CUpti_ExternalCorrel
   if (kind <= CUPTI_EXTERNAL_CORRELATION_KIND_INVALID || kind >= CUPTI_EXTERNAL_CORRELATION_KIND_SIZE) {
     return CUPTI_ERROR_INVALID_PARAMETER;
   }
-  t_external[kind].push_back(id);
+  t_external.emplace_back(kind, id);
   return CUPTI_SUCCESS;
 }
 
@@ -385,10 +398,13 @@ CUptiResult CUPTIAPI cuptiActivityPopExternalCorrelationId(CUpti_ExternalCorrela
   if (kind <= CUPTI_EXTERNAL_CORRELATION_KIND_INVALID || kind >= CUPTI_EXTERNAL_CORRELATION_KIND_SIZE) {
     return CUPTI_ERROR_INVALID_PARAMETER;
   }
-  if (t_external[kind].empty()) return CUPTI_ERROR_QUEUE_EMPTY;
-  if (last_id) *last_id = t_external[kind].back();
-  t_external[kind].pop_back();
-  return CUPTI_SUCCESS;
+  for (auto it = t_external.rbegin(); it != t_external.rend(); ++it) {
+    if (it->first != kind) continue;
+    if (last_id) *last_id = it->second;
+    t_external.erase(std::next(it).base());
+    return CUPTI_SUCCESS;
+  }
+  return CUPTI_ERROR_QUEUE_EMPTY;
 }
 
 CUptiResult CUPTIAPI cuptiGetTimestamp(uint64_t* timestamp) {
