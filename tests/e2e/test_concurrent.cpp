@@ -257,7 +257,7 @@ TEST_CASE("conckerneltrace: another CUPTI client in the process is said once, ev
   CHECK(methods(log) == Methods{"_Z4spiny", "_Z4spiny", "_Z4spiny"});
 }
 
-TEST_CASE("conckerneltrace: fork keeps the parent's records once", "[e2e][concurrent]") {
+TEST_CASE("fork: under conckerneltrace the parent keeps its records once", "[e2e][concurrent]") {
   const Timing timing = GENERATE(Timing::events, Timing::cupti);
   INFO(timing);
   auto o = concurrent(timing);
