@@ -20,14 +20,21 @@ MemorySide side_of(std::uint8_t memory_kind) {
   }
 }
 
-GpuActivity kernel_of(const CUpti_ActivityKernel10& k) {
+// What kernel, copy and memset records share.
+template <typename CuptiRecord>
+GpuActivity common_of(const CuptiRecord& r, logfmt::RecordKind kind) {
   GpuActivity a;
-  a.correlation_id = k.correlationId;
-  a.kind = logfmt::RecordKind::kernel;
-  a.start_ns = k.start;
-  a.end_ns = k.end;
-  a.graph_node_id = k.graphNodeId;
-  a.graph_id = k.graphId;
+  a.correlation_id = r.correlationId;
+  a.kind = kind;
+  a.start_ns = r.start;
+  a.end_ns = r.end;
+  a.graph_node_id = r.graphNodeId;
+  a.graph_id = r.graphId;
+  return a;
+}
+
+GpuActivity kernel_of(const CUpti_ActivityKernel10& k) {
+  GpuActivity a = common_of(k, logfmt::RecordKind::kernel);
   a.name = k.name;
   a.grid = dim3_of(k.gridX, k.gridY, k.gridZ);
   a.block = dim3_of(k.blockX, k.blockY, k.blockZ);
@@ -38,13 +45,7 @@ GpuActivity kernel_of(const CUpti_ActivityKernel10& k) {
 }
 
 GpuActivity copy_of(const CUpti_ActivityMemcpy6& c) {
-  GpuActivity a;
-  a.correlation_id = c.correlationId;
-  a.kind = logfmt::RecordKind::memcpy;
-  a.start_ns = c.start;
-  a.end_ns = c.end;
-  a.graph_node_id = c.graphNodeId;
-  a.graph_id = c.graphId;
+  GpuActivity a = common_of(c, logfmt::RecordKind::memcpy);
   a.bytes = c.bytes;
   a.source = side_of(c.srcKind);
   a.destination = side_of(c.dstKind);
@@ -53,13 +54,7 @@ GpuActivity copy_of(const CUpti_ActivityMemcpy6& c) {
 }
 
 GpuActivity memset_of(const CUpti_ActivityMemset4& m) {
-  GpuActivity a;
-  a.correlation_id = m.correlationId;
-  a.kind = logfmt::RecordKind::memset;
-  a.start_ns = m.start;
-  a.end_ns = m.end;
-  a.graph_node_id = m.graphNodeId;
-  a.graph_id = m.graphId;
+  GpuActivity a = common_of(m, logfmt::RecordKind::memset);
   a.bytes = m.bytes;
   return a;
 }

@@ -42,14 +42,24 @@ NvidiaState& state() {
   return *s;
 }
 
+// A text query of the runtime: `query(size, value, size_ret)` asked for the size,
+// then for the text; empty when it fails.
+template <typename Query>
+std::string text_of(Query&& query) {
+  std::size_t size = 0;
+  if (query(0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
+  std::string text(size, '\0');
+  if (query(size, text.data(), nullptr) != CL_SUCCESS) return {};
+  text.resize(std::strlen(text.c_str()));
+  return text;
+}
+
 std::string device_string(cl_device_id device, cl_device_info name) {
   auto* info = COMPUTEPROF_CL_REAL(clGetDeviceInfo);
-  std::size_t size = 0;
-  if (!info || info(device, name, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
-  std::string value(size, '\0');
-  if (info(device, name, size, value.data(), nullptr) != CL_SUCCESS) return {};
-  value.resize(std::strlen(value.c_str()));
-  return value;
+  if (!info) return {};
+  return text_of([&](std::size_t size, void* value, std::size_t* size_ret) {
+    return info(device, name, size, value, size_ret);
+  });
 }
 
 std::optional<SmLimits> query_limits(cl_device_id device) {
@@ -85,12 +95,10 @@ std::vector<cl_device_id> build_devices(cl_program program, cl_uint count, const
 
 std::string real_build_log(cl_program program, cl_device_id device) {
   auto* info = COMPUTEPROF_CL_REAL(clGetProgramBuildInfo);
-  std::size_t size = 0;
-  if (!info || info(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
-  std::string log(size, '\0');
-  if (info(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr) != CL_SUCCESS) return {};
-  log.resize(std::strlen(log.c_str()));
-  return log;
+  if (!info) return {};
+  return text_of([&](std::size_t size, void* value, std::size_t* size_ret) {
+    return info(program, device, CL_PROGRAM_BUILD_LOG, size, value, size_ret);
+  });
 }
 
 // Answers a string query with `text` and its terminating NUL, as the runtime would.

@@ -120,20 +120,26 @@ fi
 # 4. gputime against Nsight Compute, per kernel of vector_add: the 2 ms spin kernel
 # (where the events' own cost is negligible) and vecAdd (a few microseconds, where it
 # is not).
+# One row per kernel: gputime of its last record in <log> over ncu's duration.
+#   compare_with_ncu <row label> <log> <where to look when a value is missing>
+compare_with_ncu() {
+  local label=$1 log=$2 where=$3 kernel ncu_ns shim_us ratio
+  for kernel in _Z4spiny _Z6vecAddPKfS0_Pfi; do
+    ncu_ns=$(grep "\"$kernel\"" "$out/ncu.csv" | grep gpu__time_duration | tail -1 | awk -F'","' '{gsub(/[",]/,"",$NF); print $NF}')
+    shim_us=$(grep "method=\[ $kernel \]" "$log" 2>/dev/null | tail -1 | sed 's/.*gputime=\[ \([0-9.]*\) \].*/\1/')
+    if [[ -n $ncu_ns && -n $shim_us ]]; then
+      ratio=$(python3 -c "print(f'{$shim_us*1000/$ncu_ns:.3f}')")
+      row "$label ($kernel)" PASS "ratio $ratio (shim ${shim_us} us, ncu ${ncu_ns} ns)"
+    else
+      row "$label ($kernel)" FAIL "no value (see $where)"
+    fi
+  done
+}
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)
 if [[ -n $ncu ]]; then
   (cd "$out" && "$ncu" --metrics gpu__time_duration.sum --csv --print-units base --print-kernel-base mangled \
     "$root/build-gpu/samples/vector_add" >ncu.csv 2>ncu.err)
-  for kernel in _Z4spiny _Z6vecAddPKfS0_Pfi; do
-    ncu_ns=$(grep "\"$kernel\"" "$out/ncu.csv" | grep gpu__time_duration | tail -1 | awk -F'","' '{gsub(/[",]/,"",$NF); print $NF}')
-    shim_us=$(grep "method=\[ $kernel \]" "$out/vector_add/vector_add.log" | tail -1 | sed 's/.*gputime=\[ \([0-9.]*\) \].*/\1/')
-    if [[ -n $ncu_ns && -n $shim_us ]]; then
-      ratio=$(python3 -c "print(f'{$shim_us*1000/$ncu_ns:.3f}')")
-      row "4 gputime / ncu ($kernel)" PASS "ratio $ratio (shim ${shim_us} us, ncu ${ncu_ns} ns)"
-    else
-      row "4 gputime / ncu ($kernel)" FAIL "no value (see ncu.csv, ncu.err)"
-    fi
-  done
+  compare_with_ncu "4 gputime / ncu" "$out/vector_add/vector_add.log" "ncu.csv, ncu.err"
   # The same kernels under conckerneltrace: GPU times from CUPTI's activity records.
   dir=$out/vector_add_concurrent
   rm -rf "$dir"; mkdir -p "$dir"
@@ -143,16 +149,7 @@ if [[ -n $ncu ]]; then
   if grep -q 'CUPTI' "$dir/shim.err"; then
     row "4 conckerneltrace with CUPTI" FAIL "$(head -1 "$dir/shim.err")"
   else
-    for kernel in _Z4spiny _Z6vecAddPKfS0_Pfi; do
-      ncu_ns=$(grep "\"$kernel\"" "$out/ncu.csv" | grep gpu__time_duration | tail -1 | awk -F'","' '{gsub(/[",]/,"",$NF); print $NF}')
-      shim_us=$(grep "method=\[ $kernel \]" "$dir/concurrent.log" | tail -1 | sed 's/.*gputime=\[ \([0-9.]*\) \].*/\1/')
-      if [[ -n $ncu_ns && -n $shim_us ]]; then
-        ratio=$(python3 -c "print(f'{$shim_us*1000/$ncu_ns:.3f}')")
-        row "4 conckerneltrace gputime / ncu ($kernel)" PASS "ratio $ratio (shim ${shim_us} us, ncu ${ncu_ns} ns)"
-      else
-        row "4 conckerneltrace gputime / ncu ($kernel)" FAIL "no value (see vector_add_concurrent/)"
-      fi
-    done
+    compare_with_ncu "4 conckerneltrace gputime / ncu" "$dir/concurrent.log" "vector_add_concurrent/"
   fi
 else
   row "4 gputime / ncu" FAIL "ncu not found"
