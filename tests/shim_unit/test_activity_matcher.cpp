@@ -6,8 +6,8 @@
 
 #include "catch.hpp"
 
-#include "shim/activity_matcher.hpp"
-#include "shim/activity_records.hpp"
+#include "shim/activity/activity_matcher.hpp"
+#include "shim/activity/activity_records.hpp"
 
 using namespace computeprof::shim;
 using computeprof::logfmt::Record;

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "shim/entry_table.hpp"
+#include "shim/intercept/cuda_entry_table.hpp"
 
 using namespace computeprof::shim;
 

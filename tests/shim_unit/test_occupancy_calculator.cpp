@@ -2,8 +2,8 @@
 // hand below; and what NVIDIA's -cl-nv-verbose build log says of each kernel.
 #include "catch.hpp"
 
-#include "shim/occupancy_calculator.hpp"
-#include "shim/ptxas_usage.hpp"
+#include "shim/opencl/occupancy_calculator.hpp"
+#include "shim/opencl/ptxas_usage.hpp"
 
 using namespace computeprof::shim;
 

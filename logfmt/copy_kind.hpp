@@ -1,0 +1,24 @@
+#pragma once
+// What a copy is in the log's terms: method name, memtransferdir, host memory type;
+// from where its two ends live (FORMAT.md "Values").
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "logfmt/record.hpp"
+
+namespace computeprof::logfmt {
+
+enum class MemorySide : std::uint8_t { pageable_host, pinned_host, device, array };
+
+struct CopyKind {
+  std::string_view method;  // string literal
+  TransferDir dir;
+  std::optional<HostMemType> host_mem_type;  // copies with a host end
+};
+
+CopyKind classify_copy(MemorySide src, MemorySide dst, bool async);
+// Between two contexts (cuMemcpyPeer, cuMemcpy3DPeer across contexts).
+CopyKind peer_copy(bool async);
+
+}  // namespace computeprof::logfmt

@@ -1,0 +1,94 @@
+#pragma once
+// Ties CUPTI's activity records to the shim's records under conckerneltrace. The shim
+// pushes an external id of its own around each real call; CUPTI then writes an
+// external correlation record (that id and CUPTI's correlation id of the call) and,
+// once the work ran, activity records carrying the correlation id. Those arrive in
+// any order, in buffers CUPTI delivers at its own pace; the shim's record arrives
+// once the operation's end event completed (its GPU times from the event pair kept as
+// the fallback). Whichever comes last completes the match; nothing is guessed.
+// A graph launch's nodes each become a record of their own. Not thread-safe: the
+// caller serialises (activity_trace.cpp). Time is passed in, so this is testable.
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "logfmt/record.hpp"
+#include "shim/activity/activity_records.hpp"
+
+namespace computeprof::shim {
+
+class ContextLog;
+
+// An operation whose GPU work completed: its record as the event pair timed it.
+struct ExpectedOperation {
+  std::uint64_t external_id = 0;
+  ContextLog* log = nullptr;
+  logfmt::Record record;
+};
+
+// A record to submit. from_events: no activity came for it, its GPU times are the
+// event pair's.
+struct ReadyRecord {
+  ContextLog* log = nullptr;
+  logfmt::Record record;
+  bool from_events = false;
+};
+
+class ActivityMatcher {
+ public:
+  // An expected operation with no activity by then is written with its event times.
+  static constexpr std::uint64_t kOverdueNs = 2'000'000'000;
+  // A graph launch's node records still accepted after its first one arrived (they
+  // may come in other buffers).
+  static constexpr std::uint64_t kGraphLingerNs = 50'000'000;
+  // Activities and correlations no expected operation claims are dropped after
+  // this long (work the shim did not tag, or calls that failed)...
+  static constexpr std::uint64_t kUnclaimedNs = 10'000'000'000;
+  // ...or, without an external id, after this many delivery rounds (an external
+  // correlation record is complete at its call, so it comes with the next delivery).
+  static constexpr int kUntaggedRounds = 3;
+
+  void add(const GpuActivity& activity, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
+  void add(const ExternalCorrelation& correlation, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
+  void expect(ExpectedOperation operation, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
+  // After each delivery of buffers: overdue operations come out with their event
+  // times, finished graph launches and unclaimed activities are let go.
+  void end_round(std::uint64_t now_ns, std::vector<ReadyRecord>& out);
+  // Everything CUPTI had has been delivered: every expected operation of `log` (of
+  // every log when null) comes out now.
+  void settle(const ContextLog* log, std::vector<ReadyRecord>& out);
+
+  bool waiting() const { return !expected_.empty() || !correlations_.empty(); }
+  // Whether an operation of `log` (of any log when null) still has no activity.
+  bool expecting(const ContextLog* log) const;
+  std::size_t expected_count() const { return expected_.size(); }
+
+ private:
+  struct Correlation {
+    std::uint64_t external_id = 0;  // 0 until its external correlation record came
+    std::vector<GpuActivity> activities;
+    std::uint64_t first_seen_ns = 0;
+    int rounds = 0;
+  };
+  struct Expected {
+    ExpectedOperation operation;
+    std::uint64_t since_ns = 0;
+    bool matched = false;  // graph launches: some node records came
+    std::uint64_t linger_until_ns = 0;
+  };
+
+  Correlation& correlation(std::uint32_t id, std::uint64_t now_ns);
+  void try_complete(std::uint32_t correlation_id, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
+  void forget(std::uint64_t external_id);
+  logfmt::Record node_record(const logfmt::Record& launch, const GpuActivity& node);
+  std::string_view intern(const char* name);
+
+  std::unordered_map<std::uint32_t, Correlation> correlations_;
+  std::unordered_map<std::uint64_t, std::uint32_t> correlation_of_;  // external id -> correlation id
+  std::unordered_map<std::uint64_t, Expected> expected_;              // by external id
+  std::unordered_set<std::string> names_;                             // never shrinks: records point into it
+};
+
+}  // namespace computeprof::shim

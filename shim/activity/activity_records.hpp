@@ -1,0 +1,59 @@
+#pragma once
+// What the shim reads from CUPTI's activity records (CUDA 13 layouts): the GPU work of
+// kernels, copies and memsets, and the external correlation records that tie CUPTI's
+// correlation ids to the ids the shim pushed around its calls.
+#include <cupti_activity.h>
+
+#include <cstdint>
+#include <variant>
+
+#include "logfmt/record.hpp"
+#include "logfmt/copy_kind.hpp"
+
+namespace computeprof::shim {
+
+using logfmt::classify_copy;
+using logfmt::CopyKind;
+using logfmt::MemorySide;
+using logfmt::peer_copy;
+
+// The shim's own kind of external id: CUSTOM0 and CUSTOM1 are taken by PyTorch's Kineto.
+inline constexpr CUpti_ExternalCorrelationKind kShimCorrelationKind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2;
+
+// One piece of GPU work: a kernel, a copy or a memset.
+struct GpuActivity {
+  std::uint32_t correlation_id = 0;  // of the API call that submitted it
+  logfmt::RecordKind kind = logfmt::RecordKind::kernel;
+  std::uint64_t start_ns = 0;  // CUPTI's clock: CLOCK_REALTIME ns
+  std::uint64_t end_ns = 0;
+  std::uint64_t graph_node_id = 0;  // 0 outside graphs
+  std::uint32_t graph_id = 0;
+
+  // Kernels: the name points into CUPTI's storage, valid for the process.
+  const char* name = nullptr;
+  logfmt::Dim3 grid;
+  logfmt::Dim3 block;
+  std::uint32_t static_smem = 0;
+  std::uint32_t dynamic_smem = 0;
+  std::uint32_t registers = 0;
+
+  // Copies and memsets.
+  std::uint64_t bytes = 0;
+  MemorySide source = MemorySide::device;  // copies
+  MemorySide destination = MemorySide::device;
+  bool peer = false;  // between two devices
+};
+
+struct ExternalCorrelation {
+  std::uint64_t external_id = 0;
+  std::uint32_t correlation_id = 0;
+};
+
+// Records of other kinds (driver API records, other tools' external ids) read as monostate.
+using ActivityRecord = std::variant<std::monostate, GpuActivity, ExternalCorrelation>;
+ActivityRecord read_activity_record(const CUpti_Activity& record);
+
+// The log's view of a copy CUPTI saw (graph copy nodes): method, direction, host memory.
+CopyKind copy_kind_of(const GpuActivity& copy);
+
+}  // namespace computeprof::shim

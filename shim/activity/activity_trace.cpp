@@ -1,0 +1,240 @@
+#include "shim/activity/activity_trace.hpp"
+
+#include <pthread.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cupti_driver_cbid.h>
+#include <fmt/format.h>
+
+#include "config/report.hpp"
+#include "cupti/cupti_library.hpp"
+#include "shim/process/clock.hpp"
+#include "shim/output/context_log.hpp"
+#include "shim/output/record_pipeline.hpp"
+
+namespace computeprof::shim {
+namespace {
+
+enum class State : int { undecided, tracing, off };
+std::atomic<State> g_state{State::undecided};
+pthread_once_t g_start_once = PTHREAD_ONCE_INIT;
+const cupti::CuptiLibrary* g_cupti = nullptr;
+
+// CUPTI writes records into buffers the shim lends it; it hands them back full, or
+// at a flush, from its own thread or the flushing one.
+constexpr std::size_t kBufferBytes = std::size_t{2} << 20;
+constexpr std::size_t kBufferAlignment = 8;  // CUPTI's requirement
+constexpr std::uint64_t kPollIntervalNs = 5'000'000;
+constexpr int kSettleWaits = 50;  // of 1 ms
+
+// Lock order: a resolver's track lock, then this one.
+struct Activities {
+  std::mutex mutex;
+  ActivityMatcher matcher;
+  std::vector<std::uint8_t*> spare_buffers;
+};
+// Leaked on purpose: used at exit, after static destructors could have run.
+Activities& activities() {
+  static Activities* a = new Activities;
+  return *a;
+}
+
+// Under the activities' mutex, so that a settled log gets nothing after its settle
+// (its file is closed next).
+void submit_ready(std::vector<ReadyRecord>& ready) {
+  for (ReadyRecord& r : ready) {
+    if (r.from_events && r.record.kind != logfmt::RecordKind::graph) {
+      config::warn_once("CUPTI gave no activity record for some operations; their GPU times come from event pairs");
+    }
+    submit_record(r.log, r.log->origin().monotonic_at(r.record.gpu_end_ns), r.record);
+  }
+  ready.clear();
+}
+
+void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
+  Activities& a = activities();
+  {
+    std::lock_guard lock(a.mutex);
+    if (!a.spare_buffers.empty()) {
+      *buffer = a.spare_buffers.back();
+      a.spare_buffers.pop_back();
+    } else {
+      *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(kBufferAlignment, kBufferBytes));
+    }
+  }
+  *size = *buffer ? kBufferBytes : 0;
+  *max_records = 0;  // as many as fit
+}
+
+void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t valid_size) {
+  if (!buffer) return;
+  Activities& a = activities();
+  std::vector<ReadyRecord> ready;
+  const std::uint64_t now = monotonic_ns();
+  std::lock_guard lock(a.mutex);
+  CUpti_Activity* record = nullptr;
+  while (valid_size > 0 && g_cupti->cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
+    const ActivityRecord read = read_activity_record(*record);
+    if (const auto* gpu = std::get_if<GpuActivity>(&read)) a.matcher.add(*gpu, now, ready);
+    if (const auto* c = std::get_if<ExternalCorrelation>(&read)) a.matcher.add(*c, now, ready);
+  }
+  submit_ready(ready);
+  a.spare_buffers.push_back(buffer);
+}
+
+// Tells the subscription apart from other CUPTI clients; no callback is enabled.
+void CUPTIAPI no_callbacks(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
+
+constexpr CUpti_ActivityKind kTracedKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                               CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION};
+
+// CUPTI writes an external correlation record only with a driver API record of the
+// call: those are turned on for the calls the shim wraps, not for every driver call.
+constexpr CUpti_CallbackId kWrappedCalls[] = {
+#define ENTRY(symbol, base, version, per_thread, pfn) CUPTI_DRIVER_TRACE_CBID_##symbol,
+#include "shim/intercept/cuda_entries.def"
+#undef ENTRY
+};
+
+void say_unavailable(const std::string& why) {
+  config::warn_once(fmt::format("conckerneltrace: CUPTI activity tracing unavailable: {}; GPU times come from "
+                                "event pairs",
+                                why));
+}
+
+// Every step or nothing: a failure undoes what was turned on.
+bool turn_tracing_on(const cupti::CuptiLibrary& c) {
+  CUpti_SubscriberHandle subscriber = nullptr;
+  CUptiResult r = c.cuptiSubscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(no_callbacks), nullptr);
+  if (r != CUPTI_SUCCESS) {
+    say_unavailable(c.explain("cuptiSubscribe", r));
+    return false;
+  }
+  r = c.cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
+  std::size_t enabled = 0;
+  for (; r == CUPTI_SUCCESS && enabled < std::size(kTracedKinds); ++enabled) {
+    r = c.cuptiActivityEnable(kTracedKinds[enabled]);
+    if (r != CUPTI_SUCCESS) break;
+  }
+  const char* failed = enabled == 0 ? "cuptiActivityRegisterCallbacks" : "cuptiActivityEnable";
+  if (r == CUPTI_SUCCESS) {
+    failed = "cuptiActivityEnableDriverApi";
+    if (c.cuptiActivityEnableDriverApi) {
+      for (CUpti_CallbackId cbid : kWrappedCalls) {
+        if ((r = c.cuptiActivityEnableDriverApi(cbid, 1)) != CUPTI_SUCCESS) break;
+      }
+    } else {
+      failed = "cuptiActivityEnable";
+      r = c.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER);
+    }
+  }
+  if (r == CUPTI_SUCCESS) return true;
+  say_unavailable(c.explain(failed, r));
+  for (std::size_t i = 0; i < enabled; ++i) c.cuptiActivityDisable(kTracedKinds[i]);
+  c.cuptiUnsubscribe(subscriber);
+  return false;
+}
+
+void decide() {
+  const cupti::CuptiLoad& load = cupti::process_cupti();
+  if (!load.library) {
+    say_unavailable(load.error);
+    g_state.store(State::off, std::memory_order_release);
+    return;
+  }
+  g_cupti = &*load.library;
+  g_state.store(turn_tracing_on(*g_cupti) ? State::tracing : State::off, std::memory_order_release);
+}
+
+void flush_cupti(std::uint32_t flags) { g_cupti->cuptiActivityFlushAll(flags); }
+
+}  // namespace
+
+void start_activity_tracing() { pthread_once(&g_start_once, decide); }
+
+bool activity_tracing() { return g_state.load(std::memory_order_acquire) == State::tracing; }
+
+void push_activity_id(std::uint64_t id) { g_cupti->cuptiActivityPushExternalCorrelationId(kShimCorrelationKind, id); }
+
+void pop_activity_id() {
+  std::uint64_t id = 0;
+  g_cupti->cuptiActivityPopExternalCorrelationId(kShimCorrelationKind, &id);
+}
+
+void expect_activities(ExpectedOperation operation) {
+  Activities& a = activities();
+  std::vector<ReadyRecord> ready;
+  std::lock_guard lock(a.mutex);
+  a.matcher.expect(std::move(operation), monotonic_ns(), ready);
+  submit_ready(ready);
+}
+
+bool activities_waiting() {
+  if (!activity_tracing()) return false;
+  Activities& a = activities();
+  std::lock_guard lock(a.mutex);
+  return a.matcher.waiting();
+}
+
+void poll_activities() {
+  if (!activity_tracing()) return;
+  // The application never waits for activities (its slots are freed by their events):
+  // delivering every few milliseconds is soon enough and keeps CUPTI's flush, which
+  // contends with the launching threads, rare.
+  static std::uint64_t last_poll_ns = 0;  // the resolver thread's only
+  const std::uint64_t now = monotonic_ns();
+  if (now - last_poll_ns < kPollIntervalNs) return;
+  last_poll_ns = now;
+  flush_cupti(0);
+  Activities& a = activities();
+  std::vector<ReadyRecord> ready;
+  std::lock_guard lock(a.mutex);
+  a.matcher.end_round(monotonic_ns(), ready);
+  submit_ready(ready);
+}
+
+void settle_activities(const ContextLog* log) {
+  if (!activity_tracing()) return;
+  Activities& a = activities();
+  // What is complete first; a forced flush only when something is still missing, as
+  // it also hands over buffers holding other operations' unfinished records.
+  flush_cupti(0);
+  bool missing = false;
+  {
+    std::lock_guard lock(a.mutex);
+    missing = a.matcher.expecting(log);
+  }
+  if (missing) flush_cupti(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  // A buffer CUPTI's own thread was handing over as the flush ran may still be on its
+  // way: a short wait for it before the rest falls back to event times.
+  for (int wait = 0; missing && wait < kSettleWaits; ++wait) {
+    {
+      std::lock_guard lock(a.mutex);
+      missing = a.matcher.expecting(log);
+    }
+    if (missing) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::vector<ReadyRecord> ready;
+  std::lock_guard lock(a.mutex);
+  a.matcher.settle(log, ready);
+  submit_ready(ready);
+}
+
+void stop_activity_tracing_in_child() {
+  if (g_state.load(std::memory_order_relaxed) == State::tracing) g_state.store(State::off, std::memory_order_relaxed);
+}
+
+void stop_activity_tracing_at_exit() {
+  if (!activity_tracing()) return;
+  g_state.store(State::off, std::memory_order_release);
+  for (CUpti_ActivityKind kind : kTracedKinds) g_cupti->cuptiActivityDisable(kind);
+}
+
+}  // namespace computeprof::shim

@@ -1,0 +1,39 @@
+#pragma once
+// What the shim knows about each kernel handle a program launches: name, registers,
+// static shared memory. Names come from the driver (cuFuncGetName / cuKernelGetName,
+// 12.3+) or, for older drivers, from the lookups the program made
+// (cuModuleGetFunction, cuLibraryGetKernel, cuKernelGetFunction), which the shim sees.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "shim/intercept/cuda_api.hpp"
+
+namespace computeprof::shim {
+
+struct KernelInfo {
+  std::string name;  // never freed: records point into it
+  std::uint32_t registers = 0;
+  std::uint32_t static_smem = 0;
+  bool library_kernel = false;  // the handle is a CUkernel
+};
+
+// The info of the handle given to a launch (a CUfunction, or a CUkernel cast to one).
+// Cached per thread; the driver is asked once per handle per process.
+const KernelInfo& kernel_info(CUfunction f);
+
+// Theoretical occupancy of a launch of `f` (COUNTERS.md): active warps per SM at the
+// launch's block size and dynamic shared memory over the SM's maximum. Empty when the
+// driver cannot tell.
+std::optional<double> launch_occupancy(CUfunction f, const KernelInfo& info, std::uint32_t block_threads,
+                                       std::uint32_t dynamic_smem);
+
+// What the program's own lookups told (called by the lookup wrappers).
+void remember_function(CUfunction f, const char* name, CUmodule module);
+void remember_kernel(CUkernel k, const char* name, CUlibrary library);
+void remember_kernel_function(CUfunction f, CUkernel k);
+// Handles of an unloaded module or library may be reused by the driver.
+void forget_module(CUmodule module);
+void forget_library(CUlibrary library);
+
+}  // namespace computeprof::shim

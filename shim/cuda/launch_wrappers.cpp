@@ -1,0 +1,111 @@
+// Kernel launches and graph launches.
+#include "shim/intercept/driver_calls.hpp"
+#include "shim/cuda/kernel_catalog.hpp"
+#include "shim/cuda/recorded_call.hpp"
+
+namespace computeprof::shim {
+namespace {
+
+struct LaunchShape {
+  logfmt::Dim3 grid;
+  logfmt::Dim3 block;
+  unsigned int dynamic_smem;
+};
+
+void describe_kernel(logfmt::Record& r, CUfunction f, const LaunchShape& shape) {
+  const KernelInfo& info = kernel_info(f);
+  r.kind = logfmt::RecordKind::kernel;
+  r.method = info.name;
+  r.grid = shape.grid;
+  r.block = shape.block;
+  r.dynamic_smem = shape.dynamic_smem;
+  r.static_smem = info.static_smem;
+  r.registers = info.registers;
+  const auto& layout = process_profile().cuda.layout;
+  if (layout.has(logfmt::Column::occupancy)) {
+    r.occupancy = launch_occupancy(f, info, shape.block.x * shape.block.y * shape.block.z, shape.dynamic_smem);
+  }
+  if (layout.has(logfmt::Column::cacheconfigrequested) || layout.has(logfmt::Column::cacheconfigexecuted)) {
+    // Volta and later pick the L1/shared split themselves; without CUPTI the shim can
+    // only report the preference in force, for both columns.
+    CUfunc_cache config = CU_FUNC_CACHE_PREFER_NONE;
+    const DriverCalls* d = driver_calls();
+    if (d && d->ctx_get_cache_config) d->ctx_get_cache_config(&config);
+    r.cache_config_requested = static_cast<std::uint8_t>(config);
+    r.cache_config_executed = static_cast<std::uint8_t>(config);
+  }
+}
+
+template <typename Call>
+CUresult launch(CUfunction f, const LaunchShape& shape, CUstream stream, bool per_thread, Call&& call) {
+  auto describe = [&](logfmt::Record& r) { describe_kernel(r, f, shape); };
+  if (counters_configured()) return run_counted(stream, per_thread, describe, call);
+  return run_recorded(stream, per_thread, describe, call);
+}
+
+LaunchShape shape_of(const CUlaunchConfig* config) {
+  if (!config) return {};
+  return {{config->gridDimX, config->gridDimY, config->gridDimZ},
+          {config->blockDimX, config->blockDimY, config->blockDimZ},
+          config->sharedMemBytes};
+}
+
+template <typename Call>
+CUresult graph_launch(CUstream stream, bool per_thread, Call&& call) {
+  return run_recorded(
+      stream, per_thread,
+      [](logfmt::Record& r) {
+        r.kind = logfmt::RecordKind::graph;
+        r.method = "graphLaunch";
+      },
+      call);
+}
+
+}  // namespace
+}  // namespace computeprof::shim
+
+using namespace computeprof::shim;
+
+#define COMPUTEPROF_LAUNCH_KERNEL(NAME, PER_THREAD)                                                              \
+  COMPUTEPROF_EXPORT CUresult NAME(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,               \
+                                   unsigned int bx, unsigned int by, unsigned int bz, unsigned int smem,          \
+                                   CUstream stream, void** params, void** extra) {                                \
+    COMPUTEPROF_REAL_OR_RETURN(NAME);                                                                             \
+    auto call = [&] { return real_fn(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra); };                \
+    if (!cuda_recording()) return call();                                                                         \
+    return launch(f, {{gx, gy, gz}, {bx, by, bz}, smem}, stream, PER_THREAD, call);                               \
+  }
+COMPUTEPROF_LAUNCH_KERNEL(cuLaunchKernel, false)
+COMPUTEPROF_LAUNCH_KERNEL(cuLaunchKernel_ptsz, true)
+
+#define COMPUTEPROF_LAUNCH_KERNEL_EX(NAME, PER_THREAD)                                                            \
+  COMPUTEPROF_EXPORT CUresult NAME(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {    \
+    COMPUTEPROF_REAL_OR_RETURN(NAME);                                                                             \
+    auto call = [&] { return real_fn(config, f, params, extra); };                                               \
+    if (!cuda_recording() || !config) return call();                                                             \
+    return launch(f, shape_of(config), config->hStream, PER_THREAD, call);                                       \
+  }
+COMPUTEPROF_LAUNCH_KERNEL_EX(cuLaunchKernelEx, false)
+COMPUTEPROF_LAUNCH_KERNEL_EX(cuLaunchKernelEx_ptsz, true)
+
+#define COMPUTEPROF_LAUNCH_COOPERATIVE(NAME, PER_THREAD)                                                         \
+  COMPUTEPROF_EXPORT CUresult NAME(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,               \
+                                   unsigned int bx, unsigned int by, unsigned int bz, unsigned int smem,          \
+                                   CUstream stream, void** params) {                                              \
+    COMPUTEPROF_REAL_OR_RETURN(NAME);                                                                             \
+    auto call = [&] { return real_fn(f, gx, gy, gz, bx, by, bz, smem, stream, params); };                        \
+    if (!cuda_recording()) return call();                                                                         \
+    return launch(f, {{gx, gy, gz}, {bx, by, bz}, smem}, stream, PER_THREAD, call);                               \
+  }
+COMPUTEPROF_LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel, false)
+COMPUTEPROF_LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel_ptsz, true)
+
+#define COMPUTEPROF_GRAPH_LAUNCH(NAME, PER_THREAD)                      \
+  COMPUTEPROF_EXPORT CUresult NAME(CUgraphExec graph, CUstream stream) { \
+    COMPUTEPROF_REAL_OR_RETURN(NAME);                                    \
+    auto call = [&] { return real_fn(graph, stream); };                  \
+    if (!cuda_recording()) return call();                                \
+    return graph_launch(stream, PER_THREAD, call);                       \
+  }
+COMPUTEPROF_GRAPH_LAUNCH(cuGraphLaunch, false)
+COMPUTEPROF_GRAPH_LAUNCH(cuGraphLaunch_ptsz, true)

@@ -1,0 +1,72 @@
+#include "shim/intercept/cuda_entry_functions.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "shim/intercept/real_dlsym.hpp"
+
+// Every wrapper, declared with the exact type of its variant.
+#define ENTRY(sym, base, version, per_thread, pfn) extern "C" std::remove_pointer_t<pfn> sym;
+#include "shim/intercept/cuda_entries.def"
+#undef ENTRY
+
+namespace computeprof::shim {
+namespace {
+
+// Zero-initialised: constant initialisation, no constructor (the dlsym hook can run
+// before the shim's constructors).
+std::atomic<void*> g_real[kEntryCount];
+std::atomic<void*> g_driver_handle{nullptr};
+
+}  // namespace
+
+// A switch, not a table: no static initialiser, so the answer is right even when the
+// dlsym hook runs before the shim's constructors.
+void* wrapper_of(Entry e) {
+  switch (e) {
+#define ENTRY(sym, base, version, per_thread, pfn) \
+  case Entry::sym:                                 \
+    return reinterpret_cast<void*>(&::sym);
+#include "shim/intercept/cuda_entries.def"
+#undef ENTRY
+  }
+  return nullptr;
+}
+
+void* loaded_driver_handle() {
+  if (void* h = g_driver_handle.load(std::memory_order_acquire)) return h;
+  // RTLD_NOLOAD: never the shim's doing that the driver is loaded.
+  void* h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  if (!h) h = dlopen("libcuda.so", RTLD_LAZY | RTLD_NOLOAD);
+  if (h) g_driver_handle.store(h, std::memory_order_release);
+  return h;
+}
+
+void* real_entry(Entry e) {
+  auto& slot = g_real[static_cast<std::size_t>(e)];
+  if (void* fn = slot.load(std::memory_order_acquire)) return fn;
+  // Symbols are string literals, so data() is NUL-terminated.
+  const char* symbol = entry_info(e).symbol.data();
+  // The next definition after the shim: libcuda when the application links it.
+  void* fn = real_dlsym(RTLD_NEXT, symbol);
+  // Loaded RTLD_LOCAL by dlopen: only its own handle finds it.
+  if (!fn || fn == wrapper_of(e)) {
+    void* h = loaded_driver_handle();
+    fn = h ? real_dlsym(h, symbol) : nullptr;
+  }
+  if (fn == wrapper_of(e)) fn = nullptr;
+  if (!fn) return nullptr;
+  void* expected = nullptr;
+  slot.compare_exchange_strong(expected, fn, std::memory_order_acq_rel);
+  return slot.load(std::memory_order_acquire);
+}
+
+void note_real_entry(Entry e, void* fn) {
+  if (!fn || fn == wrapper_of(e)) return;
+  void* expected = nullptr;
+  g_real[static_cast<std::size_t>(e)].compare_exchange_strong(expected, fn, std::memory_order_acq_rel);
+}
+
+}  // namespace computeprof::shim

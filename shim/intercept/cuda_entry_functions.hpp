@@ -1,0 +1,27 @@
+#pragma once
+// The shim's wrappers of the entry points of entry_table.hpp, and the driver's real
+// functions behind them.
+#include "shim/intercept/cuda_entry_table.hpp"
+
+namespace computeprof::shim {
+
+// The shim's wrapper for an entry (its exported function).
+void* wrapper_of(Entry e);
+
+// The driver's function behind an entry; found lazily in the already loaded libcuda.
+// Null when the driver does not have it.
+void* real_entry(Entry e);
+
+// Records where the driver's function is, when a lookup (dlsym, cuGetProcAddress) has
+// just handed it out. The first one seen is kept.
+void note_real_entry(Entry e, void* fn);
+
+template <Entry E>
+typename EntryType<E>::type real() {
+  return reinterpret_cast<typename EntryType<E>::type>(real_entry(E));
+}
+
+// The handle of the loaded libcuda, or null while none is loaded.
+void* loaded_driver_handle();
+
+}  // namespace computeprof::shim

@@ -1,0 +1,117 @@
+// The two ways a program looks up driver functions by name: dlsym on a libcuda handle
+// and cuGetProcAddress. Both hand out the shim's wrapper of exactly the variant the
+// driver chose, and the driver's own function for everything else.
+#include <dlfcn.h>
+#include <link.h>
+
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "config/report.hpp"
+#include "shim/intercept/cuda_entry_functions.hpp"
+#include "shim/intercept/real_dlsym.hpp"
+
+namespace computeprof::shim {
+namespace {
+
+bool is_driver_handle(void* handle) {
+  if (handle == loaded_driver_handle()) return true;
+  link_map* map = nullptr;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name) return false;
+  std::string_view path(map->l_name);
+  const auto slash = path.rfind('/');
+  const std::string_view file = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  return file.starts_with("libcuda.so");
+}
+
+// NVIDIA's profiling libraries (CUPTI, Perfworks) look driver functions up for their
+// own use: kernel replay saves and restores memory with copies the application never
+// made. They get the driver's functions, never the wrappers.
+bool called_by_profiler_library(const void* caller) {
+  Dl_info info;
+  if (!caller || dladdr(caller, &info) == 0 || !info.dli_fname) return false;
+  std::string_view path(info.dli_fname);
+  const auto slash = path.rfind('/');
+  const std::string_view file = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  return file.starts_with("libcupti") || file.starts_with("libnvperf");
+}
+
+// The wrapped variant whose exported address the driver handed out, if any: when the
+// driver's table and its exports agree, this is exact whatever our version table says.
+std::optional<Entry> variant_at_address(std::string_view base, void* fn) {
+  void* driver = loaded_driver_handle();
+  if (!driver) return std::nullopt;
+  for (std::size_t i = 0; i < kEntryCount; ++i) {
+    if (kEntries[i].base != base) continue;
+    if (real_dlsym(driver, kEntries[i].symbol.data()) == fn) return static_cast<Entry>(i);
+  }
+  return std::nullopt;
+}
+
+void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t flags) {
+  if (!symbol || !pfn || !*pfn) return;
+  auto entry = variant_at_address(symbol, *pfn);
+  if (!entry) entry = select_variant(symbol, version, flags);
+  if (!entry) return;
+  note_real_entry(*entry, *pfn);
+  *pfn = wrapper_of(*entry);
+}
+
+void warn_missing(Entry e) {
+  config::warn_once(std::string("the CUDA driver's ") + std::string(entry_info(e).symbol) +
+                    " was not found; returning CUDA_ERROR_SHARED_OBJECT_INIT_FAILED");
+}
+
+}  // namespace
+}  // namespace computeprof::shim
+
+using namespace computeprof::shim;
+
+#ifdef COMPUTEPROF_WITH_OPENCL
+extern "C" void* computeprof_opencl_substitute(void* handle, const char* name);  // opencl_lookup.cpp
+#endif
+
+// Called by the dlsym thunk: the wrapper to return, or null to let glibc answer.
+extern "C" __attribute__((visibility("hidden"))) void* computeprof_dlsym_substitute(void* handle, const char* name,
+                                                                                  const void* caller) {
+  resolve_real_dlsym();
+  if (!name || name[0] != 'c' || handle == RTLD_DEFAULT || handle == RTLD_NEXT) return nullptr;
+#ifdef COMPUTEPROF_WITH_OPENCL
+  if (name[1] == 'l') return computeprof_opencl_substitute(handle, name);
+#endif
+  if (name[1] != 'u') return nullptr;
+  const auto entry = find_entry(name);
+  if (!entry || !is_driver_handle(handle) || called_by_profiler_library(caller)) return nullptr;
+  void* real = real_dlsym(handle, name);
+  if (!real) return nullptr;
+  note_real_entry(*entry, real);
+  return wrapper_of(*entry);
+}
+
+COMPUTEPROF_EXPORT CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags,
+                                                CUdriverProcAddressQueryResult* symbolStatus) {
+  auto* real = computeprof::shim::real<Entry::cuGetProcAddress_v2>();
+  if (!real) {
+    warn_missing(Entry::cuGetProcAddress_v2);
+    return CUDA_ERROR_SHARED_OBJECT_INIT_FAILED;
+  }
+  const CUresult result = real(symbol, pfn, cudaVersion, flags, symbolStatus);
+  if (result == CUDA_SUCCESS && !called_by_profiler_library(__builtin_return_address(0))) {
+    substitute_wrapper(symbol, pfn, cudaVersion, flags);
+  }
+  return result;
+}
+
+COMPUTEPROF_EXPORT CUresult cuGetProcAddress(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags) {
+  auto* real = computeprof::shim::real<Entry::cuGetProcAddress>();
+  if (!real) {
+    warn_missing(Entry::cuGetProcAddress);
+    return CUDA_ERROR_SHARED_OBJECT_INIT_FAILED;
+  }
+  const CUresult result = real(symbol, pfn, cudaVersion, flags);
+  if (result == CUDA_SUCCESS && !called_by_profiler_library(__builtin_return_address(0))) {
+    substitute_wrapper(symbol, pfn, cudaVersion, flags);
+  }
+  return result;
+}

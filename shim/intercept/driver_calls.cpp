@@ -1,0 +1,72 @@
+#include "shim/intercept/driver_calls.hpp"
+
+#include <atomic>
+#include <mutex>
+
+#include "shim/intercept/cuda_entry_functions.hpp"
+#include "shim/intercept/real_dlsym.hpp"
+
+namespace computeprof::shim {
+namespace {
+
+template <typename Fn>
+void resolve(void* driver, Fn& slot, const char* name) {
+  slot = reinterpret_cast<Fn>(real_dlsym(driver, name));
+}
+
+DriverCalls* load(void* driver) {
+  auto* d = new DriverCalls;
+  PFN_cuDriverGetVersion_v2020 get_version = nullptr;
+  resolve(driver, get_version, "cuDriverGetVersion");
+  if (get_version) get_version(&d->driver_version);
+  resolve(driver, d->ctx_get_current, "cuCtxGetCurrent");
+  resolve(driver, d->ctx_get_device, "cuCtxGetDevice");
+  resolve(driver, d->ctx_get_id, "cuCtxGetId");
+  resolve(driver, d->ctx_push, "cuCtxPushCurrent_v2");
+  resolve(driver, d->ctx_pop, "cuCtxPopCurrent_v2");
+  resolve(driver, d->ctx_get_cache_config, "cuCtxGetCacheConfig");
+  resolve(driver, d->device_get_name, "cuDeviceGetName");
+  resolve(driver, d->device_get_attribute, "cuDeviceGetAttribute");
+  resolve(driver, d->stream_get_ctx, "cuStreamGetCtx");
+  resolve(driver, d->stream_get_id, "cuStreamGetId");
+  resolve(driver, d->stream_is_capturing, "cuStreamIsCapturing");
+  resolve(driver, d->exchange_capture_mode, "cuThreadExchangeStreamCaptureMode");
+  resolve(driver, d->event_create, "cuEventCreate");
+  resolve(driver, d->event_record, "cuEventRecord");
+  resolve(driver, d->event_synchronize, "cuEventSynchronize");
+  resolve(driver, d->event_query, "cuEventQuery");
+  resolve(driver, d->event_elapsed, "cuEventElapsedTime_v2");
+  if (!d->event_elapsed) resolve(driver, d->event_elapsed, "cuEventElapsedTime");
+  resolve(driver, d->func_get_name, "cuFuncGetName");
+  resolve(driver, d->kernel_get_name, "cuKernelGetName");
+  resolve(driver, d->func_get_attribute, "cuFuncGetAttribute");
+  resolve(driver, d->kernel_get_attribute, "cuKernelGetAttribute");
+  resolve(driver, d->kernel_get_function, "cuKernelGetFunction");
+  resolve(driver, d->occupancy_max_blocks, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  resolve(driver, d->pointer_get_attributes, "cuPointerGetAttributes");
+  resolve(driver, d->array_get_descriptor, "cuArray3DGetDescriptor_v2");
+  return d;
+}
+
+std::atomic<DriverCalls*> g_calls{nullptr};
+std::mutex g_load_mutex;
+
+}  // namespace
+
+bool DriverCalls::can_time() const {
+  return ctx_get_current && ctx_get_id && ctx_get_device && stream_get_ctx && event_create && event_record &&
+         event_synchronize && event_elapsed;
+}
+
+const DriverCalls* driver_calls() {
+  if (DriverCalls* d = g_calls.load(std::memory_order_acquire)) return d;
+  void* driver = loaded_driver_handle();
+  if (!driver) return nullptr;
+  std::lock_guard lock(g_load_mutex);
+  if (DriverCalls* d = g_calls.load(std::memory_order_acquire)) return d;
+  DriverCalls* d = load(driver);
+  g_calls.store(d, std::memory_order_release);
+  return d;
+}
+
+}  // namespace computeprof::shim

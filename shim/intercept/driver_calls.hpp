@@ -1,0 +1,45 @@
+#pragma once
+// The driver functions the shim calls for its own purposes (events, names,
+// attributes), taken from the loaded libcuda by their exact exported names: never
+// through the shim's own wrappers.
+#include "shim/intercept/cuda_api.hpp"
+
+namespace computeprof::shim {
+
+struct DriverCalls {
+  int driver_version = 0;
+  PFN_cuCtxGetCurrent_v4000 ctx_get_current = nullptr;
+  PFN_cuCtxGetDevice_v2000 ctx_get_device = nullptr;
+  PFN_cuCtxGetId_v12000 ctx_get_id = nullptr;
+  PFN_cuCtxPushCurrent_v4000 ctx_push = nullptr;
+  PFN_cuCtxPopCurrent_v4000 ctx_pop = nullptr;
+  PFN_cuCtxGetCacheConfig_v3020 ctx_get_cache_config = nullptr;
+  PFN_cuDeviceGetName_v2000 device_get_name = nullptr;
+  PFN_cuDeviceGetAttribute_v2000 device_get_attribute = nullptr;
+  PFN_cuStreamGetCtx_v9020 stream_get_ctx = nullptr;
+  PFN_cuStreamGetId_v12000 stream_get_id = nullptr;
+  PFN_cuStreamIsCapturing_v10000 stream_is_capturing = nullptr;
+  PFN_cuThreadExchangeStreamCaptureMode_v10010 exchange_capture_mode = nullptr;
+  PFN_cuEventCreate_v2000 event_create = nullptr;
+  PFN_cuEventRecord_v2000 event_record = nullptr;
+  PFN_cuEventSynchronize_v2000 event_synchronize = nullptr;
+  PFN_cuEventQuery_v2000 event_query = nullptr;
+  PFN_cuEventElapsedTime_v2000 event_elapsed = nullptr;  // _v2 where the driver has it
+  PFN_cuFuncGetName_v12030 func_get_name = nullptr;      // 12.3+
+  PFN_cuKernelGetName_v12030 kernel_get_name = nullptr;  // 12.3+
+  PFN_cuFuncGetAttribute_v2020 func_get_attribute = nullptr;
+  PFN_cuKernelGetAttribute_v12000 kernel_get_attribute = nullptr;
+  PFN_cuKernelGetFunction_v12000 kernel_get_function = nullptr;
+  PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050 occupancy_max_blocks = nullptr;
+  PFN_cuPointerGetAttributes_v7000 pointer_get_attributes = nullptr;
+  PFN_cuArray3DGetDescriptor_v3020 array_get_descriptor = nullptr;
+
+  // Everything timing needs is there.
+  bool can_time() const;
+};
+
+// Resolved once, the first time it is asked for after libcuda is loaded; null while
+// no driver is loaded.
+const DriverCalls* driver_calls();
+
+}  // namespace computeprof::shim

@@ -1,0 +1,129 @@
+#include "shim/opencl/context_table.hpp"
+
+#include <array>
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "shim/output/context_registry.hpp"
+#include "shim/opencl/queue_registry.hpp"
+#include "shim/output/record_pipeline.hpp"
+
+namespace computeprof::shim {
+namespace {
+
+struct Contexts {
+  std::mutex mutex;
+  std::unordered_map<cl_context, OpenCLContext*> known;
+  // Bumped when a handle is retired; per-thread caches check it.
+  std::atomic<std::uint64_t> generation{1};
+};
+
+// Leaked: records may still point at these when the process exits.
+Contexts& contexts() {
+  static Contexts* c = new Contexts;
+  return *c;
+}
+
+ContextKey key_of(cl_context context) {
+  return ContextKey{ContextKind::opencl, static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(context))};
+}
+
+std::string device_name(cl_device_id device) {
+  auto* get_info = COMPUTEPROF_CL_REAL(clGetDeviceInfo);
+  std::size_t size = 0;
+  if (!get_info || get_info(device, CL_DEVICE_NAME, 0, nullptr, &size) != CL_SUCCESS || size == 0) return "";
+  std::string name(size, '\0');
+  if (get_info(device, CL_DEVICE_NAME, size, name.data(), nullptr) != CL_SUCCESS) return "";
+  name.resize(name.find('\0') == std::string::npos ? name.size() : name.find('\0'));
+  return name;
+}
+
+// %d and OPENCL_DEVICE: the device's index among all devices of its platform.
+int device_number(cl_device_id device) {
+  auto* get_info = COMPUTEPROF_CL_REAL(clGetDeviceInfo);
+  auto* get_ids = COMPUTEPROF_CL_REAL(clGetDeviceIDs);
+  cl_platform_id platform = nullptr;
+  cl_uint count = 0;
+  if (!get_info || !get_ids ||
+      get_info(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr) != CL_SUCCESS ||
+      get_ids(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS || count == 0) {
+    return 0;
+  }
+  std::vector<cl_device_id> devices(count);
+  if (get_ids(platform, CL_DEVICE_TYPE_ALL, count, devices.data(), nullptr) != CL_SUCCESS) return 0;
+  for (cl_uint i = 0; i < count; ++i) {
+    if (devices[i] == device) return static_cast<int>(i);
+  }
+  return 0;
+}
+
+OpenCLContext* lookup(cl_context context, cl_command_queue queue) {
+  auto& c = contexts();
+  {
+    std::lock_guard lock(c.mutex);
+    if (auto it = c.known.find(context); it != c.known.end()) return it->second;
+  }
+  // The file names the device of the queue that first records into the context.
+  ContextLog* log = find_or_create_context_log(key_of(context), [&] {
+    ContextDescription d;
+    cl_device_id device = nullptr;
+    if (auto* get_info = COMPUTEPROF_CL_REAL(clGetCommandQueueInfo);
+        get_info && get_info(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) == CL_SUCCESS && device) {
+      d.device = device_number(device);
+      d.device_name = device_name(device);
+    }
+    d.profile = &process_profile().opencl;
+    return d;
+  });
+  std::lock_guard lock(c.mutex);
+  auto [it, inserted] = c.known.try_emplace(context, nullptr);
+  if (inserted) {
+    it->second = new OpenCLContext;
+    it->second->log = log;
+  }
+  return it->second;
+}
+
+struct CachedContext {
+  cl_command_queue queue = nullptr;
+  std::uint64_t generation = 0;
+  std::uint64_t queue_generation = 0;
+  OpenCLContext* context = nullptr;
+};
+constexpr std::size_t kThreadCacheSize = 8;
+thread_local std::array<CachedContext, kThreadCacheSize> t_contexts;
+
+}  // namespace
+
+OpenCLContext* opencl_context_of(cl_command_queue queue) {
+  const std::uint64_t generation = contexts().generation.load(std::memory_order_acquire);
+  const std::uint64_t queues = queue_generation();
+  const auto h = reinterpret_cast<std::uintptr_t>(queue);
+  CachedContext& slot = t_contexts[(h >> 4 ^ h >> 12) % kThreadCacheSize];
+  if (slot.queue == queue && slot.generation == generation && slot.queue_generation == queues && slot.context) {
+    return slot.context;
+  }
+  cl_context context = nullptr;
+  auto* get_info = COMPUTEPROF_CL_REAL(clGetCommandQueueInfo);
+  if (!get_info || get_info(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr) != CL_SUCCESS || !context) {
+    return nullptr;
+  }
+  OpenCLContext* found = lookup(context, queue);
+  slot = {queue, generation, queues, found};
+  return found;
+}
+
+void opencl_context_created(cl_context context) {
+  auto& c = contexts();
+  {
+    std::lock_guard lock(c.mutex);
+    if (c.known.erase(context) == 0) return;
+    c.generation.fetch_add(1, std::memory_order_release);
+  }
+  if (ContextLog* old = take_context_log(key_of(context))) retire_context_log(old);
+}
+
+}  // namespace computeprof::shim

@@ -1,0 +1,76 @@
+#include "shim/opencl/kernel_names.hpp"
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace computeprof::shim {
+namespace {
+
+struct Names {
+  std::mutex mutex;
+  std::unordered_set<std::string> interned;  // nodes never move: views stay valid
+  std::unordered_map<cl_kernel, std::string_view> by_kernel;
+  std::atomic<std::uint64_t> generation{1};
+};
+
+// Leaked: records are written until the very end of the process.
+Names& names() {
+  static Names* n = new Names;
+  return *n;
+}
+
+std::string ask_runtime(cl_kernel kernel) {
+  auto* get_info = COMPUTEPROF_CL_REAL(clGetKernelInfo);
+  std::size_t size = 0;
+  if (!get_info || get_info(kernel, CL_KERNEL_FUNCTION_NAME, 0, nullptr, &size) != CL_SUCCESS || size == 0) return "";
+  std::string name(size, '\0');
+  if (get_info(kernel, CL_KERNEL_FUNCTION_NAME, size, name.data(), nullptr) != CL_SUCCESS) return "";
+  if (const auto end = name.find('\0'); end != std::string::npos) name.resize(end);
+  return name;
+}
+
+struct CachedName {
+  cl_kernel kernel = nullptr;
+  std::uint64_t generation = 0;
+  std::string_view name;
+};
+constexpr std::size_t kThreadCacheSize = 32;
+thread_local std::array<CachedName, kThreadCacheSize> t_names;
+
+}  // namespace
+
+std::string_view opencl_kernel_name(cl_kernel kernel) {
+  auto& n = names();
+  const std::uint64_t generation = n.generation.load(std::memory_order_acquire);
+  const auto h = reinterpret_cast<std::uintptr_t>(kernel);
+  CachedName& slot = t_names[(h >> 4 ^ h >> 12) % kThreadCacheSize];
+  if (slot.kernel == kernel && slot.generation == generation) return slot.name;
+  std::string_view name;
+  {
+    std::lock_guard lock(n.mutex);
+    if (auto it = n.by_kernel.find(kernel); it != n.by_kernel.end()) name = it->second;
+  }
+  if (name.empty()) {
+    std::string asked = ask_runtime(kernel);
+    std::lock_guard lock(n.mutex);
+    name = *n.interned.insert(std::move(asked)).first;
+    n.by_kernel[kernel] = name;
+  }
+  slot = {kernel, generation, name};
+  return name;
+}
+
+void opencl_kernels_created(const cl_kernel* kernels, cl_uint count) {
+  auto& n = names();
+  std::lock_guard lock(n.mutex);
+  for (cl_uint i = 0; i < count; ++i) n.by_kernel.erase(kernels[i]);
+  n.generation.fetch_add(1, std::memory_order_release);
+}
+
+}  // namespace computeprof::shim

@@ -1,0 +1,250 @@
+#include "shim/output/record_pipeline.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <mutex>
+#include <unordered_set>
+#include <vector>
+
+#include "config/report.hpp"
+#include "shim/output/context_registry.hpp"
+
+namespace computeprof::shim {
+namespace {
+
+struct QueuedRecord {
+  ContextLog* log;
+  std::uint64_t completed_ns;
+  logfmt::Record record;
+};
+
+// Single producer (its thread), single consumer (whoever holds the drain lock).
+struct RecordRing {
+  static constexpr std::size_t kCapacity = 256;
+  std::atomic<std::size_t> head{0};  // next to write, producer
+  std::atomic<std::size_t> tail{0};  // next to read, consumer
+  std::atomic<bool> owner_exited{false};
+  std::uint64_t fork_generation = 0;
+  std::array<QueuedRecord, kCapacity> slots;
+
+  bool try_push(ContextLog* log, std::uint64_t completed_ns, const logfmt::Record& r) {
+    const std::size_t h = head.load(std::memory_order_relaxed);
+    if (h - tail.load(std::memory_order_acquire) == kCapacity) return false;
+    slots[h % kCapacity] = QueuedRecord{log, completed_ns, r};
+    head.store(h + 1, std::memory_order_release);
+    return true;
+  }
+  std::size_t size() const { return head.load(std::memory_order_acquire) - tail.load(std::memory_order_acquire); }
+
+  template <typename Sink>
+  void pop_all(Sink&& sink) {
+    const std::size_t h = head.load(std::memory_order_acquire);
+    std::size_t t = tail.load(std::memory_order_relaxed);
+    for (; t != h; ++t) sink(slots[t % kCapacity]);
+    tail.store(t, std::memory_order_release);
+  }
+};
+
+struct Pipeline {
+  std::mutex drain_mutex;  // held by whoever drains: the writer or a flush
+  std::mutex rings_mutex;  // guards `rings`
+  std::vector<RecordRing*> rings;
+  std::vector<QueuedRecord> batch;  // drain holder's scratch
+
+  std::mutex wake_mutex;
+  std::condition_variable wake;
+  bool wake_requested = false;
+
+  std::atomic<std::uint64_t> fork_generation{0};
+  std::atomic<bool> writer_started{false};
+};
+
+// Leaked on purpose: the exit flush runs after static destructors could have.
+Pipeline& pipeline() {
+  static Pipeline* p = new Pipeline;
+  return *p;
+}
+
+void drain_locked(Pipeline& p) {
+  std::vector<RecordRing*> rings;
+  {
+    std::lock_guard lock(p.rings_mutex);
+    rings = p.rings;
+  }
+  p.batch.clear();
+  for (RecordRing* ring : rings) ring->pop_all([&](const QueuedRecord& q) { p.batch.push_back(q); });
+  // Each ring is in completion order already; merging rings needs the sort.
+  std::stable_sort(p.batch.begin(), p.batch.end(),
+                   [](const QueuedRecord& a, const QueuedRecord& b) { return a.completed_ns < b.completed_ns; });
+  std::unordered_set<ContextLog*> touched;
+  for (const QueuedRecord& q : p.batch) {
+    q.log->write(q.record);
+    touched.insert(q.log);
+  }
+  // Written through at once: a process killed later keeps what was done.
+  for (ContextLog* log : touched) log->flush();
+
+  std::lock_guard lock(p.rings_mutex);
+  std::erase_if(p.rings, [](RecordRing* ring) {
+    if (!ring->owner_exited.load(std::memory_order_acquire) || ring->size() != 0) return false;
+    delete ring;
+    return true;
+  });
+}
+
+void* writer_main(void*) {
+  auto& p = pipeline();
+  for (;;) {
+    {
+      std::unique_lock lock(p.wake_mutex);
+      p.wake.wait_for(lock, std::chrono::milliseconds(20), [&] { return p.wake_requested; });
+      p.wake_requested = false;
+    }
+    std::lock_guard lock(p.drain_mutex);
+    drain_locked(p);
+  }
+  return nullptr;
+}
+
+void wake_writer() {
+  auto& p = pipeline();
+  {
+    std::lock_guard lock(p.wake_mutex);
+    p.wake_requested = true;
+  }
+  p.wake.notify_one();
+}
+
+void flush_at_exit() { flush_records(); }
+
+void before_fork() {
+  auto& p = pipeline();
+  p.drain_mutex.lock();
+  drain_locked(p);
+  lock_context_registry();
+  p.rings_mutex.lock();
+}
+
+void after_fork_in_parent() {
+  auto& p = pipeline();
+  p.rings_mutex.unlock();
+  unlock_context_registry();
+  p.drain_mutex.unlock();
+}
+
+// Only resets state: no driver calls, no waiting (the driver forks helpers too).
+void after_fork_in_child() {
+  auto& p = pipeline();
+  // The other threads' rings belong to threads the child does not have.
+  p.rings.clear();
+  p.fork_generation.fetch_add(1, std::memory_order_relaxed);
+  p.writer_started.store(false, std::memory_order_relaxed);
+  p.wake_requested = false;
+  reset_context_registry_in_child();
+  config::reset_warned_once();
+  p.rings_mutex.unlock();
+  unlock_context_registry();
+  p.drain_mutex.unlock();
+}
+
+void start_writer() {
+  auto& p = pipeline();
+  if (p.writer_started.exchange(true, std::memory_order_acq_rel)) return;
+  // The writer must never take the application's signals.
+  sigset_t all, previous;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &previous);
+  pthread_t thread;
+  const int rc = pthread_create(&thread, nullptr, writer_main, nullptr);
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  if (rc != 0) {
+    p.writer_started.store(false, std::memory_order_relaxed);
+    config::warn_once("cannot start the log writer thread; records are written at flushes only");
+    return;
+  }
+  pthread_detach(thread);
+}
+
+pthread_once_t g_hooks_once = PTHREAD_ONCE_INIT;
+
+// Registered at the first record, which comes after the driver's initialisation: atexit
+// handlers run last-registered first, so this flush runs before CUDA tears down.
+void install_process_hooks() {
+  std::atexit(flush_at_exit);
+  pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+}
+
+// The thread's ring. Kept apart from the object whose destructor lets go of it: a
+// store into an object being destroyed is dead to the compiler, and the pointer must
+// read null afterwards (a late record, from an exit handler on this thread, gets a new
+// ring while the drain frees the old one).
+thread_local RecordRing* t_ring = nullptr;
+struct ThreadRingOwner {
+  bool armed = false;
+  ~ThreadRingOwner() {
+    if (t_ring) t_ring->owner_exited.store(true, std::memory_order_release);
+    t_ring = nullptr;
+  }
+};
+thread_local ThreadRingOwner t_ring_owner;
+
+RecordRing* this_thread_ring() {
+  auto& p = pipeline();
+  const std::uint64_t generation = p.fork_generation.load(std::memory_order_relaxed);
+  RecordRing* ring = t_ring;
+  if (ring && ring->fork_generation == generation) return ring;
+  ring = new RecordRing;
+  ring->fork_generation = generation;
+  {
+    std::lock_guard lock(p.rings_mutex);
+    p.rings.push_back(ring);
+  }
+  t_ring = ring;
+  t_ring_owner.armed = true;
+  return ring;
+}
+
+}  // namespace
+
+void install_record_pipeline_hooks() { pthread_once(&g_hooks_once, install_process_hooks); }
+
+void submit_record(ContextLog* log, std::uint64_t completed_ns, const logfmt::Record& record) {
+  install_record_pipeline_hooks();
+  auto& p = pipeline();
+  if (!p.writer_started.load(std::memory_order_acquire)) start_writer();
+  RecordRing* ring = this_thread_ring();
+  // A full ring waits for the writer: records are never dropped.
+  while (!ring->try_push(log, completed_ns, record)) {
+    if (p.writer_started.load(std::memory_order_acquire)) {
+      wake_writer();
+      sched_yield();
+    } else {
+      std::lock_guard lock(p.drain_mutex);
+      drain_locked(p);
+    }
+  }
+  if (ring->size() >= RecordRing::kCapacity / 2) wake_writer();
+}
+
+void flush_records() {
+  auto& p = pipeline();
+  std::lock_guard lock(p.drain_mutex);
+  drain_locked(p);
+  for_each_context_log([](ContextLog& log) { log.flush(); });
+}
+
+void retire_context_log(ContextLog* log) {
+  auto& p = pipeline();
+  std::lock_guard lock(p.drain_mutex);
+  drain_locked(p);
+  log->close();
+}
+
+}  // namespace computeprof::shim

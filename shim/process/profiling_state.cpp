@@ -1,0 +1,55 @@
+#include "shim/process/profiling_state.hpp"
+
+#include <pthread.h>
+
+namespace computeprof::shim {
+namespace detail {
+std::atomic<RecordingState> g_cuda_state{RecordingState::unknown};
+std::atomic<RecordingState> g_opencl_state{RecordingState::unknown};
+}  // namespace detail
+
+namespace {
+
+pthread_once_t g_once = PTHREAD_ONCE_INIT;
+ProcessProfile* g_profile = nullptr;  // leaked: read until the very end of the process
+
+ApiProfile make_api_profile(config::Settings settings, config::Api api) {
+  ApiProfile p;
+  p.layout = logfmt::select_columns(settings.config, api);
+  p.settings = std::move(settings);
+  return p;
+}
+
+void load_profile() {
+  auto settings = config::load_process_settings(config::process_env, nullptr);
+  g_profile = new ProcessProfile{make_api_profile(std::move(settings.cuda), config::Api::cuda),
+                                 make_api_profile(std::move(settings.opencl), config::Api::opencl)};
+  const auto& cuda = g_profile->cuda.settings;
+  RecordingState s = RecordingState::off;
+  if (cuda.enabled) s = cuda.config.enable_on_start ? RecordingState::recording : RecordingState::paused;
+  detail::g_cuda_state.store(s, std::memory_order_release);
+  const auto& opencl = g_profile->opencl.settings;
+  RecordingState cl = RecordingState::off;
+  if (opencl.enabled) cl = opencl.config.enable_on_start ? RecordingState::recording : RecordingState::paused;
+  detail::g_opencl_state.store(cl, std::memory_order_release);
+}
+
+}  // namespace
+
+RecordingState detail::initialise_profile() {
+  pthread_once(&g_once, load_profile);
+  return g_cuda_state.load(std::memory_order_acquire);
+}
+
+const ProcessProfile& process_profile() {
+  pthread_once(&g_once, load_profile);
+  return *g_profile;
+}
+
+void set_cuda_paused(bool paused) {
+  detail::initialise_profile();
+  if (!process_profile().cuda.settings.enabled) return;
+  detail::g_cuda_state.store(paused ? RecordingState::paused : RecordingState::recording, std::memory_order_release);
+}
+
+}  // namespace computeprof::shim

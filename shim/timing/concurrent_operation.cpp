@@ -1,0 +1,138 @@
+#include "shim/timing/concurrent_operation.hpp"
+
+#include <array>
+#include <atomic>
+
+#include "config/profile_config.hpp"
+#include "config/report.hpp"
+#include "shim/activity/activity_trace.hpp"
+#include "shim/process/clock.hpp"
+#include "shim/intercept/driver_calls.hpp"
+#include "shim/timing/event_resolver.hpp"
+#include "shim/process/profiling_state.hpp"
+#include "shim/output/record_pipeline.hpp"
+
+namespace computeprof::shim {
+namespace {
+
+// The calling thread's tracks, one per context it used lately (as its ThreadContexts).
+struct ThreadTracks {
+  static constexpr std::size_t kTracks = 8;
+  std::array<EventTrack*, kTracks> tracks{};
+  std::size_t next_victim = 0;
+  std::uint64_t fork_generation = 0;
+};
+thread_local ThreadTracks t_tracks;
+
+// Releases the thread's tracks when it exits. Apart from t_tracks, so that the emptied
+// cache stays readable: a late operation of this thread (an exit handler) starts afresh.
+struct ThreadTracksOwner {
+  bool armed = false;
+  ~ThreadTracksOwner() {
+    for (EventTrack*& t : t_tracks.tracks) {
+      if (t) release_track(t);
+      t = nullptr;
+    }
+  }
+};
+thread_local ThreadTracksOwner t_tracks_owner;
+
+EventTrack* this_thread_track(const ThreadContext& tc) {
+  ThreadTracks& cache = t_tracks;
+  const std::uint64_t generation = resolver_fork_generation();
+  if (cache.fork_generation != generation) {
+    // A forked child: these were the parent's.
+    cache.tracks.fill(nullptr);
+    cache.fork_generation = generation;
+  }
+  for (EventTrack* t : cache.tracks) {
+    if (t && t->context_id == tc.context_id && !t->context_gone.load(std::memory_order_relaxed)) return t;
+  }
+  // Prefer an empty entry or one whose context has gone; otherwise round-robin.
+  EventTrack** entry = nullptr;
+  for (EventTrack*& t : cache.tracks) {
+    if (!t || t->context_gone.load(std::memory_order_relaxed)) {
+      entry = &t;
+      break;
+    }
+  }
+  if (!entry) entry = &cache.tracks[cache.next_victim++ % ThreadTracks::kTracks];
+  if (*entry) release_track(*entry);
+  *entry = acquire_track(tc);
+  t_tracks_owner.armed = true;
+  return *entry;
+}
+
+}  // namespace
+
+bool set_up_concurrent_tracing() {
+  static std::atomic<bool> done{false};
+  if (done.load(std::memory_order_acquire)) return false;
+  set_up_event_resolver();
+  done.store(true, std::memory_order_release);
+  return true;
+}
+
+bool concurrent_tracing() {
+  const DriverCalls* d = driver_calls();
+  return process_profile().cuda.settings.config.has(config::Option::conckerneltrace) && d && d->event_query;
+}
+
+ConcurrentOperation::ConcurrentOperation(const OperationTimer& timer) : timer_(timer) {
+  ThreadContext& tc = timer.context();
+  EventTrack* track = this_thread_track(tc);
+  if (!track) return;
+  const std::size_t h = track->head.load(std::memory_order_relaxed);
+  while (!track->slot_free(h)) resolve_oldest_now(*track);
+  EventSlot& slot = track->slots[h % EventTrack::kSlots];
+  if (!slot.start && !create_event_pair(tc.context, slot.start, slot.end)) {
+    config::warn_once("cannot create timing events; such operations are timed serialized");
+    return;
+  }
+  slot.record = logfmt::Record{};
+  slot.waited_wall_ns = 0;
+  slot.activity_id = activity_tracing() ? track->activity_id(h) : 0;
+  track_ = track;
+  slot_ = &slot;
+  index_ = h;
+}
+
+void ConcurrentOperation::start() {
+  started_ = driver_calls()->event_record(slot_->start, timer_.stream()) == CUDA_SUCCESS;
+  if (slot_->activity_id != 0) push_activity_id(slot_->activity_id);
+}
+
+void ConcurrentOperation::called() {
+  if (slot_->activity_id != 0) pop_activity_id();
+}
+
+void ConcurrentOperation::finish() {
+  const std::uint64_t cpu_end_ns = monotonic_ns();
+  const DriverCalls& d = *driver_calls();
+  logfmt::Record& r = slot_->record;
+  const ContextOrigin& origin = track_->log->origin();
+  const std::uint64_t cpu_start_ns = timer_.cpu_start_ns();
+  r.cputime_ns = cpu_end_ns - cpu_start_ns;
+  r.timestamp_ns = cpu_start_ns >= origin.monotonic_ns ? cpu_start_ns - origin.monotonic_ns : 0;
+  timer_.describe_stream(r);
+
+  if (!started_ || d.event_record(slot_->end, timer_.stream()) != CUDA_SUCCESS) {
+    // Not timed: written now, as serialized mode writes such records.
+    config::warn_once("timing events failed; gputime of such records is 0");
+    r.gpu_end_ns = r.gpu_start_ns = origin.wall_ns + (cpu_end_ns - origin.monotonic_ns);
+    submit_record(track_->log, cpu_end_ns, r);
+    return;
+  }
+  // With activities the event times are only a fallback: no wait to anchor them.
+  if (slot_->activity_id == 0 && track_->needs_anchor.load(std::memory_order_relaxed) &&
+      track_->needs_anchor.exchange(false, std::memory_order_acq_rel)) {
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    if (d.exchange_capture_mode) d.exchange_capture_mode(&mode);
+    if (d.event_synchronize(slot_->end) == CUDA_SUCCESS) slot_->waited_wall_ns = wall_ns();
+    if (d.exchange_capture_mode) d.exchange_capture_mode(&mode);
+  }
+  track_->head.store(index_ + 1, std::memory_order_release);
+  notify_resolver();
+}
+
+}  // namespace computeprof::shim

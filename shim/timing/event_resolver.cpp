@@ -1,0 +1,339 @@
+#include "shim/timing/event_resolver.hpp"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "config/report.hpp"
+#include "shim/activity/activity_trace.hpp"
+#include "shim/process/clock.hpp"
+#include "shim/intercept/driver_calls.hpp"
+#include "shim/output/record_pipeline.hpp"
+
+namespace computeprof::shim {
+namespace {
+
+// Lock order: registry_mutex, then a track's resolve_mutex, then wake_mutex.
+struct Resolver {
+  std::mutex registry_mutex;
+  std::vector<EventTrack*> tracks;
+  std::uint64_t track_serials = 0;  // never reset: activity ids stay unique after fork
+
+  std::mutex wake_mutex;
+  std::condition_variable wake;
+  bool wake_requested = false;
+  std::atomic<bool> idle{false};
+
+  std::atomic<bool> started{false};
+  std::atomic<std::uint64_t> fork_generation{0};
+};
+
+// Leaked on purpose: resolved at exit, after static destructors could have run.
+Resolver& resolver() {
+  static Resolver* r = new Resolver;
+  return *r;
+}
+
+constexpr auto kPollInterval = std::chrono::milliseconds(1);
+// A sleeping resolver also wakes this often, should a wake-up have been missed.
+constexpr auto kIdleInterval = std::chrono::milliseconds(100);
+
+std::int64_t ms_to_ns(float ms) { return static_cast<std::int64_t>(std::llround(static_cast<double>(ms) * 1e6)); }
+
+// The program may be capturing on another stream in global mode; the shim's own waits
+// are not part of that capture.
+CUresult wait_for_event(const DriverCalls& d, CUevent event) {
+  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  if (d.exchange_capture_mode) d.exchange_capture_mode(&mode);
+  const CUresult r = d.event_synchronize(event);
+  if (d.exchange_capture_mode) d.exchange_capture_mode(&mode);
+  return r;
+}
+
+// GPU times: gputime is the slot's own pair. The end's absolute time is chained from
+// the previous slot's: end(k) = end(k-1) + elapsed(end event k-1, end event k), which
+// may be negative across streams. The chain starts at an operation the owner waited
+// for (its end is the wall time at wake, as in serialized mode); when the chain is
+// broken (a failed event call) the slot's end is the wall time its completion was
+// seen, and the owner waits for its next operation to anchor the chain again.
+// Returns false when the slot is not complete yet (or there is none). Caller holds
+// the track's resolve_mutex.
+bool resolve_oldest(EventTrack& t, bool wait) {
+  const std::size_t tail = t.tail.load(std::memory_order_relaxed);
+  if (tail == t.head.load(std::memory_order_acquire)) return false;
+  EventSlot& slot = t.slots[tail % EventTrack::kSlots];
+  const DriverCalls& d = *driver_calls();
+  const CUresult done = wait ? wait_for_event(d, slot.end) : d.event_query(slot.end);
+  if (done == CUDA_ERROR_NOT_READY) return false;
+  const std::uint64_t seen_wall_ns = wall_ns();
+
+  float ms = 0.0f;
+  const bool timed = done == CUDA_SUCCESS && d.event_elapsed(&ms, slot.start, slot.end) == CUDA_SUCCESS;
+  std::uint64_t gpu_end_ns = seen_wall_ns;
+  bool chained = false;
+  if (timed && slot.waited_wall_ns != 0) {
+    gpu_end_ns = slot.waited_wall_ns;
+    chained = true;
+  } else if (timed && t.anchored) {
+    float gap_ms = 0.0f;
+    const EventSlot& previous = t.slots[(tail - 1) % EventTrack::kSlots];
+    if (d.event_elapsed(&gap_ms, previous.end, slot.end) == CUDA_SUCCESS) {
+      gpu_end_ns = t.anchor_end_ns + static_cast<std::uint64_t>(ms_to_ns(gap_ms));
+      chained = true;
+    }
+  }
+  if (!timed) config::warn_once("timing events failed; gputime of such records is 0");
+  if (!chained) t.needs_anchor.store(true, std::memory_order_release);
+  t.anchored = chained;
+  t.anchor_end_ns = gpu_end_ns;
+
+  logfmt::Record& r = slot.record;
+  r.gputime_ns = timed ? static_cast<std::uint64_t>(std::max<std::int64_t>(ms_to_ns(ms), 0)) : 0;
+  r.gpu_end_ns = gpu_end_ns;
+  r.gpu_start_ns = gpu_end_ns - r.gputime_ns;
+  if (slot.activity_id != 0) {
+    expect_activities({slot.activity_id, t.log, r});
+  } else {
+    submit_record(t.log, t.log->origin().monotonic_at(gpu_end_ns), r);
+  }
+  t.tail.store(tail + 1, std::memory_order_release);
+  return true;
+}
+
+void resolve_everything_of(EventTrack& t) {
+  std::lock_guard lock(t.resolve_mutex);
+  while (resolve_oldest(t, true)) {
+  }
+}
+
+// One round over every track: completes what is done. Returns whether any track still
+// has outstanding slots.
+bool resolve_completed(Resolver& r) {
+  std::lock_guard lock(r.registry_mutex);
+  bool pending = false;
+  for (EventTrack* t : r.tracks) {
+    // A track whose owner is resolving (its ring is full) is left to it this round.
+    if (t->resolve_mutex.try_lock()) {
+      while (resolve_oldest(*t, false)) {
+      }
+      t->resolve_mutex.unlock();
+    }
+    pending |= t->outstanding() != 0;
+  }
+  std::erase_if(r.tracks, [](EventTrack* t) {
+    if (!t->retired || !t->context_gone.load(std::memory_order_relaxed) || t->outstanding() != 0) return false;
+    delete t;
+    return true;
+  });
+  return pending;
+}
+
+void* resolver_main(void*) {
+  auto& r = resolver();
+  // Event queries are not part of any capture the program makes.
+  const DriverCalls* d = driver_calls();
+  if (d && d->exchange_capture_mode) {
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    d->exchange_capture_mode(&mode);
+  }
+  for (;;) {
+    bool pending = resolve_completed(r);
+    if (activities_waiting()) {
+      poll_activities();
+      pending = true;
+    }
+    if (pending) {
+      std::this_thread::sleep_for(kPollInterval);
+      continue;
+    }
+    // Announce sleep, then look again: a slot published meanwhile either shows here
+    // or its owner sees `idle` (both sides fence) and wakes this thread.
+    r.idle.store(true, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (resolve_completed(r) || activities_waiting()) {
+      r.idle.store(false, std::memory_order_relaxed);
+      continue;
+    }
+    std::unique_lock lock(r.wake_mutex);
+    r.wake.wait_for(lock, kIdleInterval, [&] { return r.wake_requested; });
+    r.wake_requested = false;
+    r.idle.store(false, std::memory_order_relaxed);
+  }
+  return nullptr;
+}
+
+void start_resolver_thread() {
+  auto& r = resolver();
+  if (r.started.exchange(true, std::memory_order_acq_rel)) return;
+  // The resolver must never take the application's signals.
+  sigset_t all, previous;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &previous);
+  pthread_t thread;
+  const int rc = pthread_create(&thread, nullptr, resolver_main, nullptr);
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  if (rc != 0) {
+    r.started.store(false, std::memory_order_relaxed);
+    config::warn_once("cannot start the event resolver thread; concurrent records are completed at flushes only");
+    return;
+  }
+  pthread_detach(thread);
+}
+
+void resolve_at_exit() {
+  resolve_all_events();
+  stop_activity_tracing_at_exit();
+}
+
+void before_fork() {
+  auto& r = resolver();
+  r.registry_mutex.lock();
+  for (EventTrack* t : r.tracks) resolve_everything_of(*t);
+  settle_activities(nullptr);
+  r.wake_mutex.lock();
+}
+
+void after_fork_in_parent() {
+  auto& r = resolver();
+  r.wake_mutex.unlock();
+  r.registry_mutex.unlock();
+}
+
+// Only resets state: the tracks belong to the parent's threads and contexts.
+void after_fork_in_child() {
+  auto& r = resolver();
+  r.tracks.clear();
+  r.started.store(false, std::memory_order_relaxed);
+  r.idle.store(false, std::memory_order_relaxed);
+  r.wake_requested = false;
+  r.fork_generation.fetch_add(1, std::memory_order_relaxed);
+  stop_activity_tracing_in_child();
+  r.wake_mutex.unlock();
+  r.registry_mutex.unlock();
+}
+
+pthread_once_t g_hooks_once = PTHREAD_ONCE_INIT;
+
+// After the pipeline's: at exit and before fork these run first, so the records they
+// complete are written by the pipeline's flush. After CUPTI is loaded, for the same
+// reason: its exit handlers must find the shim done with it.
+void install_process_hooks() {
+  install_record_pipeline_hooks();
+  start_activity_tracing();
+  std::atexit(resolve_at_exit);
+  pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+}
+
+// Returns the logs of the tracks it resolved.
+template <typename Pred>
+std::vector<const ContextLog*> resolve_tracks_where(Pred&& pred) {
+  auto& r = resolver();
+  std::vector<const ContextLog*> logs;
+  {
+    std::lock_guard lock(r.registry_mutex);
+    for (EventTrack* t : r.tracks) {
+      if (!pred(*t)) continue;
+      resolve_everything_of(*t);
+      if (std::find(logs.begin(), logs.end(), t->log) == logs.end()) logs.push_back(t->log);
+    }
+  }
+  return logs;
+}
+
+// Then their activities.
+template <typename Pred>
+void resolve_logs_where(Pred&& pred) {
+  for (const ContextLog* log : resolve_tracks_where(pred)) settle_activities(log);
+}
+
+}  // namespace
+
+void set_up_event_resolver() { pthread_once(&g_hooks_once, install_process_hooks); }
+
+EventTrack* acquire_track(const ThreadContext& tc) {
+  set_up_event_resolver();
+  auto& r = resolver();
+  EventTrack* track = nullptr;
+  {
+    std::lock_guard lock(r.registry_mutex);
+    for (EventTrack* t : r.tracks) {
+      if (t->retired && t->context_id == tc.context_id && !t->context_gone.load(std::memory_order_relaxed)) {
+        t->retired = false;
+        return t;
+      }
+    }
+    track = new EventTrack;
+    track->serial = ++r.track_serials;
+    track->context = tc.context;
+    track->context_id = tc.context_id;
+    track->device = tc.log->device();
+    track->log = tc.log;
+    r.tracks.push_back(track);
+  }
+  start_resolver_thread();
+  return track;
+}
+
+void release_track(EventTrack* track) {
+  std::lock_guard lock(resolver().registry_mutex);
+  track->retired = true;
+}
+
+void notify_resolver() {
+  auto& r = resolver();
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (!r.idle.load(std::memory_order_relaxed) || !r.idle.exchange(false, std::memory_order_relaxed)) return;
+  {
+    std::lock_guard lock(r.wake_mutex);
+    r.wake_requested = true;
+  }
+  r.wake.notify_one();
+}
+
+void resolve_oldest_now(EventTrack& track) {
+  std::lock_guard lock(track.resolve_mutex);
+  resolve_oldest(track, true);
+}
+
+void resolve_all_events() {
+  resolve_tracks_where([](const EventTrack&) { return true; });
+  settle_activities(nullptr);
+}
+
+void resolve_context_events(std::uint64_t context_id) {
+  resolve_logs_where([&](EventTrack& t) {
+    if (t.context_id != context_id) return false;
+    t.context_gone.store(true, std::memory_order_relaxed);
+    return true;
+  });
+}
+
+void resolve_device_events(int device) {
+  resolve_logs_where([&](const EventTrack& t) { return t.device == device; });
+}
+
+void forget_gone_contexts() {
+  const DriverCalls* d = driver_calls();
+  if (!d || !d->ctx_get_id) return;
+  auto& r = resolver();
+  std::lock_guard lock(r.registry_mutex);
+  for (EventTrack* t : r.tracks) {
+    unsigned long long id = 0;
+    if (d->ctx_get_id(t->context, &id) != CUDA_SUCCESS || id != t->context_id) {
+      t->context_gone.store(true, std::memory_order_relaxed);
+    }
+  }
+}
+
+std::uint64_t resolver_fork_generation() { return resolver().fork_generation.load(std::memory_order_relaxed); }
+
+}  // namespace computeprof::shim

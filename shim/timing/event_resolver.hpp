@@ -1,0 +1,45 @@
+#pragma once
+// Completes conckerneltrace records off the application's threads. Every track is
+// registered here (at its creation only); a resolver thread, started with the first
+// track, queries the oldest outstanding end event of each track every millisecond
+// while work is pending and sleeps otherwise. A completed slot gets its GPU times
+// from its event pair and from the previous slot's end event (see event_resolver.cpp)
+// and goes to the record pipeline, ordered by its GPU end time.
+// Flush points complete outstanding operations synchronously, waiting for the GPU.
+#include <cstdint>
+
+#include "shim/timing/thread_context.hpp"
+#include "shim/timing/event_track.hpp"
+
+namespace computeprof::shim {
+
+// Once per process, before the first track: CUPTI activity tracing (when it can be
+// had), the exit and fork handlers. Thread-safe.
+void set_up_event_resolver();
+
+// A track for the calling thread in `tc`'s context: a retired one of that context
+// (with its events) when there is one, else a new one. Null when none can be made.
+EventTrack* acquire_track(const ThreadContext& tc);
+// The owner thread is done with `track` (it exits, or uses its cache entry for
+// another context); its outstanding slots are still resolved.
+void release_track(EventTrack* track);
+
+// After a slot is published: wakes the resolver thread if it sleeps.
+void notify_resolver();
+// The owner's ring is full: completes its oldest slot now, waiting for the GPU.
+void resolve_oldest_now(EventTrack& track);
+
+// Flush points: every outstanding operation is completed and handed to the pipeline.
+void resolve_all_events();
+// Before a context is destroyed (its events go with it).
+void resolve_context_events(std::uint64_t context_id);
+// Before a device's primary context is released or reset.
+void resolve_device_events(int device);
+// After a context was destroyed, or a primary context released or reset: tracks of
+// contexts that no longer exist are dropped once empty.
+void forget_gone_contexts();
+
+// Bumped in a forked child: the threads' cached tracks belong to the parent.
+std::uint64_t resolver_fork_generation();
+
+}  // namespace computeprof::shim

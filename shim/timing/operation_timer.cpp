@@ -1,0 +1,67 @@
+#include "shim/timing/operation_timer.hpp"
+
+#include <cmath>
+
+#include "config/report.hpp"
+#include "shim/process/clock.hpp"
+#include "shim/intercept/driver_calls.hpp"
+
+namespace computeprof::shim {
+
+OperationTimer::OperationTimer(CUstream stream, bool per_thread_variant)
+    : cpu_start_ns_(monotonic_ns()), stream_(stream == nullptr && per_thread_variant ? CU_STREAM_PER_THREAD : stream) {
+  const DriverCalls* d = driver_calls();
+  if (!d || !d->can_time()) return;
+  CUcontext context = nullptr;
+  if (d->stream_get_ctx(stream_, &context) != CUDA_SUCCESS || !context) return;
+  if (d->stream_is_capturing) {
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    // An error here (e.g. the legacy stream while another stream captures) means the
+    // operation cannot execute either.
+    if (d->stream_is_capturing(stream_, &status) != CUDA_SUCCESS || status != CU_STREAM_CAPTURE_STATUS_NONE) return;
+  }
+  context_ = thread_context(context);
+}
+
+void OperationTimer::restart_cpu_clock() { cpu_start_ns_ = monotonic_ns(); }
+
+void OperationTimer::start() {
+  started_ = driver_calls()->event_record(context_->start, stream_) == CUDA_SUCCESS;
+}
+
+void OperationTimer::finish(logfmt::Record& record) {
+  const DriverCalls& d = *driver_calls();
+  float ms = 0.0f;
+  bool timed = started_ && d.event_record(context_->end, stream_) == CUDA_SUCCESS;
+  if (timed) {
+    // The program may be capturing on another stream in global mode; the shim's own
+    // wait is not part of that capture.
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    if (d.exchange_capture_mode) d.exchange_capture_mode(&mode);
+    timed = d.event_synchronize(context_->end) == CUDA_SUCCESS &&
+            d.event_elapsed(&ms, context_->start, context_->end) == CUDA_SUCCESS;
+    if (d.exchange_capture_mode) d.exchange_capture_mode(&mode);
+  }
+  completed_ns_ = monotonic_ns();
+  if (!timed) config::warn_once("timing events failed; gputime of such records is 0");
+
+  const ContextOrigin& origin = context_->log->origin();
+  record.gputime_ns = timed ? static_cast<std::uint64_t>(std::llround(static_cast<double>(ms) * 1e6)) : 0;
+  record.cputime_ns = completed_ns_ - cpu_start_ns_;
+  record.timestamp_ns = cpu_start_ns_ >= origin.monotonic_ns ? cpu_start_ns_ - origin.monotonic_ns : 0;
+  // The end event completed just before the wait returned.
+  record.gpu_end_ns = origin.wall_ns + (completed_ns_ - origin.monotonic_ns);
+  record.gpu_start_ns = record.gpu_end_ns - record.gputime_ns;
+  describe_stream(record);
+}
+
+void OperationTimer::describe_stream(logfmt::Record& record) const {
+  const DriverCalls& d = *driver_calls();
+  unsigned long long stream_id = 0;
+  if (context_->log->profile().layout.has(logfmt::Column::streamid) && d.stream_get_id &&
+      d.stream_get_id(stream_, &stream_id) == CUDA_SUCCESS) {
+    record.stream_id = stream_id;
+  }
+}
+
+}  // namespace computeprof::shim

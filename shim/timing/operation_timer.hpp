@@ -1,0 +1,50 @@
+#pragma once
+// Serialized timing of one driver operation, as the old profiler did it: an event
+// before and after the real call on the operation's own stream, then a wait for the
+// second. gputime is the events' elapsed time; cputime everything from entry to the
+// end of the wait.
+#include <cstdint>
+
+#include "logfmt/record.hpp"
+#include "shim/intercept/cuda_api.hpp"
+#include "shim/timing/thread_context.hpp"
+
+namespace computeprof::shim {
+
+class OperationTimer {
+ public:
+  // `stream` as the program passed it; `per_thread_variant`: it called a _ptds/_ptsz
+  // entry point, where the NULL stream means the per-thread default stream.
+  OperationTimer(CUstream stream, bool per_thread_variant);
+
+  // False when this operation is not to be recorded: no usable context, or a stream
+  // being captured (the operation does not execute; waiting on an event there would
+  // break the capture).
+  bool active() const { return context_ != nullptr; }
+
+  // The stream the operation really runs on (CU_STREAM_PER_THREAD made explicit).
+  CUstream stream() const { return stream_; }
+
+  // Restarts the cpu clock: what the shim did for itself since construction (setting
+  // up counters) is not time spent in the driver call.
+  void restart_cpu_clock();
+  // Just before the real call.
+  void start();
+  // After the real call succeeded: waits, then fills the record's times and stream.
+  void finish(logfmt::Record& record);
+  ContextLog* log() const { return context_->log; }
+  ThreadContext& context() const { return *context_; }
+  // The record's stream id, when the log has the column.
+  void describe_stream(logfmt::Record& record) const;
+  std::uint64_t cpu_start_ns() const { return cpu_start_ns_; }
+  std::uint64_t completed_ns() const { return completed_ns_; }
+
+ private:
+  std::uint64_t cpu_start_ns_;
+  std::uint64_t completed_ns_ = 0;
+  CUstream stream_;
+  ThreadContext* context_ = nullptr;
+  bool started_ = false;
+};
+
+}  // namespace computeprof::shim

@@ -1,0 +1,121 @@
+#include "shim/timing/thread_context.hpp"
+
+#include <array>
+#include <atomic>
+
+#include "config/report.hpp"
+#include "shim/output/context_registry.hpp"
+#include "shim/intercept/driver_calls.hpp"
+#include "shim/timing/event_resolver.hpp"
+#include "shim/process/profiling_state.hpp"
+#include "shim/output/record_pipeline.hpp"
+
+namespace computeprof::shim {
+namespace {
+
+// Bumped whenever a context may have gone: a thread's cached events may be dead.
+std::atomic<std::uint64_t> g_generation{1};
+
+constexpr std::size_t kThreadContexts = 8;
+thread_local std::array<ThreadContext, kThreadContexts> t_contexts;
+thread_local std::size_t t_next_victim = 0;
+
+// Runs `fn` with `context` current on this thread.
+template <typename Fn>
+bool with_context(const DriverCalls& d, CUcontext context, Fn&& fn) {
+  CUcontext current = nullptr;
+  d.ctx_get_current(&current);
+  if (current == context) return fn();
+  if (!d.ctx_push || !d.ctx_pop || d.ctx_push(context) != CUDA_SUCCESS) return false;
+  const bool ok = fn();
+  CUcontext popped = nullptr;
+  d.ctx_pop(&popped);
+  return ok;
+}
+
+ContextDescription describe(const DriverCalls& d, CUcontext context) {
+  ContextDescription desc;
+  desc.profile = &process_profile().cuda;
+  with_context(d, context, [&] {
+    CUdevice device = 0;
+    if (d.ctx_get_device(&device) != CUDA_SUCCESS) return false;
+    desc.device = device;
+    char name[256] = {};
+    if (d.device_get_name && d.device_get_name(name, sizeof name - 1, device) == CUDA_SUCCESS) desc.device_name = name;
+    return true;
+  });
+  return desc;
+}
+
+bool fill(ThreadContext& tc, const DriverCalls& d, CUcontext context, std::uint64_t id, std::uint64_t generation) {
+  ContextLog* log = find_or_create_context_log({ContextKind::cuda, id}, [&] { return describe(d, context); });
+  CUevent start = nullptr, end = nullptr;
+  if (!create_event_pair(context, start, end)) {
+    config::warn_once("cannot create timing events; operations in such contexts are not recorded");
+    return false;
+  }
+  tc = ThreadContext{context, id, generation, log, start, end};
+  return true;
+}
+
+}  // namespace
+
+bool create_event_pair(CUcontext context, CUevent& start, CUevent& end) {
+  const DriverCalls& d = *driver_calls();
+  return with_context(d, context, [&] {
+    return d.event_create(&start, CU_EVENT_DEFAULT) == CUDA_SUCCESS &&
+           d.event_create(&end, CU_EVENT_DEFAULT) == CUDA_SUCCESS;
+  });
+}
+
+ThreadContext* thread_context(CUcontext context) {
+  const DriverCalls* d = driver_calls();
+  if (!d || !d->can_time() || !context) return nullptr;
+  const std::uint64_t generation = g_generation.load(std::memory_order_acquire);
+  for (auto& tc : t_contexts) {
+    if (tc.context == context && tc.generation == generation) return &tc;
+  }
+  unsigned long long id = 0;
+  if (d->ctx_get_id(context, &id) != CUDA_SUCCESS) return nullptr;
+  // Same context, older generation (another context went): its events are still good.
+  for (auto& tc : t_contexts) {
+    if (tc.context == context && tc.context_id == id) {
+      tc.generation = generation;
+      return &tc;
+    }
+  }
+  // Prefer an empty or stale slot; otherwise replace round-robin (the replaced events
+  // stay with their context, which frees them when it goes).
+  ThreadContext* slot = nullptr;
+  for (auto& tc : t_contexts) {
+    if (!tc.context || tc.generation != generation) {
+      slot = &tc;
+      break;
+    }
+  }
+  if (!slot) slot = &t_contexts[t_next_victim++ % kThreadContexts];
+  return fill(*slot, *d, context, id, generation) ? slot : nullptr;
+}
+
+void context_ending(CUcontext context, bool destroyed) {
+  const DriverCalls* d = driver_calls();
+  unsigned long long id = 0;
+  const bool known = d && d->ctx_get_id && context && d->ctx_get_id(context, &id) == CUDA_SUCCESS;
+  // Its events die with it: what is outstanding is completed first.
+  if (destroyed && known) resolve_context_events(id);
+  if (destroyed) g_generation.fetch_add(1, std::memory_order_acq_rel);
+  ContextLog* log = destroyed && known ? take_context_log({ContextKind::cuda, id}) : nullptr;
+  if (log) {
+    retire_context_log(log);
+  } else {
+    flush_records();
+  }
+}
+
+void contexts_invalidated() {
+  g_generation.fetch_add(1, std::memory_order_acq_rel);
+  forget_gone_contexts();
+  flush_records();
+}
+
+}  // namespace computeprof::shim
