@@ -18,6 +18,7 @@
 #include "shim/process/clock.hpp"
 #include "shim/output/context_log.hpp"
 #include "shim/output/record_pipeline.hpp"
+#include "shim/process/lifecycle.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -142,6 +143,22 @@ bool turn_tracing_on(const cupti::CuptiLibrary& c) {
   return false;
 }
 
+// At exit, once every tagged operation completed (LifecycleStage::operations): the
+// last records are written, then tracing stops before CUPTI's own exit handlers run.
+void settle_and_stop_at_exit() {
+  settle_activities(nullptr);
+  if (!activity_tracing()) return;
+  g_state.store(State::off, std::memory_order_release);
+  for (CUpti_ActivityKind kind : kTracedKinds) g_cupti->cuptiActivityDisable(kind);
+}
+
+void settle_before_fork() { settle_activities(nullptr); }
+
+// CUPTI does not carry over into a forked child: the child times with events only.
+void stop_in_child() {
+  if (g_state.load(std::memory_order_relaxed) == State::tracing) g_state.store(State::off, std::memory_order_relaxed);
+}
+
 void decide() {
   const cupti::CuptiLoad& load = cupti::process_cupti();
   if (!load.library) {
@@ -150,7 +167,11 @@ void decide() {
     return;
   }
   g_cupti = &*load.library;
-  g_state.store(turn_tracing_on(*g_cupti) ? State::tracing : State::off, std::memory_order_release);
+  const bool tracing = turn_tracing_on(*g_cupti);
+  g_state.store(tracing ? State::tracing : State::off, std::memory_order_release);
+  if (tracing) {
+    add_lifecycle_handlers(LifecycleStage::activities, {settle_and_stop_at_exit, settle_before_fork, nullptr, stop_in_child});
+  }
 }
 
 void flush_cupti(std::uint32_t flags) { g_cupti->cuptiActivityFlushAll(flags); }
@@ -225,16 +246,6 @@ void settle_activities(const ContextLog* log) {
   std::lock_guard lock(a.mutex);
   a.matcher.settle(log, ready);
   submit_ready(ready);
-}
-
-void stop_activity_tracing_in_child() {
-  if (g_state.load(std::memory_order_relaxed) == State::tracing) g_state.store(State::off, std::memory_order_relaxed);
-}
-
-void stop_activity_tracing_at_exit() {
-  if (!activity_tracing()) return;
-  g_state.store(State::off, std::memory_order_release);
-  for (CUpti_ActivityKind kind : kTracedKinds) g_cupti->cuptiActivityDisable(kind);
 }
 
 }  // namespace computeprof::shim

@@ -37,9 +37,4 @@ void poll_activities();
 // completed on the GPU: its records are written, from activities or event times.
 void settle_activities(const ContextLog* log);
 
-// CUPTI does not carry over into a forked child: the child times with events only.
-void stop_activity_tracing_in_child();
-// At exit, after the last settle: CUPTI's own exit handlers come next.
-void stop_activity_tracing_at_exit();
-
 }  // namespace computeprof::shim

@@ -17,6 +17,7 @@
 #include "cupti/cupti_library.hpp"
 #include "cupti/metric_host.hpp"
 #include "shim/intercept/driver_calls.hpp"
+#include "shim/process/lifecycle.hpp"
 #include "shim/process/profiling_state.hpp"
 
 namespace computeprof::shim {
@@ -243,8 +244,8 @@ void stop_session(const cupti::CuptiLibrary& lib, CounterSession& s) {
   s.running = false;
 }
 
-// Registered with the first session, after the driver initialised: runs before the
-// driver's own teardown (atexit is LIFO).
+// Added with the first session, after the driver and CUPTI initialised: runs before
+// their own teardown.
 void stop_all_sessions() {
   const CounterProcess& p = counter_process();
   std::lock_guard lock(g_mutex);
@@ -297,7 +298,7 @@ CounterSession* counter_session(CUcontext context, int device) {
   if (!g_sessions) {
     g_sessions = new std::map<CUcontext, std::unique_ptr<CounterSession>>;
     g_chips = new std::map<std::string, std::unique_ptr<ChipConfig>>;
-    std::atexit(stop_all_sessions);
+    add_lifecycle_handlers(LifecycleStage::counters, {stop_all_sessions});
   }
   auto& slot = (*g_sessions)[context];
   if (!slot) {

@@ -12,6 +12,7 @@
 #include "config/report.hpp"
 #include "shim/process/clock.hpp"
 #include "shim/output/record_pipeline.hpp"
+#include "shim/process/lifecycle.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -38,9 +39,9 @@ pthread_once_t g_pool_once = PTHREAD_ONCE_INIT;
 // Valid once the pool exists.
 Pool& pool() { return *g_pool.load(std::memory_order_acquire); }
 
-// Commands still running at exit: wait for them (as long as some keep completing),
-// then write everything. Registered at the first tracked command, after the runtime
-// initialised itself, so it runs before the runtime's own teardown.
+// Commands still running at exit: wait for them as long as some keep completing (their
+// records are written in LifecycleStage::records). Added at the first tracked command,
+// after the runtime initialised itself, so it runs before the runtime's own teardown.
 void finish_pending_at_exit() {
   constexpr std::uint64_t kPatienceNs = 2'000'000'000;
   std::size_t last = pool().pending.load(std::memory_order_acquire);
@@ -57,12 +58,11 @@ void finish_pending_at_exit() {
       break;
     }
   }
-  flush_records();
 }
 
 void create_pool() {
   g_pool.store(new Pool, std::memory_order_release);  // leaked: callbacks may come until the end
-  std::atexit(finish_pending_at_exit);
+  add_lifecycle_handlers(LifecycleStage::operations, {finish_pending_at_exit});
 }
 
 thread_local std::size_t t_hint = 0;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "shim/process/clock.hpp"
+#include "shim/process/lifecycle.hpp"
 #include "shim/output/log_paths.hpp"
 
 namespace computeprof::shim {
@@ -18,11 +19,34 @@ struct Registry {
   logfmt::LogPathRegistry paths;
 };
 
+void lock_registry();
+void unlock_registry();
+void reset_registry_in_child();
+
 // Leaked on purpose: records may be written from an atexit handler, after static
 // destructors would have run.
 Registry& registry() {
-  static Registry* r = new Registry;
+  static Registry* r = [] {
+    add_lifecycle_handlers(LifecycleStage::contexts, {nullptr, lock_registry, unlock_registry, reset_registry_in_child});
+    return new Registry;
+  }();
   return *r;
+}
+
+void lock_registry() { registry().mutex.lock(); }
+void unlock_registry() { registry().mutex.unlock(); }
+
+// The parent's contexts are not the child's: their files stay the parent's.
+void reset_registry_in_child() {
+  auto& r = registry();
+  for (auto& [key, log] : r.logs) {
+    log->abandon();
+    r.ended.push_back(log);
+  }
+  r.logs.clear();
+  r.next_number = 1;
+  r.paths.clear();
+  r.mutex.unlock();
 }
 
 }  // namespace
@@ -62,18 +86,5 @@ void for_each_context_log(const std::function<void(ContextLog&)>& fn) {
   for (auto& [key, log] : r.logs) fn(*log);
 }
 
-void lock_context_registry() { registry().mutex.lock(); }
-void unlock_context_registry() { registry().mutex.unlock(); }
-
-void reset_context_registry_in_child() {
-  auto& r = registry();
-  for (auto& [key, log] : r.logs) {
-    log->abandon();
-    r.ended.push_back(log);
-  }
-  r.logs.clear();
-  r.next_number = 1;
-  r.paths.clear();
-}
 
 }  // namespace computeprof::shim

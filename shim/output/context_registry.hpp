@@ -36,9 +36,4 @@ ContextLog* take_context_log(const ContextKey& key);
 // Calls `fn` on every log (under the registry's lock).
 void for_each_context_log(const std::function<void(ContextLog&)>& fn);
 
-// Fork support: hold the lock across fork, and forget everything in the child.
-void lock_context_registry();
-void unlock_context_registry();
-void reset_context_registry_in_child();
-
 }  // namespace computeprof::shim

@@ -1,8 +1,6 @@
 #include "shim/output/record_pipeline.hpp"
 
-#include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 
 #include <algorithm>
 #include <array>
@@ -15,6 +13,7 @@
 
 #include "config/report.hpp"
 #include "shim/output/context_registry.hpp"
+#include "shim/process/lifecycle.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -128,14 +127,12 @@ void before_fork() {
   auto& p = pipeline();
   p.drain_mutex.lock();
   drain_locked(p);
-  lock_context_registry();
   p.rings_mutex.lock();
 }
 
 void after_fork_in_parent() {
   auto& p = pipeline();
   p.rings_mutex.unlock();
-  unlock_context_registry();
   p.drain_mutex.unlock();
 }
 
@@ -147,38 +144,25 @@ void after_fork_in_child() {
   p.fork_generation.fetch_add(1, std::memory_order_relaxed);
   p.writer_started.store(false, std::memory_order_relaxed);
   p.wake_requested = false;
-  reset_context_registry_in_child();
-  config::reset_warned_once();
   p.rings_mutex.unlock();
-  unlock_context_registry();
   p.drain_mutex.unlock();
 }
 
 void start_writer() {
   auto& p = pipeline();
   if (p.writer_started.exchange(true, std::memory_order_acq_rel)) return;
-  // The writer must never take the application's signals.
-  sigset_t all, previous;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &previous);
-  pthread_t thread;
-  const int rc = pthread_create(&thread, nullptr, writer_main, nullptr);
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-  if (rc != 0) {
+  if (!start_internal_thread("cprof-writer", writer_main, nullptr)) {
     p.writer_started.store(false, std::memory_order_relaxed);
     config::warn_once("cannot start the log writer thread; records are written at flushes only");
-    return;
   }
-  pthread_detach(thread);
 }
 
 pthread_once_t g_hooks_once = PTHREAD_ONCE_INIT;
 
-// Registered at the first record, which comes after the driver's initialisation: atexit
-// handlers run last-registered first, so this flush runs before CUDA tears down.
-void install_process_hooks() {
-  std::atexit(flush_at_exit);
-  pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+// Added at the first record, which comes after the driver's initialisation, so that
+// the exit flush runs before CUDA tears down.
+void add_pipeline_lifecycle() {
+  add_lifecycle_handlers(LifecycleStage::records, {flush_at_exit, before_fork, after_fork_in_parent, after_fork_in_child});
 }
 
 // The thread's ring. Kept apart from the object whose destructor lets go of it: a
@@ -213,10 +197,8 @@ RecordRing* this_thread_ring() {
 
 }  // namespace
 
-void install_record_pipeline_hooks() { pthread_once(&g_hooks_once, install_process_hooks); }
-
 void submit_record(ContextLog* log, std::uint64_t completed_ns, const logfmt::Record& record) {
-  install_record_pipeline_hooks();
+  pthread_once(&g_hooks_once, add_pipeline_lifecycle);
   auto& p = pipeline();
   if (!p.writer_started.load(std::memory_order_acquire)) start_writer();
   RecordRing* ring = this_thread_ring();

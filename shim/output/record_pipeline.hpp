@@ -15,12 +15,6 @@ namespace computeprof::shim {
 // seen complete; it orders the log.
 void submit_record(ContextLog* log, std::uint64_t completed_ns, const logfmt::Record& record);
 
-// Registers the exit flush and the fork handlers now (at most once; the first record
-// does it otherwise). atexit handlers and pthread_atfork preparers run last-registered
-// first: a module whose own handlers must run before the pipeline's registers them
-// after calling this.
-void install_record_pipeline_hooks();
-
 // Writes every submitted record and flushes every file.
 void flush_records();
 

@@ -1,7 +1,6 @@
 #include "shim/timing/event_resolver.hpp"
 
 #include <pthread.h>
-#include <signal.h>
 
 #include <algorithm>
 #include <atomic>
@@ -18,6 +17,7 @@
 #include "shim/process/clock.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/output/record_pipeline.hpp"
+#include "shim/process/lifecycle.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -174,31 +174,23 @@ void* resolver_main(void*) {
 void start_resolver_thread() {
   auto& r = resolver();
   if (r.started.exchange(true, std::memory_order_acq_rel)) return;
-  // The resolver must never take the application's signals.
-  sigset_t all, previous;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &previous);
-  pthread_t thread;
-  const int rc = pthread_create(&thread, nullptr, resolver_main, nullptr);
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-  if (rc != 0) {
+  if (!start_internal_thread("cprof-resolver", resolver_main, nullptr)) {
     r.started.store(false, std::memory_order_relaxed);
     config::warn_once("cannot start the event resolver thread; concurrent records are completed at flushes only");
-    return;
   }
-  pthread_detach(thread);
 }
 
 void resolve_at_exit() {
-  resolve_all_events();
-  stop_activity_tracing_at_exit();
+  auto& r = resolver();
+  std::lock_guard lock(r.registry_mutex);
+  for (EventTrack* t : r.tracks) resolve_everything_of(*t);
 }
 
+// Their activities are settled next (LifecycleStage::activities).
 void before_fork() {
   auto& r = resolver();
   r.registry_mutex.lock();
   for (EventTrack* t : r.tracks) resolve_everything_of(*t);
-  settle_activities(nullptr);
   r.wake_mutex.lock();
 }
 
@@ -216,21 +208,17 @@ void after_fork_in_child() {
   r.idle.store(false, std::memory_order_relaxed);
   r.wake_requested = false;
   r.fork_generation.fetch_add(1, std::memory_order_relaxed);
-  stop_activity_tracing_in_child();
   r.wake_mutex.unlock();
   r.registry_mutex.unlock();
 }
 
 pthread_once_t g_hooks_once = PTHREAD_ONCE_INIT;
 
-// After the pipeline's: at exit and before fork these run first, so the records they
-// complete are written by the pipeline's flush. After CUPTI is loaded, for the same
-// reason: its exit handlers must find the shim done with it.
+// After CUPTI is loaded: its exit handlers must find the shim done with it.
 void install_process_hooks() {
-  install_record_pipeline_hooks();
   start_activity_tracing();
-  std::atexit(resolve_at_exit);
-  pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+  add_lifecycle_handlers(LifecycleStage::operations,
+                         {resolve_at_exit, before_fork, after_fork_in_parent, after_fork_in_child});
 }
 
 // Returns the logs of the tracks it resolved.
