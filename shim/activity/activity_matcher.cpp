@@ -55,13 +55,13 @@ void ActivityMatcher::try_complete(std::uint32_t correlation_id, std::uint64_t n
   if (operation.record.kind == logfmt::RecordKind::graph) {
     std::vector<GpuActivity>& nodes = c->second.activities;
     std::sort(nodes.begin(), nodes.end(), [](const GpuActivity& a, const GpuActivity& b) { return a.start_ns < b.start_ns; });
-    for (const GpuActivity& node : nodes) out.push_back({operation.log, node_record(operation.record, node), false});
+    for (const GpuActivity& node : nodes) out.push_back({operation.context, node_record(operation.record, node), false});
     nodes.clear();
     if (!e->second.matched) e->second.linger_until_ns = now_ns + kGraphLingerNs;
     e->second.matched = true;
     return;
   }
-  ReadyRecord ready{operation.log, std::move(operation.record), false};
+  ReadyRecord ready{operation.context, std::move(operation.record), false};
   take_times(ready.record, c->second.activities);
   out.push_back(std::move(ready));
   forget(c->second.external_id);
@@ -81,7 +81,7 @@ void ActivityMatcher::end_round(std::uint64_t now_ns, std::vector<ReadyRecord>& 
     if (e.matched) {
       if (now_ns >= e.linger_until_ns) done.push_back(id);
     } else if (now_ns - e.since_ns >= kOverdueNs) {
-      out.push_back({e.operation.log, std::move(e.operation.record), true});
+      out.push_back({e.operation.context, std::move(e.operation.record), true});
       done.push_back(id);
     }
   }
@@ -102,19 +102,19 @@ void ActivityMatcher::end_round(std::uint64_t now_ns, std::vector<ReadyRecord>& 
   }
 }
 
-void ActivityMatcher::settle(const ContextLog* log, std::vector<ReadyRecord>& out) {
+void ActivityMatcher::settle(const ProfiledContext* context, std::vector<ReadyRecord>& out) {
   std::vector<std::uint64_t> done;
   for (auto& [id, e] : expected_) {
-    if (log && e.operation.log != log) continue;
-    if (!e.matched) out.push_back({e.operation.log, std::move(e.operation.record), true});
+    if (context && e.operation.context != context) continue;
+    if (!e.matched) out.push_back({e.operation.context, std::move(e.operation.record), true});
     done.push_back(id);
   }
   for (std::uint64_t id : done) forget(id);
 }
 
-bool ActivityMatcher::expecting(const ContextLog* log) const {
+bool ActivityMatcher::expecting(const ProfiledContext* context) const {
   return std::any_of(expected_.begin(), expected_.end(),
-                     [&](const auto& e) { return !e.second.matched && (!log || e.second.operation.log == log); });
+                     [&](const auto& e) { return !e.second.matched && (!context || e.second.operation.context == context); });
 }
 
 logfmt::Record ActivityMatcher::node_record(const logfmt::Record& launch, const GpuActivity& node) {

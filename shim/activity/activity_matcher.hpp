@@ -19,19 +19,19 @@
 
 namespace computeprof::shim {
 
-class ContextLog;
+struct ProfiledContext;
 
 // An operation whose GPU work completed: its record as the event pair timed it.
 struct ExpectedOperation {
   std::uint64_t external_id = 0;
-  ContextLog* log = nullptr;
+  const ProfiledContext* context = nullptr;
   logfmt::Record record;
 };
 
 // A record to submit. from_events: no activity came for it, its GPU times are the
 // event pair's.
 struct ReadyRecord {
-  ContextLog* log = nullptr;
+  const ProfiledContext* context = nullptr;
   logfmt::Record record;
   bool from_events = false;
 };
@@ -56,13 +56,13 @@ class ActivityMatcher {
   // After each delivery of buffers: overdue operations come out with their event
   // times, finished graph launches and unclaimed activities are let go.
   void end_round(std::uint64_t now_ns, std::vector<ReadyRecord>& out);
-  // Everything CUPTI had has been delivered: every expected operation of `log` (of
-  // every log when null) comes out now.
-  void settle(const ContextLog* log, std::vector<ReadyRecord>& out);
+  // Everything CUPTI had has been delivered: every expected operation of `context` (of
+  // every context when null) comes out now.
+  void settle(const ProfiledContext* context, std::vector<ReadyRecord>& out);
 
   bool waiting() const { return !expected_.empty() || !correlations_.empty(); }
-  // Whether an operation of `log` (of any log when null) still has no activity.
-  bool expecting(const ContextLog* log) const;
+  // Whether an operation of `context` (of any context when null) still has no activity.
+  bool expecting(const ProfiledContext* context) const;
   std::size_t expected_count() const { return expected_.size(); }
 
  private:

@@ -16,7 +16,7 @@
 #include "config/report.hpp"
 #include "cupti/cupti_library.hpp"
 #include "shim/process/clock.hpp"
-#include "shim/output/context_log.hpp"
+#include "shim/process/context_registry.hpp"
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/lifecycle.hpp"
 
@@ -47,14 +47,14 @@ Activities& activities() {
   return *a;
 }
 
-// Under the activities' mutex, so that a settled log gets nothing after its settle
+// Under the activities' mutex, so that a settled context gets nothing after its settle
 // (its file is closed next).
 void submit_ready(std::vector<ReadyRecord>& ready) {
   for (ReadyRecord& r : ready) {
     if (r.from_events && r.record.kind != logfmt::RecordKind::graph) {
       config::warn_once("CUPTI gave no activity record for some operations; their GPU times come from event pairs");
     }
-    submit_record(r.log, r.log->origin().monotonic_at(r.record.gpu_end_ns), r.record);
+    submit_record(r.context, r.context->origin.monotonic_at(r.record.gpu_end_ns), r.record);
   }
   ready.clear();
 }
@@ -221,7 +221,7 @@ void poll_activities() {
   submit_ready(ready);
 }
 
-void settle_activities(const ContextLog* log) {
+void settle_activities(const ProfiledContext* context) {
   if (!activity_tracing()) return;
   Activities& a = activities();
   // What is complete first; a forced flush only when something is still missing, as
@@ -230,7 +230,7 @@ void settle_activities(const ContextLog* log) {
   bool missing = false;
   {
     std::lock_guard lock(a.mutex);
-    missing = a.matcher.expecting(log);
+    missing = a.matcher.expecting(context);
   }
   if (missing) flush_cupti(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   // A buffer CUPTI's own thread was handing over as the flush ran may still be on its
@@ -238,13 +238,13 @@ void settle_activities(const ContextLog* log) {
   for (int wait = 0; missing && wait < kSettleWaits; ++wait) {
     {
       std::lock_guard lock(a.mutex);
-      missing = a.matcher.expecting(log);
+      missing = a.matcher.expecting(context);
     }
     if (missing) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   std::vector<ReadyRecord> ready;
   std::lock_guard lock(a.mutex);
-  a.matcher.settle(log, ready);
+  a.matcher.settle(context, ready);
   submit_ready(ready);
 }
 

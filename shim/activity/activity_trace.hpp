@@ -11,7 +11,7 @@
 
 namespace computeprof::shim {
 
-class ContextLog;
+struct ProfiledContext;
 
 // Decides once, thread-safe: loads CUPTI and turns activity records on. Call before
 // the first operation under conckerneltrace (it may take long: not the operation's
@@ -33,8 +33,8 @@ void expect_activities(ExpectedOperation operation);
 bool activities_waiting();
 void poll_activities();
 
-// Flush points, once every tagged operation of `log` (of every log when null) has
+// Flush points, once every tagged operation of `context` (of every context when null) has
 // completed on the GPU: its records are written, from activities or event times.
-void settle_activities(const ContextLog* log);
+void settle_activities(const ProfiledContext* context);
 
 }  // namespace computeprof::shim

@@ -21,11 +21,8 @@ void describe_kernel(logfmt::Record& r, CUfunction f, const LaunchShape& shape) 
   r.dynamic_smem = shape.dynamic_smem;
   r.static_smem = info.static_smem;
   r.registers = info.registers;
-  const auto& layout = process_profile().cuda.layout;
-  if (layout.has(logfmt::Column::occupancy)) {
-    r.occupancy = launch_occupancy(f, info, shape.block.x * shape.block.y * shape.block.z, shape.dynamic_smem);
-  }
-  if (layout.has(logfmt::Column::cacheconfigrequested) || layout.has(logfmt::Column::cacheconfigexecuted)) {
+  r.occupancy = launch_occupancy(f, info, shape.block.x * shape.block.y * shape.block.z, shape.dynamic_smem);
+  if (process_profile().cuda.fields.cache_config) {
     // Volta and later pick the L1/shared split themselves; without CUPTI the shim can
     // only report the preference in force, for both columns.
     CUfunc_cache config = CU_FUNC_CACHE_PREFER_NONE;

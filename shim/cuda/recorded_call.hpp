@@ -26,7 +26,7 @@ CUresult time_and_submit(OperationTimer& timer, Describe&& describe, Call&& call
   if (result != CUDA_SUCCESS) return result;
   timer.finish(record);
   complete(record);
-  submit_record(timer.log(), timer.completed_ns(), record);
+  submit_record(timer.profiled(), timer.completed_ns(), record);
   return result;
 }
 
@@ -56,7 +56,7 @@ template <typename Describe, typename Call>
 CUresult run_counted(CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
   OperationTimer timer(stream, per_thread);
   if (!timer.active()) return call();
-  CounterSession* session = counter_session(timer.context().context, timer.log()->device());
+  CounterSession* session = counter_session(timer.context().context, timer.profiled()->device);
   if (!session) {
     timer.restart_cpu_clock();
     return time_and_submit(timer, describe, call, mark_counters_unavailable);
@@ -66,14 +66,5 @@ CUresult run_counted(CUstream stream, bool per_thread, Describe&& describe, Call
   timer.restart_cpu_clock();
   return time_and_submit(timer, describe, call, [session](logfmt::Record& r) { collect_counters(*session, r); });
 }
-
-// What a wrapper returns when the driver has no such function (it was reached
-// without the driver being loaded: nothing sensible can be done).
-CUresult missing_driver_function(Entry e);
-
-// The real function of entry E, or the error above.
-#define COMPUTEPROF_REAL_OR_RETURN(E)                                                 \
-  auto* real_fn = ::computeprof::shim::real<::computeprof::shim::Entry::E>();          \
-  if (!real_fn) return ::computeprof::shim::missing_driver_function(::computeprof::shim::Entry::E)
 
 }  // namespace computeprof::shim

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <string>
+
+#include "config/report.hpp"
 
 #include "shim/intercept/real_dlsym.hpp"
 
@@ -61,6 +64,12 @@ void* real_entry(Entry e) {
   void* expected = nullptr;
   slot.compare_exchange_strong(expected, fn, std::memory_order_acq_rel);
   return slot.load(std::memory_order_acquire);
+}
+
+CUresult missing_driver_function(Entry e) {
+  config::warn_once(std::string("the CUDA driver's ") + std::string(entry_info(e).symbol) +
+                    " was not found; returning CUDA_ERROR_SHARED_OBJECT_INIT_FAILED");
+  return CUDA_ERROR_SHARED_OBJECT_INIT_FAILED;
 }
 
 void note_real_entry(Entry e, void* fn) {

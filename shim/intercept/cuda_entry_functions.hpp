@@ -24,4 +24,13 @@ typename EntryType<E>::type real() {
 // The handle of the loaded libcuda, or null while none is loaded.
 void* loaded_driver_handle();
 
+// What a wrapper returns when the driver has no such function (it was reached
+// without the driver being loaded: nothing sensible can be done); says so once.
+CUresult missing_driver_function(Entry e);
+
+// In a wrapper: `real_fn`, the real function of entry E, or return the error above.
+#define COMPUTEPROF_REAL_OR_RETURN(E)                                                 \
+  auto* real_fn = ::computeprof::shim::real<::computeprof::shim::Entry::E>();          \
+  if (!real_fn) return ::computeprof::shim::missing_driver_function(::computeprof::shim::Entry::E)
+
 }  // namespace computeprof::shim

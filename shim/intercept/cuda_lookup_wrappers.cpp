@@ -58,11 +58,6 @@ void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t 
   *pfn = wrapper_of(*entry);
 }
 
-void warn_missing(Entry e) {
-  config::warn_once(std::string("the CUDA driver's ") + std::string(entry_info(e).symbol) +
-                    " was not found; returning CUDA_ERROR_SHARED_OBJECT_INIT_FAILED");
-}
-
 }  // namespace
 }  // namespace computeprof::shim
 
@@ -91,12 +86,8 @@ extern "C" __attribute__((visibility("hidden"))) void* computeprof_dlsym_substit
 
 COMPUTEPROF_EXPORT CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags,
                                                 CUdriverProcAddressQueryResult* symbolStatus) {
-  auto* real = computeprof::shim::real<Entry::cuGetProcAddress_v2>();
-  if (!real) {
-    warn_missing(Entry::cuGetProcAddress_v2);
-    return CUDA_ERROR_SHARED_OBJECT_INIT_FAILED;
-  }
-  const CUresult result = real(symbol, pfn, cudaVersion, flags, symbolStatus);
+  COMPUTEPROF_REAL_OR_RETURN(cuGetProcAddress_v2);
+  const CUresult result = real_fn(symbol, pfn, cudaVersion, flags, symbolStatus);
   if (result == CUDA_SUCCESS && !called_by_profiler_library(__builtin_return_address(0))) {
     substitute_wrapper(symbol, pfn, cudaVersion, flags);
   }
@@ -104,12 +95,8 @@ COMPUTEPROF_EXPORT CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, 
 }
 
 COMPUTEPROF_EXPORT CUresult cuGetProcAddress(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags) {
-  auto* real = computeprof::shim::real<Entry::cuGetProcAddress>();
-  if (!real) {
-    warn_missing(Entry::cuGetProcAddress);
-    return CUDA_ERROR_SHARED_OBJECT_INIT_FAILED;
-  }
-  const CUresult result = real(symbol, pfn, cudaVersion, flags);
+  COMPUTEPROF_REAL_OR_RETURN(cuGetProcAddress);
+  const CUresult result = real_fn(symbol, pfn, cudaVersion, flags);
   if (result == CUDA_SUCCESS && !called_by_profiler_library(__builtin_return_address(0))) {
     substitute_wrapper(symbol, pfn, cudaVersion, flags);
   }

@@ -10,7 +10,7 @@ namespace computeprof::shim {
 namespace {
 
 bool concurrent_trace(const OpenCLContext& context) {
-  return context.log->profile().settings.config.has(config::Option::conckerneltrace);
+  return context.profiled->profile->settings.config.has(config::Option::conckerneltrace);
 }
 
 // Waiting for a command that waits on an unfinished event could wait for the program
@@ -39,7 +39,7 @@ std::uint64_t wall_from_monotonic(const ContextOrigin& origin, std::int64_t mono
 
 void fill_times(logfmt::Record& record, OpenCLContext& context, cl_event event, const HostTimes& times,
                 bool serialized) {
-  const ContextOrigin& origin = context.log->origin();
+  const ContextOrigin& origin = context.profiled->origin;
   const std::uint64_t cpu_end = serialized ? times.completed_ns : times.call_end_ns;
   record.cputime_ns = cpu_end - times.call_start_ns;
   record.timestamp_ns = times.call_start_ns >= origin.monotonic_ns ? times.call_start_ns - origin.monotonic_ns : 0;
@@ -80,7 +80,7 @@ void OpenCLTimer::start() { call_start_ns_ = monotonic_ns(); }
 void OpenCLTimer::finish(logfmt::Record& record, cl_event event, bool owned, cl_uint num_waits,
                          const cl_event* waits) {
   HostTimes times{call_start_ns_, monotonic_ns(), 0};
-  if (context_->log->profile().layout.has(logfmt::Column::streamid)) record.stream_id = queue_number(queue_);
+  if (context_->profiled->profile->fields.stream_id) record.stream_id = queue_number(queue_);
   // An in-order queue also runs the command after the queue's unfinished ones.
   const bool must_not_wait = waits_on_unfinished_event(num_waits, waits) || has_pending_commands(queue_);
   if (concurrent_trace(*context_) || must_not_wait) {
@@ -100,7 +100,7 @@ void OpenCLTimer::finish(logfmt::Record& record, cl_event event, bool owned, cl_
   if (owned) {
     if (auto* release = COMPUTEPROF_CL_REAL(clReleaseEvent)) release(event);
   }
-  submit_record(context_->log, times.completed_ns, record);
+  submit_record(context_->profiled, times.completed_ns, record);
 }
 
 }  // namespace computeprof::shim

@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "shim/output/context_registry.hpp"
+#include "shim/process/context_registry.hpp"
 #include "shim/opencl/queue_registry.hpp"
 #include "shim/output/record_pipeline.hpp"
 
@@ -28,7 +28,7 @@ Contexts& contexts() {
 }
 
 ContextKey key_of(cl_context context) {
-  return ContextKey{ContextKind::opencl, static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(context))};
+  return ContextKey{config::Api::opencl, static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(context))};
 }
 
 std::string device_name(cl_device_id device) {
@@ -67,7 +67,7 @@ OpenCLContext* lookup(cl_context context, cl_command_queue queue) {
     if (auto it = c.known.find(context); it != c.known.end()) return it->second;
   }
   // The file names the device of the queue that first records into the context.
-  ContextLog* log = find_or_create_context_log(key_of(context), [&] {
+  const ProfiledContext* profiled = find_or_create_context(key_of(context), [&] {
     ContextDescription d;
     cl_device_id device = nullptr;
     if (auto* get_info = COMPUTEPROF_CL_REAL(clGetCommandQueueInfo);
@@ -75,14 +75,13 @@ OpenCLContext* lookup(cl_context context, cl_command_queue queue) {
       d.device = device_number(device);
       d.device_name = device_name(device);
     }
-    d.profile = &process_profile().opencl;
     return d;
   });
   std::lock_guard lock(c.mutex);
   auto [it, inserted] = c.known.try_emplace(context, nullptr);
   if (inserted) {
     it->second = new OpenCLContext;
-    it->second->log = log;
+    it->second->profiled = profiled;
   }
   return it->second;
 }
@@ -123,7 +122,7 @@ void opencl_context_created(cl_context context) {
     if (c.known.erase(context) == 0) return;
     c.generation.fetch_add(1, std::memory_order_release);
   }
-  if (ContextLog* old = take_context_log(key_of(context))) retire_context_log(old);
+  if (const ProfiledContext* old = take_context(key_of(context))) retire_context(old);
 }
 
 }  // namespace computeprof::shim

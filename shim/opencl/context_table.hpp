@@ -5,13 +5,13 @@
 #include <atomic>
 #include <cstdint>
 
-#include "shim/output/context_log.hpp"
+#include "shim/process/context_registry.hpp"
 #include "shim/intercept/opencl_api.hpp"
 
 namespace computeprof::shim {
 
 struct OpenCLContext {
-  ContextLog* log = nullptr;
+  const ProfiledContext* profiled = nullptr;
   // Device timestamps plus this offset are CLOCK_MONOTONIC nanoseconds. Set by the
   // context's first timed command, from its QUEUED time (taken inside the enqueue call).
   std::atomic<bool> calibrated{false};

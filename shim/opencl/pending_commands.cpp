@@ -88,7 +88,7 @@ void CL_CALLBACK on_complete(cl_event event, cl_int /*status*/, void* user_data)
   auto& slot = *static_cast<PendingCommand*>(user_data);
   slot.times.completed_ns = monotonic_ns();
   fill_times(slot.record, *slot.context, event, slot.times, false);
-  submit_record(slot.context->log, slot.times.completed_ns, slot.record);
+  submit_record(slot.context->profiled, slot.times.completed_ns, slot.record);
   if (auto* release = COMPUTEPROF_CL_REAL(clReleaseEvent)) release(event);
   release_slot(slot);
 }

@@ -1,9 +1,18 @@
 #pragma once
+// The paths of the process's output files: claimed, so that no two outputs share a
+// file (docs/format.md, "Log path template"), and listed in the file that
+// COMPUTEPROF_LOG_INDEX names (the computeprof command reads it to say where they are).
+#include <string>
+
 #include "logfmt/log_path.hpp"
 
 namespace computeprof::shim {
 
-// The process's one registry of log paths, so no two contexts share a file.
+// The process's one registry of claimed paths. Writer thread only (and flushes, under
+// the record pipeline's drain lock); forgotten in a forked child.
 logfmt::LogPathRegistry& log_paths();
+
+// Appends `path` (made absolute) to COMPUTEPROF_LOG_INDEX's file, when it is set.
+void note_log_path(const std::string& path);
 
 }  // namespace computeprof::shim

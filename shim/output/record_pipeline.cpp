@@ -8,18 +8,18 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
-#include <unordered_set>
 #include <vector>
 
 #include "config/report.hpp"
-#include "shim/output/context_registry.hpp"
+#include "shim/output/record_outputs.hpp"
+#include "shim/output/sink_factory.hpp"
 #include "shim/process/lifecycle.hpp"
 
 namespace computeprof::shim {
 namespace {
 
 struct QueuedRecord {
-  ContextLog* log;
+  const ProfiledContext* context;
   std::uint64_t completed_ns;
   logfmt::Record record;
 };
@@ -33,10 +33,10 @@ struct RecordRing {
   std::uint64_t fork_generation = 0;
   std::array<QueuedRecord, kCapacity> slots;
 
-  bool try_push(ContextLog* log, std::uint64_t completed_ns, const logfmt::Record& r) {
+  bool try_push(const ProfiledContext* context, std::uint64_t completed_ns, const logfmt::Record& r) {
     const std::size_t h = head.load(std::memory_order_relaxed);
     if (h - tail.load(std::memory_order_acquire) == kCapacity) return false;
-    slots[h % kCapacity] = QueuedRecord{log, completed_ns, r};
+    slots[h % kCapacity] = QueuedRecord{context, completed_ns, r};
     head.store(h + 1, std::memory_order_release);
     return true;
   }
@@ -56,6 +56,7 @@ struct Pipeline {
   std::mutex rings_mutex;  // guards `rings`
   std::vector<RecordRing*> rings;
   std::vector<QueuedRecord> batch;  // drain holder's scratch
+  RecordOutputs outputs{make_context_sinks, make_process_sinks};  // drain holder's only
 
   std::mutex wake_mutex;
   std::condition_variable wake;
@@ -82,13 +83,9 @@ void drain_locked(Pipeline& p) {
   // Each ring is in completion order already; merging rings needs the sort.
   std::stable_sort(p.batch.begin(), p.batch.end(),
                    [](const QueuedRecord& a, const QueuedRecord& b) { return a.completed_ns < b.completed_ns; });
-  std::unordered_set<ContextLog*> touched;
-  for (const QueuedRecord& q : p.batch) {
-    q.log->write(q.record);
-    touched.insert(q.log);
-  }
+  for (const QueuedRecord& q : p.batch) p.outputs.write(*q.context, q.record);
   // Written through at once: a process killed later keeps what was done.
-  for (ContextLog* log : touched) log->flush();
+  if (!p.batch.empty()) p.outputs.flush();
 
   std::lock_guard lock(p.rings_mutex);
   std::erase_if(p.rings, [](RecordRing* ring) {
@@ -144,6 +141,7 @@ void after_fork_in_child() {
   p.fork_generation.fetch_add(1, std::memory_order_relaxed);
   p.writer_started.store(false, std::memory_order_relaxed);
   p.wake_requested = false;
+  p.outputs.abandon();
   p.rings_mutex.unlock();
   p.drain_mutex.unlock();
 }
@@ -197,13 +195,13 @@ RecordRing* this_thread_ring() {
 
 }  // namespace
 
-void submit_record(ContextLog* log, std::uint64_t completed_ns, const logfmt::Record& record) {
+void submit_record(const ProfiledContext* context, std::uint64_t completed_ns, const logfmt::Record& record) {
   pthread_once(&g_hooks_once, add_pipeline_lifecycle);
   auto& p = pipeline();
   if (!p.writer_started.load(std::memory_order_acquire)) start_writer();
   RecordRing* ring = this_thread_ring();
   // A full ring waits for the writer: records are never dropped.
-  while (!ring->try_push(log, completed_ns, record)) {
+  while (!ring->try_push(context, completed_ns, record)) {
     if (p.writer_started.load(std::memory_order_acquire)) {
       wake_writer();
       sched_yield();
@@ -219,14 +217,14 @@ void flush_records() {
   auto& p = pipeline();
   std::lock_guard lock(p.drain_mutex);
   drain_locked(p);
-  for_each_context_log([](ContextLog& log) { log.flush(); });
+  p.outputs.flush();
 }
 
-void retire_context_log(ContextLog* log) {
+void retire_context(const ProfiledContext* context) {
   auto& p = pipeline();
   std::lock_guard lock(p.drain_mutex);
   drain_locked(p);
-  log->close();
+  p.outputs.end_context(*context);
 }
 
 }  // namespace computeprof::shim

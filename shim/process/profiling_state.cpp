@@ -13,17 +13,16 @@ namespace {
 pthread_once_t g_once = PTHREAD_ONCE_INIT;
 ProcessProfile* g_profile = nullptr;  // leaked: read until the very end of the process
 
-ApiProfile make_api_profile(config::Settings settings, config::Api api) {
+ApiProfile make_api_profile(config::Settings settings) {
   ApiProfile p;
-  p.layout = logfmt::select_columns(settings.config, api);
+  p.fields = record_fields(settings);
   p.settings = std::move(settings);
   return p;
 }
 
 void load_profile() {
   auto settings = config::load_process_settings(config::process_env, nullptr);
-  g_profile = new ProcessProfile{make_api_profile(std::move(settings.cuda), config::Api::cuda),
-                                 make_api_profile(std::move(settings.opencl), config::Api::opencl)};
+  g_profile = new ProcessProfile{make_api_profile(std::move(settings.cuda)), make_api_profile(std::move(settings.opencl))};
   const auto& cuda = g_profile->cuda.settings;
   RecordingState s = RecordingState::off;
   if (cuda.enabled) s = cuda.config.enable_on_start ? RecordingState::recording : RecordingState::paused;

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "config/environment.hpp"
-#include "logfmt/columns.hpp"
+#include "shim/process/record_fields.hpp"
 
 namespace computeprof::shim {
 
@@ -15,7 +15,7 @@ enum class RecordingState : std::uint8_t { unknown, off, paused, recording };
 // Settings of one kind of context, with what is derived from them once.
 struct ApiProfile {
   config::Settings settings;
-  logfmt::ColumnLayout layout;
+  RecordFields fields;
 };
 
 struct ProcessProfile {

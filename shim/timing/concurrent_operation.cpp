@@ -110,7 +110,7 @@ void ConcurrentOperation::finish() {
   const std::uint64_t cpu_end_ns = monotonic_ns();
   const DriverCalls& d = *driver_calls();
   logfmt::Record& r = slot_->record;
-  const ContextOrigin& origin = track_->log->origin();
+  const ContextOrigin& origin = track_->profiled->origin;
   const std::uint64_t cpu_start_ns = timer_.cpu_start_ns();
   r.cputime_ns = cpu_end_ns - cpu_start_ns;
   r.timestamp_ns = cpu_start_ns >= origin.monotonic_ns ? cpu_start_ns - origin.monotonic_ns : 0;
@@ -120,7 +120,7 @@ void ConcurrentOperation::finish() {
     // Not timed: written now, as serialized mode writes such records.
     config::warn_once("timing events failed; gputime of such records is 0");
     r.gpu_end_ns = r.gpu_start_ns = origin.wall_ns + (cpu_end_ns - origin.monotonic_ns);
-    submit_record(track_->log, cpu_end_ns, r);
+    submit_record(track_->profiled, cpu_end_ns, r);
     return;
   }
   // With activities the event times are only a fallback: no wait to anchor them.

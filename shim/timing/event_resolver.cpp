@@ -101,9 +101,9 @@ bool resolve_oldest(EventTrack& t, bool wait) {
   r.gpu_end_ns = gpu_end_ns;
   r.gpu_start_ns = gpu_end_ns - r.gputime_ns;
   if (slot.activity_id != 0) {
-    expect_activities({slot.activity_id, t.log, r});
+    expect_activities({slot.activity_id, t.profiled, r});
   } else {
-    submit_record(t.log, t.log->origin().monotonic_at(gpu_end_ns), r);
+    submit_record(t.profiled, t.profiled->origin.monotonic_at(gpu_end_ns), r);
   }
   t.tail.store(tail + 1, std::memory_order_release);
   return true;
@@ -223,24 +223,24 @@ void install_process_hooks() {
 
 // Returns the logs of the tracks it resolved.
 template <typename Pred>
-std::vector<const ContextLog*> resolve_tracks_where(Pred&& pred) {
+std::vector<const ProfiledContext*> resolve_tracks_where(Pred&& pred) {
   auto& r = resolver();
-  std::vector<const ContextLog*> logs;
+  std::vector<const ProfiledContext*> contexts;
   {
     std::lock_guard lock(r.registry_mutex);
     for (EventTrack* t : r.tracks) {
       if (!pred(*t)) continue;
       resolve_everything_of(*t);
-      if (std::find(logs.begin(), logs.end(), t->log) == logs.end()) logs.push_back(t->log);
+      if (std::find(contexts.begin(), contexts.end(), t->profiled) == contexts.end()) contexts.push_back(t->profiled);
     }
   }
-  return logs;
+  return contexts;
 }
 
 // Then their activities.
 template <typename Pred>
-void resolve_logs_where(Pred&& pred) {
-  for (const ContextLog* log : resolve_tracks_where(pred)) settle_activities(log);
+void resolve_contexts_where(Pred&& pred) {
+  for (const ProfiledContext* context : resolve_tracks_where(pred)) settle_activities(context);
 }
 
 }  // namespace
@@ -263,8 +263,8 @@ EventTrack* acquire_track(const ThreadContext& tc) {
     track->serial = ++r.track_serials;
     track->context = tc.context;
     track->context_id = tc.context_id;
-    track->device = tc.log->device();
-    track->log = tc.log;
+    track->device = tc.profiled->device;
+    track->profiled = tc.profiled;
     r.tracks.push_back(track);
   }
   start_resolver_thread();
@@ -298,7 +298,7 @@ void resolve_all_events() {
 }
 
 void resolve_context_events(std::uint64_t context_id) {
-  resolve_logs_where([&](EventTrack& t) {
+  resolve_contexts_where([&](EventTrack& t) {
     if (t.context_id != context_id) return false;
     t.context_gone.store(true, std::memory_order_relaxed);
     return true;
@@ -306,7 +306,7 @@ void resolve_context_events(std::uint64_t context_id) {
 }
 
 void resolve_device_events(int device) {
-  resolve_logs_where([&](const EventTrack& t) { return t.device == device; });
+  resolve_contexts_where([&](const EventTrack& t) { return t.device == device; });
 }
 
 void forget_gone_contexts() {

@@ -11,7 +11,7 @@
 #include <mutex>
 
 #include "logfmt/record.hpp"
-#include "shim/output/context_log.hpp"
+#include "shim/process/context_registry.hpp"
 #include "shim/intercept/cuda_api.hpp"
 
 namespace computeprof::shim {
@@ -36,7 +36,7 @@ struct EventTrack {
   std::uint64_t context_id = 0;
   std::uint64_t serial = 0;  // unique in the process, from 1: part of its slots' activity ids
   int device = 0;
-  ContextLog* log = nullptr;
+  const ProfiledContext* profiled = nullptr;
 
   std::atomic<std::size_t> head{0};  // slots published, written by the owner
   std::atomic<std::size_t> tail{0};  // slots resolved, written under resolve_mutex

@@ -45,7 +45,7 @@ void OperationTimer::finish(logfmt::Record& record) {
   completed_ns_ = monotonic_ns();
   if (!timed) config::warn_once("timing events failed; gputime of such records is 0");
 
-  const ContextOrigin& origin = context_->log->origin();
+  const ContextOrigin& origin = context_->profiled->origin;
   record.gputime_ns = timed ? static_cast<std::uint64_t>(std::llround(static_cast<double>(ms) * 1e6)) : 0;
   record.cputime_ns = completed_ns_ - cpu_start_ns_;
   record.timestamp_ns = cpu_start_ns_ >= origin.monotonic_ns ? cpu_start_ns_ - origin.monotonic_ns : 0;
@@ -58,7 +58,7 @@ void OperationTimer::finish(logfmt::Record& record) {
 void OperationTimer::describe_stream(logfmt::Record& record) const {
   const DriverCalls& d = *driver_calls();
   unsigned long long stream_id = 0;
-  if (context_->log->profile().layout.has(logfmt::Column::streamid) && d.stream_get_id &&
+  if (context_->profiled->profile->fields.stream_id && d.stream_get_id &&
       d.stream_get_id(stream_, &stream_id) == CUDA_SUCCESS) {
     record.stream_id = stream_id;
   }

@@ -32,7 +32,7 @@ class OperationTimer {
   void start();
   // After the real call succeeded: waits, then fills the record's times and stream.
   void finish(logfmt::Record& record);
-  ContextLog* log() const { return context_->log; }
+  const ProfiledContext* profiled() const { return context_->profiled; }
   ThreadContext& context() const { return *context_; }
   // The record's stream id, when the log has the column.
   void describe_stream(logfmt::Record& record) const;

@@ -4,11 +4,8 @@
 #include <atomic>
 
 #include "config/report.hpp"
-#include "shim/output/context_registry.hpp"
 #include "shim/intercept/driver_calls.hpp"
-#include "shim/timing/event_resolver.hpp"
-#include "shim/process/profiling_state.hpp"
-#include "shim/output/record_pipeline.hpp"
+#include "shim/process/context_registry.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -35,7 +32,6 @@ bool with_context(const DriverCalls& d, CUcontext context, Fn&& fn) {
 
 ContextDescription describe(const DriverCalls& d, CUcontext context) {
   ContextDescription desc;
-  desc.profile = &process_profile().cuda;
   with_context(d, context, [&] {
     CUdevice device = 0;
     if (d.ctx_get_device(&device) != CUDA_SUCCESS) return false;
@@ -48,13 +44,13 @@ ContextDescription describe(const DriverCalls& d, CUcontext context) {
 }
 
 bool fill(ThreadContext& tc, const DriverCalls& d, CUcontext context, std::uint64_t id, std::uint64_t generation) {
-  ContextLog* log = find_or_create_context_log({ContextKind::cuda, id}, [&] { return describe(d, context); });
+  const ProfiledContext* profiled = find_or_create_context({config::Api::cuda, id}, [&] { return describe(d, context); });
   CUevent start = nullptr, end = nullptr;
   if (!create_event_pair(context, start, end)) {
     config::warn_once("cannot create timing events; operations in such contexts are not recorded");
     return false;
   }
-  tc = ThreadContext{context, id, generation, log, start, end};
+  tc = ThreadContext{context, id, generation, profiled, start, end};
   return true;
 }
 
@@ -97,25 +93,6 @@ ThreadContext* thread_context(CUcontext context) {
   return fill(*slot, *d, context, id, generation) ? slot : nullptr;
 }
 
-void context_ending(CUcontext context, bool destroyed) {
-  const DriverCalls* d = driver_calls();
-  unsigned long long id = 0;
-  const bool known = d && d->ctx_get_id && context && d->ctx_get_id(context, &id) == CUDA_SUCCESS;
-  // Its events die with it: what is outstanding is completed first.
-  if (destroyed && known) resolve_context_events(id);
-  if (destroyed) g_generation.fetch_add(1, std::memory_order_acq_rel);
-  ContextLog* log = destroyed && known ? take_context_log({ContextKind::cuda, id}) : nullptr;
-  if (log) {
-    retire_context_log(log);
-  } else {
-    flush_records();
-  }
-}
-
-void contexts_invalidated() {
-  g_generation.fetch_add(1, std::memory_order_acq_rel);
-  forget_gone_contexts();
-  flush_records();
-}
+void forget_thread_contexts() { g_generation.fetch_add(1, std::memory_order_acq_rel); }
 
 }  // namespace computeprof::shim

@@ -1,11 +1,11 @@
 #pragma once
-// A CUDA context as one thread of the shim uses it: the context's log and the
-// thread's own pair of timing events in it. Looked up on every timed operation, so
+// A CUDA context as one thread of the shim uses it: the context as records know it
+// and the thread's own pair of timing events in it. Looked up on every timed operation, so
 // it is a per-thread cache; the process-wide registry is consulted on a miss only.
 #include <cstdint>
 
-#include "shim/output/context_log.hpp"
 #include "shim/intercept/cuda_api.hpp"
+#include "shim/process/context_registry.hpp"
 
 namespace computeprof::shim {
 
@@ -13,7 +13,7 @@ struct ThreadContext {
   CUcontext context = nullptr;
   std::uint64_t context_id = 0;
   std::uint64_t generation = 0;
-  ContextLog* log = nullptr;
+  const ProfiledContext* profiled = nullptr;
   CUevent start = nullptr;
   CUevent end = nullptr;
 };
@@ -25,10 +25,9 @@ ThreadContext* thread_context(CUcontext context);
 // Creates two timing events in `context` (made current for the call if it is not).
 bool create_event_pair(CUcontext context, CUevent& start, CUevent& end);
 
-// Called before a context is destroyed or a primary context released or reset: every
-// record so far is written; `destroyed` contexts' files are closed.
-void context_ending(CUcontext context, bool destroyed);
-// A primary context reset: the device's contexts are gone, their handles may return.
-void contexts_invalidated();
+// A context was destroyed, or a primary context released or reset: every thread's
+// cached view is checked again before its next use (the handle may come back as
+// another context, and the context's events are gone).
+void forget_thread_contexts();
 
 }  // namespace computeprof::shim

@@ -17,13 +17,13 @@ using computeprof::logfmt::TransferDir;
 namespace {
 
 // Never dereferenced by the matcher.
-ContextLog* const kLogA = reinterpret_cast<ContextLog*>(0x1000);
-ContextLog* const kLogB = reinterpret_cast<ContextLog*>(0x2000);
+const ProfiledContext* const kContextA = reinterpret_cast<const ProfiledContext*>(0x1000);
+const ProfiledContext* const kContextB = reinterpret_cast<const ProfiledContext*>(0x2000);
 
-ExpectedOperation launch(std::uint64_t external_id, ContextLog* log = kLogA) {
+ExpectedOperation launch(std::uint64_t external_id, const ProfiledContext* context = kContextA) {
   ExpectedOperation e;
   e.external_id = external_id;
-  e.log = log;
+  e.context = context;
   e.record.method = "_Z4spiny";
   e.record.cputime_ns = 7'000;
   e.record.timestamp_ns = 1'000;
@@ -74,7 +74,7 @@ TEST_CASE("an operation gets its activity's times whichever of the three pieces 
     }
     REQUIRE(out.size() == 1);
     const ReadyRecord& r = out[0];
-    CHECK(r.log == kLogA);
+    CHECK(r.context == kContextA);
     CHECK_FALSE(r.from_events);
     CHECK(r.record.method == "_Z4spiny");
     CHECK(r.record.gpu_start_ns == 1'000'000);
@@ -90,20 +90,20 @@ TEST_CASE("activities of other operations are never taken", "[activity]") {
   ActivityMatcher m;
   std::vector<ReadyRecord> out;
   m.expect(launch(1), 0, out);
-  m.expect(launch(2, kLogB), 0, out);
+  m.expect(launch(2, kContextB), 0, out);
   m.add(ExternalCorrelation{2, 20}, 0, out);
   m.add(ExternalCorrelation{1, 10}, 0, out);
   m.add(kernel(20, 5'000, 6'000), 0, out);
   REQUIRE(out.size() == 1);
-  CHECK(out[0].log == kLogB);
+  CHECK(out[0].context == kContextB);
   CHECK(out[0].record.gputime_ns == 1'000);
   m.add(kernel(99, 1, 2), 0, out);  // untagged work: the program's own, or CUPTI's
   CHECK(out.size() == 1);
-  CHECK(m.expecting(kLogA));
-  CHECK_FALSE(m.expecting(kLogB));
+  CHECK(m.expecting(kContextA));
+  CHECK_FALSE(m.expecting(kContextB));
   m.add(kernel(10, 3'000, 3'100), 0, out);
   REQUIRE(out.size() == 2);
-  CHECK(out[1].log == kLogA);
+  CHECK(out[1].context == kContextA);
   CHECK(out[1].record.gputime_ns == 100);
 }
 
@@ -125,19 +125,19 @@ TEST_CASE("an operation with no activity is written with its event times once ov
   CHECK(out.size() == 1);
 }
 
-TEST_CASE("settling a log writes its operations, the others keep waiting", "[activity]") {
+TEST_CASE("settling a context writes its operations, the others keep waiting", "[activity]") {
   ActivityMatcher m;
   std::vector<ReadyRecord> out;
-  m.expect(launch(1, kLogA), 0, out);
-  m.expect(launch(2, kLogB), 0, out);
-  m.settle(kLogA, out);
+  m.expect(launch(1, kContextA), 0, out);
+  m.expect(launch(2, kContextB), 0, out);
+  m.settle(kContextA, out);
   REQUIRE(out.size() == 1);
-  CHECK(out[0].log == kLogA);
+  CHECK(out[0].context == kContextA);
   CHECK(out[0].from_events);
-  CHECK(m.expecting(kLogB));
+  CHECK(m.expecting(kContextB));
   m.settle(nullptr, out);
   REQUIRE(out.size() == 2);
-  CHECK(out[1].log == kLogB);
+  CHECK(out[1].context == kContextB);
   CHECK_FALSE(m.expecting(nullptr));
 }
 

@@ -1,0 +1,60 @@
+#include "shim/output/classic_log_sink.hpp"
+
+#include <limits.h>
+#include <unistd.h>
+
+#include "logfmt/header.hpp"
+#include "logfmt/log_path.hpp"
+#include "logfmt/record_writer.hpp"
+#include "shim/output/log_paths.hpp"
+
+namespace computeprof::shim {
+
+ClassicLogSink::ClassicLogSink(const ProfiledContext& context, config::LogFormat format)
+    : context_(context),
+      settings_(context.profile->settings),
+      format_(format),
+      layout_(logfmt::select_columns(settings_.config, context.api)) {}
+
+void ClassicLogSink::begin() {
+  char host[HOST_NAME_MAX + 1] = {};
+  gethostname(host, sizeof host - 1);
+  logfmt::PathTemplateValues values;
+  values.device = context_.device;
+  values.pid = static_cast<long>(getpid());
+  values.hostname = host;
+  const std::string path =
+      log_paths().claim(logfmt::expand_log_path(settings_.log_template, values), context_.number);
+  if (!file_.open(path)) return;
+  note_log_path(path);
+
+  logfmt::HeaderInfo info;
+  info.device = context_.device;
+  info.device_name = context_.device_name;
+  info.context = context_.number;
+  info.format = format_;
+  info.timestamp_factor = context_.origin.wall_ns;
+  info.counters_dropped = settings_.config.counters_dropped;
+  line_.clear();
+  logfmt::write_header(line_, info, layout_);
+  file_.append(line_);
+}
+
+void ClassicLogSink::write(const ProfiledContext&, const logfmt::Record& record) {
+  if (!file_.is_open()) return;
+  line_.clear();
+  logfmt::write_record(line_, record, layout_, format_);
+  file_.append(line_);
+}
+
+void ClassicLogSink::flush() {
+  if (file_.is_open()) file_.flush();
+}
+
+void ClassicLogSink::end() {
+  if (file_.is_open()) file_.close();
+}
+
+void ClassicLogSink::abandon() { file_.abandon(); }
+
+}  // namespace computeprof::shim

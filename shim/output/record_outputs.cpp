@@ -1,0 +1,65 @@
+#include "shim/output/record_outputs.hpp"
+
+#include "shim/output/log_paths.hpp"
+
+namespace computeprof::shim {
+
+RecordOutputs::RecordOutputs(ContextSinkFactory context_sinks, ProcessSinkFactory process_sinks)
+    : make_context_sinks_(std::move(context_sinks)), make_process_sinks_(std::move(process_sinks)) {}
+
+RecordOutputs::ContextSinks& RecordOutputs::of(const ProfiledContext& context) {
+  const auto index = static_cast<std::size_t>(context.number);
+  if (contexts_.size() <= index) contexts_.resize(index + 1);
+  return contexts_[index];
+}
+
+void RecordOutputs::write(const ProfiledContext& context, const logfmt::Record& record) {
+  ContextSinks& c = of(context);
+  if (!c.begun && !c.ended) {
+    c.sinks = make_context_sinks_(context);
+    for (auto& sink : c.sinks) sink->begin();
+    c.begun = true;
+  }
+  if (!c.ended) {
+    for (auto& sink : c.sinks) sink->write(context, record);
+  }
+  if (!process_begun_) {
+    process_sinks_ = make_process_sinks_();
+    for (auto& sink : process_sinks_) sink->begin();
+    process_begun_ = true;
+  }
+  for (auto& sink : process_sinks_) sink->write(context, record);
+}
+
+void RecordOutputs::flush() {
+  for (ContextSinks& c : contexts_) {
+    if (c.begun && !c.ended) {
+      for (auto& sink : c.sinks) sink->flush();
+    }
+  }
+  for (auto& sink : process_sinks_) sink->flush();
+}
+
+void RecordOutputs::end_context(const ProfiledContext& context) {
+  ContextSinks& c = of(context);
+  if (c.begun && !c.ended) {
+    for (auto& sink : c.sinks) sink->end();
+  }
+  c.ended = true;
+  // The sinks' memory goes; their files are closed.
+  c.sinks.clear();
+  for (auto& sink : process_sinks_) sink->flush();
+}
+
+void RecordOutputs::abandon() {
+  for (ContextSinks& c : contexts_) {
+    for (auto& sink : c.sinks) sink->abandon();
+  }
+  for (auto& sink : process_sinks_) sink->abandon();
+  contexts_.clear();
+  process_sinks_.clear();
+  process_begun_ = false;
+  log_paths().clear();
+}
+
+}  // namespace computeprof::shim

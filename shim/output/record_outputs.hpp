@@ -1,0 +1,47 @@
+#pragma once
+// Every sink of the process, and which records reach which: a record goes to the sinks
+// of its own context and to the process-wide ones. Sinks are made when their first
+// record comes, from factories chosen by the settings (sink_factory.hpp). Not
+// thread-safe: the record pipeline calls it under its drain lock only.
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "logfmt/record.hpp"
+#include "shim/output/record_sink.hpp"
+
+namespace computeprof::shim {
+
+using SinkList = std::vector<std::unique_ptr<RecordSink>>;
+using ContextSinkFactory = std::function<SinkList(const ProfiledContext&)>;
+using ProcessSinkFactory = std::function<SinkList()>;
+
+class RecordOutputs {
+ public:
+  RecordOutputs(ContextSinkFactory context_sinks, ProcessSinkFactory process_sinks);
+
+  void write(const ProfiledContext& context, const logfmt::Record& record);
+  // Every sink that has begun.
+  void flush();
+  // `context` ended: its sinks end; later records of it are dropped.
+  void end_context(const ProfiledContext& context);
+  // A forked child: every sink lets go of the parent's output; the child starts afresh.
+  void abandon();
+
+ private:
+  struct ContextSinks {
+    bool begun = false;
+    bool ended = false;
+    SinkList sinks;
+  };
+  ContextSinks& of(const ProfiledContext& context);
+
+  ContextSinkFactory make_context_sinks_;
+  ProcessSinkFactory make_process_sinks_;
+  // Indexed by context number: numbers are dense from 1 (reset with everything at fork).
+  std::vector<ContextSinks> contexts_;
+  bool process_begun_ = false;
+  SinkList process_sinks_;
+};
+
+}  // namespace computeprof::shim

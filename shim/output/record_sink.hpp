@@ -1,0 +1,30 @@
+#pragma once
+// Where records go: every output (the classic logs, and any export) is a sink that
+// records flow to, in the spirit of Kineto's ActivityLogger. A sink serves one context
+// (the classic logs: a file per context) or the whole process (exports: one file with
+// every context). The record pipeline's writer thread is its only caller, one call at
+// a time: a sink needs no lock of its own.
+#include "logfmt/record.hpp"
+#include "shim/process/context_registry.hpp"
+
+namespace computeprof::shim {
+
+class RecordSink {
+ public:
+  virtual ~RecordSink() = default;
+
+  // Before its first record (a sink that never gets one creates nothing).
+  virtual void begin() = 0;
+  // One record, in the order operations completed.
+  virtual void write(const ProfiledContext& context, const logfmt::Record& record) = 0;
+  // A flush point (a context ends, cuProfilerStop, fork, exit, and after each batch):
+  // what was written reaches the file, in a form a reader can use as it stands.
+  virtual void flush() = 0;
+  // The sink's context ended (per-context sinks); nothing is written after this.
+  virtual void end() = 0;
+  // In a forked child: lets go of the parent's output without writing to it; the sink
+  // is destroyed next, and its destructor must not touch that output either.
+  virtual void abandon() = 0;
+};
+
+}  // namespace computeprof::shim

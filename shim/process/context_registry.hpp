@@ -1,0 +1,55 @@
+#pragma once
+// Every context the process has recorded in, CUDA and OpenCL alike, numbered from 1 in
+// the order they were first seen (docs/format.md, "Header"). What records know of
+// their context: its number, device and origin of time. ProfiledContexts live as long
+// as the process: records still on their way may point at one after its context is gone.
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "config/environment.hpp"
+#include "shim/process/profiling_state.hpp"
+
+namespace computeprof::shim {
+
+struct ContextOrigin {
+  std::uint64_t monotonic_ns = 0;  // `timestamp` counts from here
+  std::uint64_t wall_ns = 0;       // the same instant on the wall clock: TIMESTAMPFACTOR
+
+  // The monotonic time of a wall-clock instant (GPU times are on the wall clock; the
+  // record pipeline orders by the monotonic one).
+  std::uint64_t monotonic_at(std::uint64_t wall) const {
+    return wall >= wall_ns ? monotonic_ns + (wall - wall_ns) : monotonic_ns;
+  }
+};
+
+struct ProfiledContext {
+  int number = 0;  // from 1, in the order contexts were first seen; reset in a forked child
+  int device = 0;
+  std::string device_name;
+  config::Api api = config::Api::cuda;
+  ContextOrigin origin;
+  const ApiProfile* profile = nullptr;  // the settings of its kind of context
+};
+
+struct ContextKey {
+  config::Api api;
+  std::uint64_t id;  // the driver's unique id of the context (CUDA), its handle (OpenCL)
+  friend auto operator<=>(const ContextKey&, const ContextKey&) = default;
+};
+
+struct ContextDescription {
+  int device = 0;
+  std::string device_name;
+};
+
+// The context of `key`, created from `describe()` the first time it is asked for.
+// `describe` runs without the registry's lock held (it may call the driver).
+const ProfiledContext* find_or_create_context(const ContextKey& key,
+                                              const std::function<ContextDescription()>& describe);
+
+// The context of `key` if it is known; forgets it, so that a context reusing the id
+// (never for CUDA ids, possible for OpenCL handles) is a new one.
+const ProfiledContext* take_context(const ContextKey& key);
+
+}  // namespace computeprof::shim

@@ -1,0 +1,15 @@
+#include "shim/process/record_fields.hpp"
+
+namespace computeprof::shim {
+
+RecordFields record_fields(const config::Settings& settings) {
+  using config::Option;
+  const config::ProfileConfig& c = settings.config;
+  RecordFields fields;
+  // The classic logs: their optional columns (docs/format.md, "Columns").
+  fields.stream_id = c.has(Option::streamid);
+  fields.cache_config = c.has(Option::cacheconfigrequested) || c.has(Option::cacheconfigexecuted);
+  return fields;
+}
+
+}  // namespace computeprof::shim
