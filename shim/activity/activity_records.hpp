@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <variant>
 
-#include "logfmt/record.hpp"
 #include "logfmt/copy_kind.hpp"
+#include "logfmt/record.hpp"
 
 namespace computeprof::shim {
 

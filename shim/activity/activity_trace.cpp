@@ -15,9 +15,9 @@
 
 #include "config/report.hpp"
 #include "cupti/cupti_library.hpp"
+#include "shim/output/record_pipeline.hpp"
 #include "shim/process/clock.hpp"
 #include "shim/process/context_registry.hpp"
-#include "shim/output/record_pipeline.hpp"
 #include "shim/process/lifecycle.hpp"
 
 namespace computeprof::shim {

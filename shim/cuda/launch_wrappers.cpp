@@ -1,7 +1,7 @@
 // Kernel launches and graph launches.
-#include "shim/intercept/driver_calls.hpp"
 #include "shim/cuda/kernel_catalog.hpp"
 #include "shim/cuda/recorded_call.hpp"
+#include "shim/intercept/driver_calls.hpp"
 
 namespace computeprof::shim {
 namespace {

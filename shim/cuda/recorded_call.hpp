@@ -5,12 +5,12 @@
 // error goes back unchanged and nothing is recorded.
 #include "config/report.hpp"
 #include "logfmt/record.hpp"
-#include "shim/timing/concurrent_operation.hpp"
 #include "shim/activity/counter_session.hpp"
 #include "shim/intercept/cuda_entry_functions.hpp"
-#include "shim/timing/operation_timer.hpp"
-#include "shim/process/profiling_state.hpp"
 #include "shim/output/record_pipeline.hpp"
+#include "shim/process/profiling_state.hpp"
+#include "shim/timing/concurrent_operation.hpp"
+#include "shim/timing/operation_timer.hpp"
 
 namespace computeprof::shim {
 

@@ -2,39 +2,28 @@
 // and cuGetProcAddress. Both hand out the shim's wrapper of exactly the variant the
 // driver chose, and the driver's own function for everything else.
 #include <dlfcn.h>
-#include <link.h>
 
-#include <cstring>
-#include <string>
 #include <string_view>
 
-#include "config/report.hpp"
 #include "shim/intercept/cuda_entry_functions.hpp"
+#include "shim/intercept/library_names.hpp"
 #include "shim/intercept/real_dlsym.hpp"
+#ifdef COMPUTEPROF_WITH_OPENCL
+#include "shim/intercept/opencl_lookup.hpp"
+#endif
 
 namespace computeprof::shim {
 namespace {
 
 bool is_driver_handle(void* handle) {
-  if (handle == loaded_driver_handle()) return true;
-  link_map* map = nullptr;
-  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name) return false;
-  std::string_view path(map->l_name);
-  const auto slash = path.rfind('/');
-  const std::string_view file = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  return file.starts_with("libcuda.so");
+  return handle == loaded_driver_handle() || handle_names_library(handle, "libcuda.so");
 }
 
 // NVIDIA's profiling libraries (CUPTI, Perfworks) look driver functions up for their
 // own use: kernel replay saves and restores memory with copies the application never
 // made. They get the driver's functions, never the wrappers.
 bool called_by_profiler_library(const void* caller) {
-  Dl_info info;
-  if (!caller || dladdr(caller, &info) == 0 || !info.dli_fname) return false;
-  std::string_view path(info.dli_fname);
-  const auto slash = path.rfind('/');
-  const std::string_view file = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  return file.starts_with("libcupti") || file.starts_with("libnvperf");
+  return address_in_library(caller, "libcupti") || address_in_library(caller, "libnvperf");
 }
 
 // The wrapped variant whose exported address the driver handed out, if any: when the
@@ -63,17 +52,13 @@ void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t 
 
 using namespace computeprof::shim;
 
-#ifdef COMPUTEPROF_WITH_OPENCL
-extern "C" void* computeprof_opencl_substitute(void* handle, const char* name);  // opencl_lookup.cpp
-#endif
-
 // Called by the dlsym thunk: the wrapper to return, or null to let glibc answer.
 extern "C" __attribute__((visibility("hidden"))) void* computeprof_dlsym_substitute(void* handle, const char* name,
                                                                                   const void* caller) {
   resolve_real_dlsym();
   if (!name || name[0] != 'c' || handle == RTLD_DEFAULT || handle == RTLD_NEXT) return nullptr;
 #ifdef COMPUTEPROF_WITH_OPENCL
-  if (name[1] == 'l') return computeprof_opencl_substitute(handle, name);
+  if (name[1] == 'l') return opencl_dlsym_substitute(handle, name);
 #endif
   if (name[1] != 'u') return nullptr;
   const auto entry = find_entry(name);

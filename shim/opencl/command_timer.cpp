@@ -1,10 +1,11 @@
+#include "shim/intercept/opencl_entry_functions.hpp"
 #include "shim/opencl/command_timer.hpp"
 
 #include "config/report.hpp"
-#include "shim/process/clock.hpp"
 #include "shim/opencl/pending_commands.hpp"
 #include "shim/opencl/queue_registry.hpp"
 #include "shim/output/record_pipeline.hpp"
+#include "shim/process/clock.hpp"
 
 namespace computeprof::shim {
 namespace {

@@ -1,3 +1,4 @@
+#include "shim/intercept/opencl_entry_functions.hpp"
 #include "shim/opencl/context_table.hpp"
 
 #include <array>
@@ -7,9 +8,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "shim/process/context_registry.hpp"
 #include "shim/opencl/queue_registry.hpp"
 #include "shim/output/record_pipeline.hpp"
+#include "shim/process/context_registry.hpp"
 
 namespace computeprof::shim {
 namespace {

@@ -5,8 +5,8 @@
 #include <atomic>
 #include <cstdint>
 
-#include "shim/process/context_registry.hpp"
 #include "shim/intercept/opencl_api.hpp"
+#include "shim/process/context_registry.hpp"
 
 namespace computeprof::shim {
 

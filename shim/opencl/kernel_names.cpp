@@ -1,3 +1,4 @@
+#include "shim/intercept/opencl_entry_functions.hpp"
 #include "shim/opencl/kernel_names.hpp"
 
 #include <array>

@@ -7,10 +7,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "shim/intercept/opencl_api.hpp"
+#include "shim/intercept/opencl_entry_functions.hpp"
+#include "shim/opencl/command_timer.hpp"
 #include "shim/opencl/kernel_names.hpp"
 #include "shim/opencl/nvidia_occupancy.hpp"
-#include "shim/opencl/command_timer.hpp"
 
 namespace computeprof::shim {
 namespace {

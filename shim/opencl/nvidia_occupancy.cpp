@@ -1,3 +1,4 @@
+#include "shim/intercept/opencl_entry_functions.hpp"
 #include "shim/opencl/nvidia_occupancy.hpp"
 
 #include <array>
@@ -8,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "shim/opencl/occupancy_calculator.hpp"
 #include "shim/opencl/kernel_names.hpp"
-#include "shim/process/profiling_state.hpp"
+#include "shim/opencl/occupancy_calculator.hpp"
 #include "shim/opencl/ptxas_usage.hpp"
+#include "shim/process/profiling_state.hpp"
 
 // cl_nv_device_attribute_query (CL/cl_ext.h names them too; spelled here so that older
 // headers build).

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "shim/intercept/opencl_api.hpp"
+#include "shim/intercept/opencl_entry_functions.hpp"
 #include "shim/opencl/context_table.hpp"
 #include "shim/opencl/kernel_names.hpp"
 #include "shim/opencl/nvidia_occupancy.hpp"

@@ -1,3 +1,4 @@
+#include "shim/intercept/opencl_entry_functions.hpp"
 #include "shim/opencl/pending_commands.hpp"
 
 #include <pthread.h>
@@ -10,8 +11,8 @@
 #include <cstdlib>
 
 #include "config/report.hpp"
-#include "shim/process/clock.hpp"
 #include "shim/output/record_pipeline.hpp"
+#include "shim/process/clock.hpp"
 #include "shim/process/lifecycle.hpp"
 
 namespace computeprof::shim {

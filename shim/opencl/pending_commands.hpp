@@ -5,8 +5,8 @@
 // program's threads.
 #include "logfmt/record.hpp"
 #include "shim/intercept/opencl_api.hpp"
-#include "shim/opencl/context_table.hpp"
 #include "shim/opencl/command_timer.hpp"
+#include "shim/opencl/context_table.hpp"
 
 namespace computeprof::shim {
 

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string_view>
 
-#include "shim/intercept/opencl_api.hpp"
+#include "shim/intercept/opencl_entry_functions.hpp"
 #include "shim/opencl/command_timer.hpp"
 
 namespace computeprof::shim {

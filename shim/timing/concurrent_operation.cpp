@@ -6,11 +6,11 @@
 #include "config/profile_config.hpp"
 #include "config/report.hpp"
 #include "shim/activity/activity_trace.hpp"
-#include "shim/process/clock.hpp"
 #include "shim/intercept/driver_calls.hpp"
-#include "shim/timing/event_resolver.hpp"
-#include "shim/process/profiling_state.hpp"
 #include "shim/output/record_pipeline.hpp"
+#include "shim/process/clock.hpp"
+#include "shim/process/profiling_state.hpp"
+#include "shim/timing/event_resolver.hpp"
 
 namespace computeprof::shim {
 namespace {

@@ -14,9 +14,9 @@
 
 #include "config/report.hpp"
 #include "shim/activity/activity_trace.hpp"
-#include "shim/process/clock.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/output/record_pipeline.hpp"
+#include "shim/process/clock.hpp"
 #include "shim/process/lifecycle.hpp"
 
 namespace computeprof::shim {

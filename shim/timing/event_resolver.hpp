@@ -8,8 +8,8 @@
 // Flush points complete outstanding operations synchronously, waiting for the GPU.
 #include <cstdint>
 
-#include "shim/timing/thread_context.hpp"
 #include "shim/timing/event_track.hpp"
+#include "shim/timing/thread_context.hpp"
 
 namespace computeprof::shim {
 

@@ -11,8 +11,8 @@
 #include <mutex>
 
 #include "logfmt/record.hpp"
-#include "shim/process/context_registry.hpp"
 #include "shim/intercept/cuda_api.hpp"
+#include "shim/process/context_registry.hpp"
 
 namespace computeprof::shim {
 

@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "config/report.hpp"
-#include "shim/process/clock.hpp"
 #include "shim/intercept/driver_calls.hpp"
+#include "shim/process/clock.hpp"
 
 namespace computeprof::shim {
 
