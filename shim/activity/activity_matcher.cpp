@@ -41,7 +41,9 @@ void ActivityMatcher::add(const ExternalCorrelation& c, std::uint64_t now_ns, st
 
 void ActivityMatcher::expect(ExpectedOperation operation, std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
   const std::uint64_t id = operation.external_id;
-  expected_[id] = Expected{std::move(operation), now_ns, false, 0};
+  const std::uint64_t sequence = next_sequence_++;
+  if (in_order_) unfinished_.insert(sequence);
+  expected_[id] = Expected{std::move(operation), now_ns, sequence, false, 0};
   if (auto c = correlation_of_.find(id); c != correlation_of_.end()) try_complete(c->second, now_ns, out);
 }
 
@@ -55,16 +57,46 @@ void ActivityMatcher::try_complete(std::uint32_t correlation_id, std::uint64_t n
   if (operation.record.kind == logfmt::RecordKind::graph) {
     std::vector<GpuActivity>& nodes = c->second.activities;
     std::sort(nodes.begin(), nodes.end(), [](const GpuActivity& a, const GpuActivity& b) { return a.start_ns < b.start_ns; });
-    for (const GpuActivity& node : nodes) out.push_back({operation.context, node_record(operation.record, node), false});
+    for (const GpuActivity& node : nodes) {
+      emit(e->second.sequence, {operation.context, node_record(operation.record, node)}, out);
+    }
     nodes.clear();
-    if (!e->second.matched) e->second.linger_until_ns = now_ns + kGraphLingerNs;
-    e->second.matched = true;
+    if (!e->second.matched) {
+      e->second.linger_until_ns = now_ns + kGraphLingerNs;
+      e->second.matched = true;
+      finished(e->second.sequence, out);
+    }
     return;
   }
-  ReadyRecord ready{operation.context, std::move(operation.record), false};
+  const std::uint64_t sequence = e->second.sequence;
+  ReadyRecord ready{operation.context, std::move(operation.record)};
   take_times(ready.record, c->second.activities);
-  out.push_back(std::move(ready));
   forget(c->second.external_id);
+  emit(sequence, std::move(ready), out);
+  finished(sequence, out);
+}
+
+void ActivityMatcher::emit(std::uint64_t sequence, ReadyRecord ready, std::vector<ReadyRecord>& out) {
+  if (in_order_) {
+    held_[sequence].push_back(std::move(ready));
+  } else {
+    out.push_back(std::move(ready));
+  }
+}
+
+void ActivityMatcher::finished(std::uint64_t sequence, std::vector<ReadyRecord>& out) {
+  if (!in_order_) return;
+  unfinished_.erase(sequence);
+  while (!held_.empty() && (unfinished_.empty() || held_.begin()->first < *unfinished_.begin())) {
+    for (ReadyRecord& r : held_.begin()->second) out.push_back(std::move(r));
+    held_.erase(held_.begin());
+  }
+}
+
+// An operation no activity came for: its event pair's times, or none.
+ReadyRecord ActivityMatcher::fallback(Expected& e) {
+  ExpectedOperation& op = e.operation;
+  return {op.context, std::move(op.record), op.timed_by_events ? GpuTimesFrom::events : GpuTimesFrom::unknown};
 }
 
 void ActivityMatcher::forget(std::uint64_t external_id) {
@@ -77,15 +109,20 @@ void ActivityMatcher::forget(std::uint64_t external_id) {
 
 void ActivityMatcher::end_round(std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
   std::vector<std::uint64_t> done;
+  std::vector<std::uint64_t> overdue;
   for (auto& [id, e] : expected_) {
     if (e.matched) {
       if (now_ns >= e.linger_until_ns) done.push_back(id);
-    } else if (now_ns - e.since_ns >= kOverdueNs) {
-      out.push_back({e.operation.context, std::move(e.operation.record), true});
+    } else if (e.operation.timed_by_events && now_ns - e.since_ns >= kOverdueNs) {
+      // Only an operation known to have completed can be overdue.
+      emit(e.sequence, fallback(e), out);
+      overdue.push_back(e.sequence);
       done.push_back(id);
     }
   }
   for (std::uint64_t id : done) forget(id);
+  std::sort(overdue.begin(), overdue.end());
+  for (std::uint64_t sequence : overdue) finished(sequence, out);
 
   for (auto it = correlations_.begin(); it != correlations_.end();) {
     Correlation& c = it->second;
@@ -103,18 +140,45 @@ void ActivityMatcher::end_round(std::uint64_t now_ns, std::vector<ReadyRecord>& 
 }
 
 void ActivityMatcher::settle(const ProfiledContext* context, std::vector<ReadyRecord>& out) {
-  std::vector<std::uint64_t> done;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> done;  // sequence, external id
   for (auto& [id, e] : expected_) {
     if (context && e.operation.context != context) continue;
-    if (!e.matched) out.push_back({e.operation.context, std::move(e.operation.record), true});
-    done.push_back(id);
+    done.emplace_back(e.sequence, id);
   }
-  for (std::uint64_t id : done) forget(id);
+  std::sort(done.begin(), done.end());
+  for (auto [sequence, id] : done) {
+    Expected& e = expected_.at(id);
+    if (!e.matched) emit(sequence, fallback(e), out);
+    forget(id);
+  }
+  // The settled context's records come out now, whatever other contexts still wait
+  // for: its sinks end next.
+  for (auto it = held_.begin(); it != held_.end();) {
+    auto& records = it->second;
+    auto mine = std::stable_partition(records.begin(), records.end(),
+                                      [&](const ReadyRecord& r) { return context && r.context != context; });
+    for (auto r = mine; r != records.end(); ++r) out.push_back(std::move(*r));
+    records.erase(mine, records.end());
+    it = records.empty() ? held_.erase(it) : std::next(it);
+  }
+  for (auto [sequence, id] : done) finished(sequence, out);
 }
 
 bool ActivityMatcher::expecting(const ProfiledContext* context) const {
   return std::any_of(expected_.begin(), expected_.end(),
                      [&](const auto& e) { return !e.second.matched && (!context || e.second.operation.context == context); });
+}
+
+std::vector<void*> ActivityMatcher::running_device_contexts(const ProfiledContext* context) const {
+  std::vector<void*> contexts;
+  for (const auto& [id, e] : expected_) {
+    const ExpectedOperation& op = e.operation;
+    if (e.matched || op.timed_by_events || (context && op.context != context)) continue;
+    if (std::find(contexts.begin(), contexts.end(), op.device_context) == contexts.end()) {
+      contexts.push_back(op.device_context);
+    }
+  }
+  return contexts;
 }
 
 logfmt::Record ActivityMatcher::node_record(const logfmt::Record& launch, const GpuActivity& node) {

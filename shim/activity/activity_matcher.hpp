@@ -1,14 +1,17 @@
 #pragma once
-// Ties CUPTI's activity records to the shim's records under conckerneltrace. The shim
-// pushes an external id of its own around each real call; CUPTI then writes an
-// external correlation record (that id and CUPTI's correlation id of the call) and,
-// once the work ran, activity records carrying the correlation id. Those arrive in
-// any order, in buffers CUPTI delivers at its own pace; the shim's record arrives
-// once the operation's end event completed (its GPU times from the event pair kept as
-// the fallback). Whichever comes last completes the match; nothing is guessed.
-// A graph launch's nodes each become a record of their own. Not thread-safe: the
+// Ties CUPTI's activity records to the shim's records. The shim pushes an external id
+// of its own around each real call; CUPTI then writes an external correlation record
+// (that id and CUPTI's correlation id of the call) and, once the work ran, activity
+// records carrying the correlation id. Those arrive in any order, in buffers CUPTI
+// delivers at its own pace; the shim's record arrives once the call returned (with
+// conckerneltrace) or once the shim waited for the operation (serialized: its event
+// pair's times kept as the fallback). Whichever comes last completes the match;
+// nothing is guessed. A graph launch's nodes each become a record of their own.
+// Serialized records come out in the order they were expected. Not thread-safe: the
 // caller serialises (activity_trace.cpp). Time is passed in, so this is testable.
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -21,24 +24,31 @@ namespace computeprof::shim {
 
 struct ProfiledContext;
 
-// An operation whose GPU work completed: its record as the event pair timed it.
+// An operation the shim made: its record, all but the GPU times CUPTI will give.
 struct ExpectedOperation {
   std::uint64_t external_id = 0;
   const ProfiledContext* context = nullptr;
   logfmt::Record record;
+  // The operation completed and its record holds its event pair's GPU times (the
+  // fallback); otherwise it may still be running and its GPU times are unknown.
+  bool timed_by_events = false;
+  // The driver's context it runs in (a CUcontext), to wait for when it may still run.
+  void* device_context = nullptr;
 };
 
-// A record to submit. from_events: no activity came for it, its GPU times are the
-// event pair's.
+// Where a ready record's GPU times come from.
+enum class GpuTimesFrom : std::uint8_t { activity, events, unknown };
+
+// A record to submit.
 struct ReadyRecord {
   const ProfiledContext* context = nullptr;
   logfmt::Record record;
-  bool from_events = false;
+  GpuTimesFrom times = GpuTimesFrom::activity;
 };
 
 class ActivityMatcher {
  public:
-  // An expected operation with no activity by then is written with its event times.
+  // An operation timed by events with no activity by then is written with its event times.
   static constexpr std::uint64_t kOverdueNs = 2'000'000'000;
   // A graph launch's node records still accepted after its first one arrived (they
   // may come in other buffers).
@@ -49,6 +59,10 @@ class ActivityMatcher {
   // ...or, without an external id, after this many delivery rounds (an external
   // correlation record is complete at its call, so it comes with the next delivery).
   static constexpr int kUntaggedRounds = 3;
+
+  // `in_order`: records come out in the order their operations were expected (serialized
+  // mode); otherwise as soon as they are complete.
+  explicit ActivityMatcher(bool in_order = false) : in_order_(in_order) {}
 
   void add(const GpuActivity& activity, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
   void add(const ExternalCorrelation& correlation, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
@@ -63,6 +77,9 @@ class ActivityMatcher {
   bool waiting() const { return !expected_.empty() || !correlations_.empty(); }
   // Whether an operation of `context` (of any context when null) still has no activity.
   bool expecting(const ProfiledContext* context) const;
+  // The device contexts of `context`'s operations (of every context's when null) that
+  // have no activity and may still be running: what a flush point waits for.
+  std::vector<void*> running_device_contexts(const ProfiledContext* context) const;
   std::size_t expected_count() const { return expected_.size(); }
 
  private:
@@ -75,13 +92,20 @@ class ActivityMatcher {
   struct Expected {
     ExpectedOperation operation;
     std::uint64_t since_ns = 0;
-    bool matched = false;  // graph launches: some node records came
+    std::uint64_t sequence = 0;  // order of expect()
+    bool matched = false;        // graph launches: some node records came
     std::uint64_t linger_until_ns = 0;
   };
 
   Correlation& correlation(std::uint32_t id, std::uint64_t now_ns);
   void try_complete(std::uint32_t correlation_id, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
   void forget(std::uint64_t external_id);
+  // A record of the operation expected `sequence`-th is ready: out now, or held until
+  // every operation expected before it is out (in order).
+  void emit(std::uint64_t sequence, ReadyRecord ready, std::vector<ReadyRecord>& out);
+  // That operation gives no more records that later ones must wait for.
+  void finished(std::uint64_t sequence, std::vector<ReadyRecord>& out);
+  static ReadyRecord fallback(Expected& e);
   logfmt::Record node_record(const logfmt::Record& launch, const GpuActivity& node);
   std::string_view intern(const char* name);
 
@@ -89,6 +113,11 @@ class ActivityMatcher {
   std::unordered_map<std::uint64_t, std::uint32_t> correlation_of_;  // external id -> correlation id
   std::unordered_map<std::uint64_t, Expected> expected_;              // by external id
   std::unordered_set<std::string> names_;                             // never shrinks: records point into it
+
+  bool in_order_;
+  std::uint64_t next_sequence_ = 0;
+  std::set<std::uint64_t> unfinished_;                          // in order: expected, not out yet
+  std::map<std::uint64_t, std::vector<ReadyRecord>> held_;      // in order: ready, waiting for earlier ones
 };
 
 }  // namespace computeprof::shim

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -13,12 +14,16 @@
 #include <cupti_driver_cbid.h>
 #include <fmt/format.h>
 
+#include "config/profile_config.hpp"
 #include "config/report.hpp"
 #include "cupti/cupti_library.hpp"
+#include "shim/activity/counter_session.hpp"
+#include "shim/intercept/driver_calls.hpp"
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/clock.hpp"
 #include "shim/process/context_registry.hpp"
 #include "shim/process/lifecycle.hpp"
+#include "shim/process/profiling_state.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -32,14 +37,23 @@ const cupti::CuptiLibrary* g_cupti = nullptr;
 // at a flush, from its own thread or the flushing one.
 constexpr std::size_t kBufferBytes = std::size_t{2} << 20;
 constexpr std::size_t kBufferAlignment = 8;  // CUPTI's requirement
+// The application never waits for activities: delivering them every few milliseconds
+// is soon enough and keeps CUPTI's flush, which contends with launching threads, rare.
 constexpr std::uint64_t kPollIntervalNs = 5'000'000;
+// A collector with nothing awaited also wakes this often, should a wake-up be missed.
+constexpr auto kIdleInterval = std::chrono::milliseconds(100);
 constexpr int kSettleWaits = 50;  // of 1 ms
 
-// Lock order: a resolver's track lock, then this one.
 struct Activities {
   std::mutex mutex;
   ActivityMatcher matcher;
   std::vector<std::uint8_t*> spare_buffers;
+
+  // The collector thread sleeps while nothing is awaited.
+  std::mutex wake_mutex;
+  std::condition_variable wake;
+  bool wake_requested = false;
+  std::atomic<bool> idle{false};
 };
 // Leaked on purpose: used at exit, after static destructors could have run.
 Activities& activities() {
@@ -48,11 +62,13 @@ Activities& activities() {
 }
 
 // Under the activities' mutex, so that a settled context gets nothing after its settle
-// (its file is closed next).
+// (its sinks end next).
 void submit_ready(std::vector<ReadyRecord>& ready) {
   for (ReadyRecord& r : ready) {
-    if (r.from_events && r.record.kind != logfmt::RecordKind::graph) {
+    if (r.record.kind != logfmt::RecordKind::graph && r.times == GpuTimesFrom::events) {
       config::warn_once("CUPTI gave no activity record for some operations; their GPU times come from event pairs");
+    } else if (r.record.kind != logfmt::RecordKind::graph && r.times == GpuTimesFrom::unknown) {
+      config::warn_once("CUPTI gave no activity record for some operations; their GPU times are unknown (gputime 0)");
     }
     submit_record(r.context, r.context->origin.monotonic_at(r.record.gpu_end_ns), r.record);
   }
@@ -105,9 +121,7 @@ constexpr CUpti_CallbackId kWrappedCalls[] = {
 };
 
 void say_unavailable(const std::string& why) {
-  config::warn_once(fmt::format("conckerneltrace: CUPTI activity tracing unavailable: {}; GPU times come from "
-                                "event pairs",
-                                why));
+  config::warn_once(fmt::format("CUPTI activity tracing unavailable: {}; GPU times come from event pairs", why));
 }
 
 // Every step or nothing: a failure undoes what was turned on.
@@ -143,8 +157,76 @@ bool turn_tracing_on(const cupti::CuptiLibrary& c) {
   return false;
 }
 
-// At exit, once every tagged operation completed (LifecycleStage::operations): the
-// last records are written, then tracing stops before CUPTI's own exit handlers run.
+void flush_cupti(std::uint32_t flags) { g_cupti->cuptiActivityFlushAll(flags); }
+
+// Until everything submitted to `context` ran. A context that is gone is not waited for.
+void wait_for_context(CUcontext context) {
+  const DriverCalls* d = driver_calls();
+  if (!d || !d->ctx_push || !d->ctx_pop || !d->ctx_synchronize) return;
+  if (d->ctx_push(context) != CUDA_SUCCESS) return;
+  // The program may be capturing on another stream in global mode; the shim's own
+  // wait is not part of that capture.
+  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  if (d->exchange_capture_mode) d->exchange_capture_mode(&mode);
+  d->ctx_synchronize();
+  if (d->exchange_capture_mode) d->exchange_capture_mode(&mode);
+  CUcontext popped = nullptr;
+  d->ctx_pop(&popped);
+}
+
+// Delivers what CUPTI holds complete, then ends a round of the matcher.
+void collect_round() {
+  flush_cupti(0);
+  Activities& a = activities();
+  std::vector<ReadyRecord> ready;
+  std::lock_guard lock(a.mutex);
+  a.matcher.end_round(monotonic_ns(), ready);
+  submit_ready(ready);
+}
+
+bool awaiting() {
+  Activities& a = activities();
+  std::lock_guard lock(a.mutex);
+  return a.matcher.waiting();
+}
+
+void* collector_main(void*) {
+  Activities& a = activities();
+  for (;;) {
+    if (!activity_tracing()) return nullptr;
+    if (awaiting()) {
+      std::this_thread::sleep_for(std::chrono::nanoseconds(kPollIntervalNs));
+      if (activity_tracing()) collect_round();
+      continue;
+    }
+    // Announce sleep, then look again: an operation expected meanwhile either shows
+    // here or its thread sees `idle` (both sides fence) and wakes this one.
+    a.idle.store(true, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (awaiting()) {
+      a.idle.store(false, std::memory_order_relaxed);
+      continue;
+    }
+    std::unique_lock lock(a.wake_mutex);
+    a.wake.wait_for(lock, kIdleInterval, [&] { return a.wake_requested; });
+    a.wake_requested = false;
+    a.idle.store(false, std::memory_order_relaxed);
+  }
+}
+
+void wake_collector() {
+  Activities& a = activities();
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (!a.idle.load(std::memory_order_relaxed) || !a.idle.exchange(false, std::memory_order_relaxed)) return;
+  {
+    std::lock_guard lock(a.wake_mutex);
+    a.wake_requested = true;
+  }
+  a.wake.notify_one();
+}
+
+// At exit, once every operation completed (LifecycleStage::operations): the last
+// records are written, then tracing stops before CUPTI's own exit handlers run.
 void settle_and_stop_at_exit() {
   settle_activities(nullptr);
   if (!activity_tracing()) return;
@@ -157,9 +239,18 @@ void settle_before_fork() { settle_activities(nullptr); }
 // CUPTI does not carry over into a forked child: the child times with events only.
 void stop_in_child() {
   if (g_state.load(std::memory_order_relaxed) == State::tracing) g_state.store(State::off, std::memory_order_relaxed);
+  activities().idle.store(false, std::memory_order_relaxed);
 }
 
 void decide() {
+  if (counters_configured()) {
+    // The range profiler replays counted kernels; its sessions and the activity API
+    // are not combined (docs/counters.md, "Counters and activity records").
+    config::warn_once("counters are configured: GPU times come from event pairs, CUPTI's activity records are not "
+                      "used");
+    g_state.store(State::off, std::memory_order_release);
+    return;
+  }
   const cupti::CuptiLoad& load = cupti::process_cupti();
   if (!load.library) {
     say_unavailable(load.error);
@@ -167,20 +258,39 @@ void decide() {
     return;
   }
   g_cupti = &*load.library;
-  const bool tracing = turn_tracing_on(*g_cupti);
-  g_state.store(tracing ? State::tracing : State::off, std::memory_order_release);
-  if (tracing) {
-    add_lifecycle_handlers(LifecycleStage::activities, {settle_and_stop_at_exit, settle_before_fork, nullptr, stop_in_child});
+  // Serialized records are written in the order their operations ran.
+  const bool serialized = !process_profile().cuda.settings.config.has(config::Option::conckerneltrace);
+  activities().matcher = ActivityMatcher(serialized);
+  if (!turn_tracing_on(*g_cupti)) {
+    g_state.store(State::off, std::memory_order_release);
+    return;
+  }
+  g_state.store(State::tracing, std::memory_order_release);
+  add_lifecycle_handlers(LifecycleStage::activities, {settle_and_stop_at_exit, settle_before_fork, nullptr, stop_in_child});
+  if (!start_internal_thread("cprof-activity", collector_main, nullptr)) {
+    config::warn_once("cannot start the activity collector thread; records wait for the next flush point");
   }
 }
 
-void flush_cupti(std::uint32_t flags) { g_cupti->cuptiActivityFlushAll(flags); }
 
 }  // namespace
 
-void start_activity_tracing() { pthread_once(&g_start_once, decide); }
+bool start_activity_timing() {
+  if (g_state.load(std::memory_order_acquire) != State::undecided) return false;
+  pthread_once(&g_start_once, decide);
+  return true;
+}
 
 bool activity_tracing() { return g_state.load(std::memory_order_acquire) == State::tracing; }
+
+std::uint64_t next_activity_id() {
+  // The thread's number above its own count: unique without a shared counter per call.
+  static std::atomic<std::uint64_t> threads{0};
+  thread_local std::uint64_t base = 0;
+  thread_local std::uint64_t count = 0;
+  if (base == 0) base = (threads.fetch_add(1, std::memory_order_relaxed) + 1) << 40;
+  return base | (++count & ((std::uint64_t{1} << 40) - 1));
+}
 
 void push_activity_id(std::uint64_t id) { g_cupti->cuptiActivityPushExternalCorrelationId(kShimCorrelationKind, id); }
 
@@ -195,35 +305,20 @@ void expect_activities(ExpectedOperation operation) {
   std::lock_guard lock(a.mutex);
   a.matcher.expect(std::move(operation), monotonic_ns(), ready);
   submit_ready(ready);
-}
-
-bool activities_waiting() {
-  if (!activity_tracing()) return false;
-  Activities& a = activities();
-  std::lock_guard lock(a.mutex);
-  return a.matcher.waiting();
-}
-
-void poll_activities() {
-  if (!activity_tracing()) return;
-  // The application never waits for activities (its slots are freed by their events):
-  // delivering every few milliseconds is soon enough and keeps CUPTI's flush, which
-  // contends with the launching threads, rare.
-  static std::uint64_t last_poll_ns = 0;  // the resolver thread's only
-  const std::uint64_t now = monotonic_ns();
-  if (now - last_poll_ns < kPollIntervalNs) return;
-  last_poll_ns = now;
-  flush_cupti(0);
-  Activities& a = activities();
-  std::vector<ReadyRecord> ready;
-  std::lock_guard lock(a.mutex);
-  a.matcher.end_round(monotonic_ns(), ready);
-  submit_ready(ready);
+  wake_collector();
 }
 
 void settle_activities(const ProfiledContext* context) {
   if (!activity_tracing()) return;
   Activities& a = activities();
+  // Operations nobody waited for (conckerneltrace) may still run: their activity
+  // records are complete once their contexts are idle.
+  std::vector<void*> running;
+  {
+    std::lock_guard lock(a.mutex);
+    running = a.matcher.running_device_contexts(context);
+  }
+  for (void* device_context : running) wait_for_context(static_cast<CUcontext>(device_context));
   // What is complete first; a forced flush only when something is still missing, as
   // it also hands over buffers holding other operations' unfinished records.
   flush_cupti(0);

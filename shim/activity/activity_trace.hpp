@@ -1,40 +1,36 @@
 #pragma once
-// conckerneltrace with CUPTI: each launch's, copy's and memset's exact GPU start and
-// end come from CUPTI's activity records, tied to the shim's own record through an
-// external correlation id pushed around the real call (activity_matcher.hpp). The
-// event pairs of conckerneltrace stay: they tell when an operation completed, and
-// their times are the fallback. Where CUPTI cannot trace (no libcupti, another CUPTI
-// client, the simulated driver) one line says why and event pairs time everything.
+// GPU times from CUPTI's activity records: each kernel's, copy's and memset's exact
+// start and end on the GPU, tied to the shim's own record through an external
+// correlation id pushed around the real call (activity_matcher.hpp). Used in both
+// timing modes wherever CUPTI can trace; where it cannot (no libcupti, another CUPTI
+// client, counters configured, the simulated driver) one line says why and event pairs
+// time everything (docs/design.md, "Timing").
 #include <cstdint>
 
 #include "shim/activity/activity_matcher.hpp"
 
 namespace computeprof::shim {
 
-struct ProfiledContext;
-
-// Decides once, thread-safe: loads CUPTI and turns activity records on. Call before
-// the first operation under conckerneltrace (it may take long: not the operation's
-// cputime).
-void start_activity_tracing();
-// Whether activity records are being collected; cheap (asked per operation).
+// Decides once, thread-safe, before the first recorded CUDA operation: loads CUPTI,
+// turns activity records on and starts the thread that collects them, or says why
+// not. True when this call decided (it may take long: no operation's cputime).
+bool start_activity_timing();
+// Whether activity records time the operations; cheap (asked per operation).
 bool activity_tracing();
 
-// Around the real call of an operation tagged `id` (non-zero, unique in the process).
+// A fresh external id for an operation of the calling thread (unique in the process).
+std::uint64_t next_activity_id();
+// Around the real call of the operation tagged `id`.
 void push_activity_id(std::uint64_t id);
 void pop_activity_id();
 
-// An operation's end event completed; its record holds the event pair's times.
+// The operation was made (and, serialized, waited for): its record is written once its
+// activity records came, in the order operations were expected when serialized.
 void expect_activities(ExpectedOperation operation);
 
-// The resolver thread's poll: whether activities are awaited; if so, poll_activities
-// delivers what CUPTI holds complete and ends a round of the matcher (at most every
-// 5 ms).
-bool activities_waiting();
-void poll_activities();
-
-// Flush points, once every tagged operation of `context` (of every context when null) has
-// completed on the GPU: its records are written, from activities or event times.
+// Flush points: every expected operation of `context` (of every context when null)
+// gets its activity records, delivered by a flush of CUPTI's buffers, or comes out
+// without them, and is handed to the record pipeline.
 void settle_activities(const ProfiledContext* context);
 
 }  // namespace computeprof::shim

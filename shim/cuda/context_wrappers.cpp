@@ -1,6 +1,7 @@
 // Context lifetime and the profiler switch: before a context goes, its outstanding
 // operations complete, its records are written and its counter session stops, while
 // it still exists (docs/design.md, "Flush points").
+#include "shim/activity/activity_trace.hpp"
 #include "shim/activity/counter_session.hpp"
 #include "shim/intercept/cuda_entry_functions.hpp"
 #include "shim/intercept/driver_calls.hpp"
@@ -14,7 +15,7 @@ namespace computeprof::shim {
 namespace {
 
 // The context's records are written and its sinks ended; its events die with it, so
-// what is outstanding is completed first.
+// what is outstanding is completed first, and its activity records are collected.
 void context_destroyed(CUcontext context) {
   const DriverCalls* d = driver_calls();
   unsigned long long id = 0;
@@ -22,11 +23,20 @@ void context_destroyed(CUcontext context) {
   if (known) resolve_context_events(id);
   forget_thread_contexts();
   if (const ProfiledContext* ended = known ? take_context({config::Api::cuda, id}) : nullptr) {
+    settle_activities(ended);
     retire_context(ended);
   } else {
+    settle_activities(nullptr);
     flush_records();
   }
   end_counter_session(context);
+}
+
+// Every outstanding operation is completed and written.
+void settle_everything() {
+  resolve_all_events();
+  settle_activities(nullptr);
+  flush_records();
 }
 
 // The primary context may go with a release (the last one) or a reset: what it has
@@ -37,6 +47,7 @@ CUresult primary_context_may_end(CUdevice device, Call&& call) {
   const bool profiling = process_profile().cuda.settings.enabled;
   if (profiling) {
     resolve_device_events(device);
+    settle_activities(nullptr);
     flush_records();
     end_counter_sessions_on_device(device);
   }
@@ -79,9 +90,6 @@ COMPUTEPROF_EXPORT CUresult cuProfilerStart() {
 COMPUTEPROF_EXPORT CUresult cuProfilerStop() {
   COMPUTEPROF_REAL_OR_RETURN(cuProfilerStop);
   set_cuda_paused(true);
-  if (process_profile().cuda.settings.enabled) {
-    resolve_all_events();
-    flush_records();
-  }
+  if (process_profile().cuda.settings.enabled) settle_everything();
   return real_fn();
 }

@@ -3,8 +3,10 @@
 // conckerneltrace without waiting), and when the driver accepted it, describe it and
 // hand the record to the pipeline. A call the driver rejected executed nothing: its
 // error goes back unchanged and nothing is recorded.
+#include "config/profile_config.hpp"
 #include "config/report.hpp"
 #include "logfmt/record.hpp"
+#include "shim/activity/activity_trace.hpp"
 #include "shim/activity/counter_session.hpp"
 #include "shim/intercept/cuda_entry_functions.hpp"
 #include "shim/output/record_pipeline.hpp"
@@ -30,18 +32,44 @@ CUresult time_and_submit(OperationTimer& timer, Describe&& describe, Call&& call
   return result;
 }
 
+// An operation whose GPU times come from CUPTI's activity records: tagged with an
+// external id around the real call. Serialized, it is waited for as ever (its event
+// pair's times are the fallback); under conckerneltrace nothing waits and no event is
+// recorded: the activity records tell when it ran.
+template <typename Describe, typename Call>
+CUresult run_traced(OperationTimer& timer, Describe&& describe, Call&& call) {
+  ExpectedOperation operation;
+  operation.external_id = next_activity_id();
+  operation.context = timer.profiled();
+  operation.device_context = timer.context().context;
+  describe(operation.record);
+  operation.timed_by_events = !process_profile().cuda.settings.config.has(config::Option::conckerneltrace);
+  if (operation.timed_by_events) timer.start();
+  push_activity_id(operation.external_id);
+  const CUresult result = call();
+  pop_activity_id();
+  if (result != CUDA_SUCCESS) return result;
+  if (operation.timed_by_events) {
+    timer.finish(operation.record);
+  } else {
+    timer.finish_unwaited(operation.record);
+  }
+  expect_activities(std::move(operation));
+  return result;
+}
+
 template <typename Describe, typename Call>
 CUresult run_recorded(CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
   OperationTimer timer(stream, per_thread);
   if (!timer.active()) return call();
+  if (start_activity_timing()) timer.restart_cpu_clock();
+  if (activity_tracing()) return run_traced(timer, describe, call);
   if (concurrent_tracing()) {
-    if (set_up_concurrent_tracing()) timer.restart_cpu_clock();
     ConcurrentOperation operation(timer);
     if (operation.claimed()) {
       describe(operation.record());
       operation.start();
       const CUresult result = call();
-      operation.called();
       if (result == CUDA_SUCCESS) operation.finish();
       return result;
     }
@@ -56,6 +84,7 @@ template <typename Describe, typename Call>
 CUresult run_counted(CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
   OperationTimer timer(stream, per_thread);
   if (!timer.active()) return call();
+  start_activity_timing();
   CounterSession* session = counter_session(timer.context().context, timer.profiled()->device);
   if (!session) {
     timer.restart_cpu_clock();

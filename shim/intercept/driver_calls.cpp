@@ -25,6 +25,7 @@ DriverCalls* load(void* driver) {
   resolve(driver, d->ctx_push, "cuCtxPushCurrent_v2");
   resolve(driver, d->ctx_pop, "cuCtxPopCurrent_v2");
   resolve(driver, d->ctx_get_cache_config, "cuCtxGetCacheConfig");
+  resolve(driver, d->ctx_synchronize, "cuCtxSynchronize");
   resolve(driver, d->device_get_name, "cuDeviceGetName");
   resolve(driver, d->device_get_attribute, "cuDeviceGetAttribute");
   resolve(driver, d->stream_get_ctx, "cuStreamGetCtx");

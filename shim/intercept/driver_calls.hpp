@@ -14,6 +14,7 @@ struct DriverCalls {
   PFN_cuCtxPushCurrent_v4000 ctx_push = nullptr;
   PFN_cuCtxPopCurrent_v4000 ctx_pop = nullptr;
   PFN_cuCtxGetCacheConfig_v3020 ctx_get_cache_config = nullptr;
+  PFN_cuCtxSynchronize_v2000 ctx_synchronize = nullptr;
   PFN_cuDeviceGetName_v2000 device_get_name = nullptr;
   PFN_cuDeviceGetAttribute_v2000 device_get_attribute = nullptr;
   PFN_cuStreamGetCtx_v9020 stream_get_ctx = nullptr;

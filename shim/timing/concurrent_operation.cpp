@@ -5,7 +5,6 @@
 
 #include "config/profile_config.hpp"
 #include "config/report.hpp"
-#include "shim/activity/activity_trace.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/clock.hpp"
@@ -65,14 +64,6 @@ EventTrack* this_thread_track(const ThreadContext& tc) {
 
 }  // namespace
 
-bool set_up_concurrent_tracing() {
-  static std::atomic<bool> done{false};
-  if (done.load(std::memory_order_acquire)) return false;
-  set_up_event_resolver();
-  done.store(true, std::memory_order_release);
-  return true;
-}
-
 bool concurrent_tracing() {
   const DriverCalls* d = driver_calls();
   return process_profile().cuda.settings.config.has(config::Option::conckerneltrace) && d && d->event_query;
@@ -91,7 +82,6 @@ ConcurrentOperation::ConcurrentOperation(const OperationTimer& timer) : timer_(t
   }
   slot.record = logfmt::Record{};
   slot.waited_wall_ns = 0;
-  slot.activity_id = activity_tracing() ? track->activity_id(h) : 0;
   track_ = track;
   slot_ = &slot;
   index_ = h;
@@ -99,11 +89,6 @@ ConcurrentOperation::ConcurrentOperation(const OperationTimer& timer) : timer_(t
 
 void ConcurrentOperation::start() {
   started_ = driver_calls()->event_record(slot_->start, timer_.stream()) == CUDA_SUCCESS;
-  if (slot_->activity_id != 0) push_activity_id(slot_->activity_id);
-}
-
-void ConcurrentOperation::called() {
-  if (slot_->activity_id != 0) pop_activity_id();
 }
 
 void ConcurrentOperation::finish() {
@@ -123,8 +108,7 @@ void ConcurrentOperation::finish() {
     submit_record(track_->profiled, cpu_end_ns, r);
     return;
   }
-  // With activities the event times are only a fallback: no wait to anchor them.
-  if (slot_->activity_id == 0 && track_->needs_anchor.load(std::memory_order_relaxed) &&
+  if (track_->needs_anchor.load(std::memory_order_relaxed) &&
       track_->needs_anchor.exchange(false, std::memory_order_acq_rel)) {
     CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
     if (d.exchange_capture_mode) d.exchange_capture_mode(&mode);

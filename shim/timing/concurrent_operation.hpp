@@ -15,9 +15,6 @@ namespace computeprof::shim {
 
 // The config asks for conckerneltrace and the driver has what it needs.
 bool concurrent_tracing();
-// Sets conckerneltrace up on its first use (CUPTI, the resolver); true when this call
-// did it (it took time that is no operation's cputime).
-bool set_up_concurrent_tracing();
 
 class ConcurrentOperation {
  public:
@@ -31,8 +28,6 @@ class ConcurrentOperation {
 
   // Just before the real call.
   void start();
-  // Just after it, whatever it returned.
-  void called();
   // After the real call succeeded: the end event, the CPU side of the record, publish.
   void finish();
 

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "config/report.hpp"
-#include "shim/activity/activity_trace.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/clock.hpp"
@@ -26,7 +25,6 @@ namespace {
 struct Resolver {
   std::mutex registry_mutex;
   std::vector<EventTrack*> tracks;
-  std::uint64_t track_serials = 0;  // never reset: activity ids stay unique after fork
 
   std::mutex wake_mutex;
   std::condition_variable wake;
@@ -100,11 +98,7 @@ bool resolve_oldest(EventTrack& t, bool wait) {
   r.gputime_ns = timed ? static_cast<std::uint64_t>(std::max<std::int64_t>(ms_to_ns(ms), 0)) : 0;
   r.gpu_end_ns = gpu_end_ns;
   r.gpu_start_ns = gpu_end_ns - r.gputime_ns;
-  if (slot.activity_id != 0) {
-    expect_activities({slot.activity_id, t.profiled, r});
-  } else {
-    submit_record(t.profiled, t.profiled->origin.monotonic_at(gpu_end_ns), r);
-  }
+  submit_record(t.profiled, t.profiled->origin.monotonic_at(gpu_end_ns), r);
   t.tail.store(tail + 1, std::memory_order_release);
   return true;
 }
@@ -146,12 +140,7 @@ void* resolver_main(void*) {
     d->exchange_capture_mode(&mode);
   }
   for (;;) {
-    bool pending = resolve_completed(r);
-    if (activities_waiting()) {
-      poll_activities();
-      pending = true;
-    }
-    if (pending) {
+    if (resolve_completed(r)) {
       std::this_thread::sleep_for(kPollInterval);
       continue;
     }
@@ -159,7 +148,7 @@ void* resolver_main(void*) {
     // or its owner sees `idle` (both sides fence) and wakes this thread.
     r.idle.store(true, std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (resolve_completed(r) || activities_waiting()) {
+    if (resolve_completed(r)) {
       r.idle.store(false, std::memory_order_relaxed);
       continue;
     }
@@ -186,7 +175,6 @@ void resolve_at_exit() {
   for (EventTrack* t : r.tracks) resolve_everything_of(*t);
 }
 
-// Their activities are settled next (LifecycleStage::activities).
 void before_fork() {
   auto& r = resolver();
   r.registry_mutex.lock();
@@ -214,33 +202,19 @@ void after_fork_in_child() {
 
 pthread_once_t g_hooks_once = PTHREAD_ONCE_INIT;
 
-// After CUPTI is loaded: its exit handlers must find the shim done with it.
 void install_process_hooks() {
-  start_activity_tracing();
   add_lifecycle_handlers(LifecycleStage::operations,
                          {resolve_at_exit, before_fork, after_fork_in_parent, after_fork_in_child});
 }
 
-// Returns the logs of the tracks it resolved.
+// Completes every outstanding operation of the tracks `pred` selects.
 template <typename Pred>
-std::vector<const ProfiledContext*> resolve_tracks_where(Pred&& pred) {
+void resolve_tracks_where(Pred&& pred) {
   auto& r = resolver();
-  std::vector<const ProfiledContext*> contexts;
-  {
-    std::lock_guard lock(r.registry_mutex);
-    for (EventTrack* t : r.tracks) {
-      if (!pred(*t)) continue;
-      resolve_everything_of(*t);
-      if (std::find(contexts.begin(), contexts.end(), t->profiled) == contexts.end()) contexts.push_back(t->profiled);
-    }
+  std::lock_guard lock(r.registry_mutex);
+  for (EventTrack* t : r.tracks) {
+    if (pred(*t)) resolve_everything_of(*t);
   }
-  return contexts;
-}
-
-// Then their activities.
-template <typename Pred>
-void resolve_contexts_where(Pred&& pred) {
-  for (const ProfiledContext* context : resolve_tracks_where(pred)) settle_activities(context);
 }
 
 }  // namespace
@@ -260,7 +234,6 @@ EventTrack* acquire_track(const ThreadContext& tc) {
       }
     }
     track = new EventTrack;
-    track->serial = ++r.track_serials;
     track->context = tc.context;
     track->context_id = tc.context_id;
     track->device = tc.profiled->device;
@@ -294,11 +267,10 @@ void resolve_oldest_now(EventTrack& track) {
 
 void resolve_all_events() {
   resolve_tracks_where([](const EventTrack&) { return true; });
-  settle_activities(nullptr);
 }
 
 void resolve_context_events(std::uint64_t context_id) {
-  resolve_contexts_where([&](EventTrack& t) {
+  resolve_tracks_where([&](EventTrack& t) {
     if (t.context_id != context_id) return false;
     t.context_gone.store(true, std::memory_order_relaxed);
     return true;
@@ -306,7 +278,7 @@ void resolve_context_events(std::uint64_t context_id) {
 }
 
 void resolve_device_events(int device) {
-  resolve_contexts_where([&](const EventTrack& t) { return t.device == device; });
+  resolve_tracks_where([&](const EventTrack& t) { return t.device == device; });
 }
 
 void forget_gone_contexts() {

@@ -1,5 +1,6 @@
 #pragma once
-// Completes conckerneltrace records off the application's threads. Every track is
+// Completes conckerneltrace records timed by event pairs (where CUPTI's activity
+// records cannot be had) off the application's threads. Every track is
 // registered here (at its creation only); a resolver thread, started with the first
 // track, queries the oldest outstanding end event of each track every millisecond
 // while work is pending and sleeps otherwise. A completed slot gets its GPU times
@@ -13,8 +14,7 @@
 
 namespace computeprof::shim {
 
-// Once per process, before the first track: CUPTI activity tracing (when it can be
-// had), the exit and fork handlers. Thread-safe.
+// Once per process, before the first track: the exit and fork handlers. Thread-safe.
 void set_up_event_resolver();
 
 // A track for the calling thread in `tc`'s context: a retired one of that context

@@ -22,9 +22,6 @@ struct EventSlot {
   // Wall time at which the owner saw `end` complete when it waited for it to anchor
   // the track's GPU times; 0 when it did not wait.
   std::uint64_t waited_wall_ns = 0;
-  // The external correlation id pushed around the real call when CUPTI traces
-  // activities (activity_trace.hpp); 0 when it does not.
-  std::uint64_t activity_id = 0;
   logfmt::Record record;  // all but the GPU times, filled by the owner
 };
 
@@ -34,7 +31,6 @@ struct EventTrack {
 
   CUcontext context = nullptr;
   std::uint64_t context_id = 0;
-  std::uint64_t serial = 0;  // unique in the process, from 1: part of its slots' activity ids
   int device = 0;
   const ProfiledContext* profiled = nullptr;
 
@@ -61,11 +57,6 @@ struct EventTrack {
   // Whether the owner may fill slot `h`: slots tail .. h-1 and the reference slot
   // tail-1 must stay as they are.
   bool slot_free(std::size_t h) const { return h - tail.load(std::memory_order_acquire) < kSlots - 1; }
-  // The activity id of the operation in slot `h`: the track's serial above the slot's
-  // sequence number (2^40 operations per track before ids could repeat).
-  std::uint64_t activity_id(std::size_t h) const {
-    return serial << 40 | (static_cast<std::uint64_t>(h) & ((std::uint64_t{1} << 40) - 1));
-  }
 };
 
 }  // namespace computeprof::shim

@@ -32,6 +32,10 @@ class OperationTimer {
   void start();
   // After the real call succeeded: waits, then fills the record's times and stream.
   void finish(logfmt::Record& record);
+  // After the real call succeeded, when something else gives the GPU times (CUPTI's
+  // activity records) and nothing waits: the CPU side of the record and its stream;
+  // its GPU start and end are the call's end on the wall clock until then.
+  void finish_unwaited(logfmt::Record& record);
   const ProfiledContext* profiled() const { return context_->profiled; }
   ThreadContext& context() const { return *context_; }
   // The record's stream id, when the log has the column.

@@ -35,7 +35,12 @@ std::vector<std::string> build_environment(const RunOptions& o) {
     if (eq == std::string_view::npos || is_profile_variable(entry.substr(0, eq))) continue;
     env[std::string(entry.substr(0, eq))] = std::string(entry.substr(eq + 1));
   }
-  if (o.simulated_driver) env["LD_LIBRARY_PATH"] = o.old_driver ? SIMDRIVER_OLD_DIR : SIMDRIVER_DIR;
+  if (o.simulated_driver) {
+    env["LD_LIBRARY_PATH"] = o.old_driver ? SIMDRIVER_OLD_DIR : SIMDRIVER_DIR;
+    // As on a GPU where CUPTI can trace: the simulated CUPTI works over the simulated
+    // driver (the toolkit's refuses it). A test names another CUPTI in `env`.
+    env["COMPUTEPROF_CUPTI_LIBRARY"] = SIMCUPTI_PATH;
+  }
   std::vector<std::string> preload;
   if (o.preload_shim) preload.push_back(SHIM_PATH);
   preload.insert(preload.end(), o.preload_after.begin(), o.preload_after.end());

@@ -22,7 +22,7 @@ struct RunOptions {
   std::map<std::string, std::optional<std::string>> env;
   bool preload_shim = true;   // LD_PRELOAD the shim
   std::vector<std::string> preload_after;  // and these libraries after it
-  bool simulated_driver = true;  // the simulated libcuda first on LD_LIBRARY_PATH
+  bool simulated_driver = true;  // the simulated libcuda first on LD_LIBRARY_PATH, the simulated CUPTI
   bool old_driver = false;       // the simulated pre-12.3 driver instead
   int timeout_seconds = 120;
 };

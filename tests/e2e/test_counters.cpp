@@ -1,5 +1,6 @@
 // Counters where they cannot be collected (no GPU here): the columns stay, every value
-// reads n/a (empty in CSV), and the reason is one line on stderr.
+// reads n/a (empty in CSV), and the reason is one line on stderr. With counters, GPU
+// times come from event pairs, which is said once too.
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@ using namespace e2e;
 namespace {
 
 const char* const kCounterConfig = "inst_executed\ngld_request\ngld_64b\nsm_cta_launched\n";
+const char* const kEventTimesLine =
+    "computeprof: counters are configured: GPU times come from event pairs, CUPTI's activity records are not used";
 
 RunOptions vector_add_with_counters(bool csv) {
   RunOptions o;
@@ -46,6 +49,7 @@ TEST_CASE("counters without CUPTI keep their columns and read n/a with one line 
     REQUIRE(r.exit_code == 0);
     CHECK(stderr_lines(r.err) ==
           std::vector<std::string>{
+              kEventTimesLine,
               "computeprof: counter gld_64b has no equivalent on today's GPUs; its column reads n/a",
               "computeprof: counters unavailable: libcupti.so.13 not found: " + o.directory +
                   "/no-such-libcupti.so: cannot open shared object file: No such file or directory; tracing goes on, "
@@ -72,13 +76,15 @@ TEST_CASE("counters without CUPTI keep their columns and read n/a with one line 
 
 TEST_CASE("counters on a driver CUPTI cannot profile read n/a and say why once", "[e2e][counters]") {
   auto o = vector_add_with_counters(false);
+  o.env["COMPUTEPROF_CUPTI_LIBRARY"] = std::nullopt;  // the toolkit's libcupti, on the simulated driver
   const auto r = run(o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   const auto lines = stderr_lines(r.err);
-  REQUIRE(lines.size() == 2);
-  CHECK(lines[0] == "computeprof: counter gld_64b has no equivalent on today's GPUs; its column reads n/a");
-  CHECK(lines[1].starts_with("computeprof: counters unavailable: cuptiProfilerInitialize: CUPTI_ERROR_"));
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0] == kEventTimesLine);
+  CHECK(lines[1] == "computeprof: counter gld_64b has no equivalent on today's GPUs; its column reads n/a");
+  CHECK(lines[2].starts_with("computeprof: counters unavailable: cuptiProfilerInitialize: CUPTI_ERROR_"));
   const auto log = read_log(o.directory + "/compute_profile.log");
   for (const auto& record : log.with_method("_Z4spiny")) CHECK(record.at("inst_executed") == "n/a");
 }

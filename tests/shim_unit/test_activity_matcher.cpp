@@ -32,6 +32,7 @@ ExpectedOperation launch(std::uint64_t external_id, const ProfiledContext* conte
   e.record.gpu_start_ns = 500'000;
   e.record.gpu_end_ns = 900'000;
   e.record.gputime_ns = 400'000;
+  e.timed_by_events = true;
   return e;
 }
 
@@ -75,7 +76,7 @@ TEST_CASE("an operation gets its activity's times whichever of the three pieces 
     REQUIRE(out.size() == 1);
     const ReadyRecord& r = out[0];
     CHECK(r.context == kContextA);
-    CHECK_FALSE(r.from_events);
+    CHECK(r.times == GpuTimesFrom::activity);
     CHECK(r.record.method == "_Z4spiny");
     CHECK(r.record.gpu_start_ns == 1'000'000);
     CHECK(r.record.gpu_end_ns == 1'250'000);
@@ -115,7 +116,7 @@ TEST_CASE("an operation with no activity is written with its event times once ov
   CHECK(out.empty());
   m.end_round(1'000 + ActivityMatcher::kOverdueNs, out);
   REQUIRE(out.size() == 1);
-  CHECK(out[0].from_events);
+  CHECK(out[0].times == GpuTimesFrom::events);
   CHECK(out[0].record.gpu_start_ns == 500'000);
   CHECK(out[0].record.gputime_ns == 400'000);
   CHECK_FALSE(m.waiting());
@@ -133,7 +134,7 @@ TEST_CASE("settling a context writes its operations, the others keep waiting", "
   m.settle(kContextA, out);
   REQUIRE(out.size() == 1);
   CHECK(out[0].context == kContextA);
-  CHECK(out[0].from_events);
+  CHECK(out[0].times == GpuTimesFrom::events);
   CHECK(m.expecting(kContextB));
   m.settle(nullptr, out);
   REQUIRE(out.size() == 2);
@@ -207,7 +208,7 @@ TEST_CASE("a graph launch with no node activity is one graphLaunch record, not a
   m.settle(nullptr, out);
   REQUIRE(out.size() == 1);
   CHECK(out[0].record.method == "graphLaunch");
-  CHECK(out[0].from_events);
+  CHECK(out[0].times == GpuTimesFrom::events);
 }
 
 TEST_CASE("unclaimed activities are let go: untagged after a few rounds, tagged after a long time", "[activity]") {
@@ -298,4 +299,84 @@ TEST_CASE("CUPTI records are read by kind; other tools' external ids are not the
   CUpti_ActivityAPI api{};
   api.kind = CUPTI_ACTIVITY_KIND_DRIVER;
   CHECK(std::holds_alternative<std::monostate>(read_bytes_of(api)));
+}
+
+TEST_CASE("serialized: records come out in the order their operations were expected", "[activity]") {
+  ActivityMatcher m(true);
+  std::vector<ReadyRecord> out;
+  m.expect(launch(1), 0, out);
+  m.expect(launch(2), 0, out);
+  m.expect(launch(3), 0, out);
+  // The third and second are matched first: held until the first is out.
+  m.add(ExternalCorrelation{3, 30}, 0, out);
+  m.add(kernel(30, 5'000, 6'000), 0, out);
+  m.add(ExternalCorrelation{2, 20}, 0, out);
+  m.add(kernel(20, 3'000, 4'000), 0, out);
+  CHECK(out.empty());
+  m.add(ExternalCorrelation{1, 10}, 0, out);
+  m.add(kernel(10, 1'000, 2'000), 0, out);
+  REQUIRE(out.size() == 3);
+  CHECK(out[0].record.gpu_start_ns == 1'000);
+  CHECK(out[1].record.gpu_start_ns == 3'000);
+  CHECK(out[2].record.gpu_start_ns == 5'000);
+  CHECK_FALSE(m.waiting());
+}
+
+TEST_CASE("serialized: an overdue operation comes out with its event times and frees those behind it",
+          "[activity]") {
+  ActivityMatcher m(true);
+  std::vector<ReadyRecord> out;
+  m.expect(launch(1), 0, out);
+  m.expect(launch(2), 10, out);
+  m.add(ExternalCorrelation{2, 20}, 10, out);
+  m.add(kernel(20, 3'000, 4'000), 10, out);
+  m.end_round(ActivityMatcher::kOverdueNs - 1, out);
+  CHECK(out.empty());
+  m.end_round(ActivityMatcher::kOverdueNs, out);
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].times == GpuTimesFrom::events);
+  CHECK(out[0].record.gputime_ns == 400'000);
+  CHECK(out[1].times == GpuTimesFrom::activity);
+  CHECK(out[1].record.gputime_ns == 1'000);
+}
+
+TEST_CASE("serialized: settling a context writes its records now, whatever other contexts wait for",
+          "[activity]") {
+  ActivityMatcher m(true);
+  std::vector<ReadyRecord> out;
+  m.expect(launch(1, kContextA), 0, out);
+  m.expect(launch(2, kContextB), 0, out);
+  m.expect(launch(3, kContextB), 0, out);
+  m.add(ExternalCorrelation{2, 20}, 0, out);
+  m.add(kernel(20, 3'000, 4'000), 0, out);
+  CHECK(out.empty());
+  m.settle(kContextB, out);
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].context == kContextB);
+  CHECK(out[0].times == GpuTimesFrom::activity);
+  CHECK(out[1].context == kContextB);
+  CHECK(out[1].times == GpuTimesFrom::events);
+  out.clear();
+  m.add(ExternalCorrelation{1, 10}, 0, out);
+  m.add(kernel(10, 1'000, 2'000), 0, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].context == kContextA);
+  CHECK_FALSE(m.waiting());
+}
+
+TEST_CASE("conckerneltrace: an operation not timed by events is never overdue; settled, its GPU times are unknown",
+          "[activity]") {
+  ActivityMatcher m;
+  std::vector<ReadyRecord> out;
+  ExpectedOperation running = launch(4);
+  running.timed_by_events = false;
+  running.record.gputime_ns = 0;
+  m.expect(std::move(running), 0, out);
+  m.end_round(10 * ActivityMatcher::kOverdueNs, out);
+  CHECK(out.empty());
+  CHECK(m.expecting(kContextA));
+  m.settle(nullptr, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].times == GpuTimesFrom::unknown);
+  CHECK(out[0].record.gputime_ns == 0);
 }

@@ -62,6 +62,7 @@ CUresult launch(int cbid, CUfunction f, LaunchGeometry g, unsigned int smem, CUs
   DriverCall call(cbid);
   WorkNote note(work);
   return submit(h, per_thread, false, [spec, g, args = std::move(args)] {
+    device_delay(kernel_launch_latency_ns());
     if (spec->body) spec->body(g, args);
   });
 }

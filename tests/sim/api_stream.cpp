@@ -214,6 +214,7 @@ SIM_API CUresult cuEventDestroy_v2(CUevent e) {
 
 SIM_STREAM_PAIR(cuEventRecord, cuEventRecord_ptsz, (CUevent e, CUstream h), (e, h), {
   if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  driver().event_records.fetch_add(1, std::memory_order_relaxed);
   Event* ev = event_of(e);
   if (!ev) return CUDA_ERROR_INVALID_HANDLE;
   Stream* s = resolve_stream(h, per_thread);

@@ -36,6 +36,15 @@ void device_busy_for(std::uint64_t ns);
 // The running operation waited for something outside its stream: its device time
 // is at least `ns` (an event's stamp, or the wall clock after a host-side wait).
 void device_at_least(std::uint64_t ns);
+// The device spends `ns` before the running operation's own work; what the operation
+// does afterwards counts as it would have.
+void device_delay(std::uint64_t ns);
+
+// What a real GPU spends between reaching a kernel launch in its stream and starting
+// the kernel (fetching the launch, setting up the grid): an event pair around the
+// launch measures it, CUPTI's kernel record does not. SIMCUDA_LAUNCH_LATENCY_NS sets
+// it (nanoseconds); 5000 by default.
+std::uint64_t kernel_launch_latency_ns();
 
 struct Context;
 struct Event;
@@ -187,6 +196,8 @@ struct Driver {
   // Destroyed objects are kept, not freed: a stale handle or a worker still finishing
   // stays harmless memory (and leak checkers see it is still owned).
   std::vector<const void*> retired;
+  // cuEventRecord calls, for tests that check who records events (SIMCUDA_EVENT_RECORDS_FILE).
+  std::atomic<std::uint64_t> event_records{0};
 };
 Driver& driver();
 

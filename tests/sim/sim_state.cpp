@@ -2,7 +2,9 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <mutex>
 
 #include "sim.hpp"
 #include "work_trace.hpp"
@@ -15,6 +17,18 @@ std::uint64_t now_ns() {
   return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
+namespace {
+// SIMCUDA_EVENT_RECORDS_FILE: the number of cuEventRecord calls the process made is
+// written there at exit, after every exit handler registered later (the shim's).
+void write_event_records() {
+  const char* path = std::getenv("SIMCUDA_EVENT_RECORDS_FILE");
+  if (FILE* f = path ? std::fopen(path, "w") : nullptr) {
+    std::fprintf(f, "%llu\n", static_cast<unsigned long long>(driver().event_records.load()));
+    std::fclose(f);
+  }
+}
+}  // namespace
+
 Driver& driver() {
   // Leaked: the driver must outlive every atexit handler, as the real one does.
   static Driver* d = [] {
@@ -23,6 +37,7 @@ Driver& driver() {
       const int count = std::atoi(n);
       if (count >= 1 && count <= kMaxDevices) drv->device_count = count;
     }
+    if (std::getenv("SIMCUDA_EVENT_RECORDS_FILE")) std::atexit(write_event_records);
     return drv;
   }();
   return *d;
@@ -36,7 +51,26 @@ CUresult ready() {
 }
 
 namespace {
-thread_local std::vector<Context*> t_context_stack;
+// Each thread's stack of current contexts. Not a thread_local vector: exit() destroys
+// the main thread's thread_locals before its atexit handlers run, and those may push a
+// context (as the shim's do at exit, which the real driver allows). Owned by a list
+// that stays reachable, so leak checkers see the stacks of finished threads owned.
+struct ContextStack {
+  std::vector<Context*> contexts;
+};
+thread_local ContextStack* t_context_stack = nullptr;
+
+std::vector<Context*>& context_stack() {
+  if (!t_context_stack) {
+    static std::mutex mutex;
+    static auto* stacks = new std::vector<ContextStack*>;
+    auto* stack = new ContextStack;
+    std::lock_guard lock(mutex);
+    stacks->push_back(stack);
+    t_context_stack = stack;
+  }
+  return t_context_stack->contexts;
+}
 
 // The worker's view of the operation it is running (see device_now()): its device
 // time, and the wall time from which an operation without a modelled duration counts
@@ -65,34 +99,55 @@ void device_busy_for(std::uint64_t ns) {
   sleep_until_ns(t_device_ns);
 }
 
+void device_delay(std::uint64_t ns) {
+  // The delay comes first in its operation: the worker's own time before it is not
+  // the device's.
+  const bool counting_wall = t_wall_mark_ns != 0;
+  t_device_ns += ns;
+  t_wall_mark_ns = 0;
+  sleep_until_ns(t_device_ns);
+  if (counting_wall) t_wall_mark_ns = now_ns();
+}
+
+std::uint64_t kernel_launch_latency_ns() {
+  static const std::uint64_t latency = [] {
+    const char* v = std::getenv("SIMCUDA_LAUNCH_LATENCY_NS");
+    return v && *v ? std::strtoull(v, nullptr, 10) : std::uint64_t{5000};
+  }();
+  return latency;
+}
+
 void device_at_least(std::uint64_t ns) {
   t_device_ns = std::max(t_device_ns, ns);
   if (t_wall_mark_ns != 0) t_wall_mark_ns = now_ns();
 }
 
 Context* current_context() {
-  if (t_context_stack.empty()) return nullptr;
-  Context* c = t_context_stack.back();
+  const auto& stack = context_stack();
+  if (stack.empty()) return nullptr;
+  Context* c = stack.back();
   std::lock_guard lock(driver().mutex);
   return driver().contexts.count(c) ? c : nullptr;
 }
 
 void set_current_context(Context* c) {
-  if (t_context_stack.empty()) {
-    if (c) t_context_stack.push_back(c);
+  auto& stack = context_stack();
+  if (stack.empty()) {
+    if (c) stack.push_back(c);
   } else if (c) {
-    t_context_stack.back() = c;
+    stack.back() = c;
   } else {
-    t_context_stack.pop_back();
+    stack.pop_back();
   }
 }
 
-void push_context(Context* c) { t_context_stack.push_back(c); }
+void push_context(Context* c) { context_stack().push_back(c); }
 
 Context* pop_context() {
-  if (t_context_stack.empty()) return nullptr;
-  Context* c = t_context_stack.back();
-  t_context_stack.pop_back();
+  auto& stack = context_stack();
+  if (stack.empty()) return nullptr;
+  Context* c = stack.back();
+  stack.pop_back();
   return c;
 }
 

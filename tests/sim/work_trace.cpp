@@ -18,7 +18,9 @@ void run_reported(WorkRecord work, const Operation& op) {
   // The device reached this work now: a kernel of known length then ends exactly
   // that much later.
   device_at_least(device_time_so_far());
-  work.start_ns = device_now();
+  // A kernel's operation begins with the launch latency (api_launch.cpp), which
+  // CUPTI's kernel record leaves out.
+  work.start_ns = device_now() + (work.kind == WorkKind::kernel ? kernel_launch_latency_ns() : 0);
   op();
   work.end_ns = device_time_so_far();
   if (const ActivityHooks* hooks = g_hooks.load(std::memory_order_acquire)) hooks->work_done(work);
