@@ -41,11 +41,24 @@ struct CounterValue {
   static CounterValue of(std::uint64_t v) { return {State::value, v}; }
 };
 
+// The counter values of one counted launch, kept apart from its record: most records
+// have none, and all 45 would make every record several times larger.
+struct CounterValues {
+  std::array<CounterValue, config::kLegacyCounterCount> values{};
+};
+
+// none: not a counted launch. unavailable: counters could not be collected; every
+// configured counter reads n/a. measured: Record::counters holds them.
+enum class CounterState : std::uint8_t { none, unavailable, measured };
+
+// Fields are ordered by size, so that no padding is wasted: records are copied through
+// per-thread rings at every operation (168 bytes).
 struct Record {
-  RecordKind kind = RecordKind::kernel;
   // Kernel name or copy method; the producer keeps the characters alive until the
   // record is written (interned names, string literals).
   std::string_view method;
+  // The intercepted call that made the operation (a string literal): its entry point.
+  std::string_view api;
 
   std::uint64_t gpu_start_ns = 0;  // gpustarttimestamp
   std::uint64_t gpu_end_ns = 0;    // gpuendtimestamp
@@ -53,6 +66,13 @@ struct Record {
   std::uint64_t gputime_ns = 0;
   std::uint64_t cputime_ns = 0;
   std::uint64_t stream_id = 0;
+  // Ties the call to its GPU work in exports; unique in the process (a graph launch's
+  // nodes share their launch's).
+  std::uint64_t correlation_id = 0;
+  std::uint64_t transfer_bytes = 0;  // copies and memsets
+  // With CounterState::measured: owned by the record until it is written (the record
+  // pipeline frees it then); otherwise null.
+  CounterValues* counters = nullptr;
 
   // Kernels only.
   Dim3 grid;
@@ -63,15 +83,28 @@ struct Record {
   // OpenCL localblocksize: work-items per work-group the program asked for, 0 when it
   // passed no local size and let the runtime choose.
   std::uint32_t local_block_size = 0;
-  std::optional<double> occupancy;  // empty where it cannot be known (OpenCL on a CPU)
+  std::uint32_t thread_id = 0;  // of the thread that made the call
+  // Empty where it cannot be known (OpenCL on a CPU). A float holds every ratio of warps
+  // exactly enough for the three decimals written.
+  std::optional<float> occupancy;
+
+  RecordKind kind = RecordKind::kernel;
   std::uint8_t cache_config_requested = 0;
   std::uint8_t cache_config_executed = 0;
-  std::array<CounterValue, config::kLegacyCounterCount> counters{};
+  CounterState counter_state = CounterState::none;
+  TransferDir transfer_dir = TransferDir::host_to_device;  // copies only
+  std::optional<HostMemType> host_mem_type;                // copies with a host side
 
-  // Copies and memsets.
-  std::uint64_t transfer_bytes = 0;
-  TransferDir transfer_dir = TransferDir::host_to_device;     // copies only
-  std::optional<HostMemType> host_mem_type;                   // copies with a host side
+  // The value of legacy counter `id` (absent when the record has no counters).
+  CounterValue counter(std::size_t id) const {
+    switch (counter_state) {
+      case CounterState::none: return {};
+      case CounterState::unavailable: return CounterValue::unavailable_value();
+      case CounterState::measured: return counters->values[id];
+    }
+    return {};
+  }
 };
+static_assert(sizeof(Record) <= 168, "records travel through per-thread rings: keep them small");
 
 }  // namespace computeprof::logfmt

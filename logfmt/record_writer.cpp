@@ -38,7 +38,7 @@ bool applies(const ColumnSpec& spec, const Record& r) {
     case Column::occupancy:
       return is_kernel(r) && r.occupancy.has_value();
     case Column::counter:
-      return is_kernel(r) && r.counters[spec.counter].state != CounterValue::State::absent;
+      return is_kernel(r) && r.counter(spec.counter).state != CounterValue::State::absent;
     case Column::memtransfersize:
       return is_copy(r) || r.kind == RecordKind::memset;
     case Column::memtransferdir:
@@ -80,7 +80,7 @@ void append_value(std::string& out, const ColumnSpec& spec, const Record& r, std
     case Column::cacheconfigexecuted: fmt::format_to(out_it, "{}", r.cache_config_executed); return;
     case Column::cacheconfigrequested: fmt::format_to(out_it, "{}", r.cache_config_requested); return;
     case Column::counter: {
-      const CounterValue& v = r.counters[spec.counter];
+      const CounterValue v = r.counter(spec.counter);
       if (v.state == CounterValue::State::value) {
         fmt::format_to(out_it, "{}", v.value);
       } else {

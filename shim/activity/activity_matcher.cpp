@@ -187,6 +187,9 @@ logfmt::Record ActivityMatcher::node_record(const logfmt::Record& launch, const 
   r.timestamp_ns = launch.timestamp_ns;
   r.cputime_ns = launch.cputime_ns;
   r.stream_id = launch.stream_id;
+  r.api = launch.api;
+  r.correlation_id = launch.correlation_id;
+  r.thread_id = launch.thread_id;
   r.kind = node.kind;
   r.gpu_start_ns = node.start_ns;
   r.gpu_end_ns = std::max(node.start_ns, node.end_ns);

@@ -283,15 +283,6 @@ bool start_activity_timing() {
 
 bool activity_tracing() { return g_state.load(std::memory_order_acquire) == State::tracing; }
 
-std::uint64_t next_activity_id() {
-  // The thread's number above its own count: unique without a shared counter per call.
-  static std::atomic<std::uint64_t> threads{0};
-  thread_local std::uint64_t base = 0;
-  thread_local std::uint64_t count = 0;
-  if (base == 0) base = (threads.fetch_add(1, std::memory_order_relaxed) + 1) << 40;
-  return base | (++count & ((std::uint64_t{1} << 40) - 1));
-}
-
 void push_activity_id(std::uint64_t id) { g_cupti->cuptiActivityPushExternalCorrelationId(kShimCorrelationKind, id); }
 
 void pop_activity_id() {

@@ -18,8 +18,6 @@ bool start_activity_timing();
 // Whether activity records time the operations; cheap (asked per operation).
 bool activity_tracing();
 
-// A fresh external id for an operation of the calling thread (unique in the process).
-std::uint64_t next_activity_id();
 // Around the real call of the operation tagged `id`.
 void push_activity_id(std::uint64_t id);
 void pop_activity_id();

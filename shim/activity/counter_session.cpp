@@ -285,11 +285,7 @@ bool counters_configured() {
   return cfg.counters.any() && !cfg.counters_dropped;
 }
 
-void mark_counters_unavailable(logfmt::Record& record) {
-  for (const auto& column : counter_process().wanted.columns) {
-    record.counters[column.counter] = logfmt::CounterValue::unavailable_value();
-  }
-}
+void mark_counters_unavailable(logfmt::Record& record) { record.counter_state = logfmt::CounterState::unavailable; }
 
 CounterSession* counter_session(CUcontext context, int device) {
   const CounterProcess& p = counter_process();
@@ -356,13 +352,19 @@ void collect_counters(CounterSession& session, logfmt::Record& record) {
     config::warn_once(fmt::format("evaluating counters failed: {}", values.error));
     return;
   }
+  // Counted launches are replayed and cost milliseconds: an allocation here is nothing.
+  auto* counters = new logfmt::CounterValues;
   for (const auto& column : p.wanted.columns) {
+    logfmt::CounterValue& slot = counters->values[column.counter];
+    slot = logfmt::CounterValue::unavailable_value();
     if (!column.metric) continue;
     const int index = chip->metric_index[*column.metric];
     if (index < 0) continue;
     const double v = (*values.value)[static_cast<std::size_t>(index)] * session.scale;
-    record.counters[column.counter] = logfmt::CounterValue::of(static_cast<std::uint64_t>(std::llround(v)));
+    slot = logfmt::CounterValue::of(static_cast<std::uint64_t>(std::llround(v)));
   }
+  record.counters = counters;
+  record.counter_state = logfmt::CounterState::measured;
 }
 
 void end_counter_session(CUcontext context) {

@@ -29,7 +29,8 @@ void mark_counters_unavailable(logfmt::Record& record);
 std::mutex& launch_mutex(CounterSession& session);
 // Before the launch: discards ranges of launches the shim did not count.
 void prepare_counted_launch(CounterSession& session);
-// After the launch completed: its values into `record` (n/a where unknown).
+// After the launch completed: its values into `record` (n/a where unknown). The record
+// owns them until it is written.
 void collect_counters(CounterSession& session, logfmt::Record& record);
 
 // Before `context` is destroyed (or its primary context released or reset): its

@@ -34,10 +34,11 @@ void describe_kernel(logfmt::Record& r, CUfunction f, const LaunchShape& shape) 
 }
 
 template <typename Call>
-CUresult launch(CUfunction f, const LaunchShape& shape, CUstream stream, bool per_thread, Call&& call) {
+CUresult launch(std::string_view api, CUfunction f, const LaunchShape& shape, CUstream stream, bool per_thread,
+                Call&& call) {
   auto describe = [&](logfmt::Record& r) { describe_kernel(r, f, shape); };
-  if (counters_configured()) return run_counted(stream, per_thread, describe, call);
-  return run_recorded(stream, per_thread, describe, call);
+  if (counters_configured()) return run_counted(api, stream, per_thread, describe, call);
+  return run_recorded(api, stream, per_thread, describe, call);
 }
 
 LaunchShape shape_of(const CUlaunchConfig* config) {
@@ -48,9 +49,9 @@ LaunchShape shape_of(const CUlaunchConfig* config) {
 }
 
 template <typename Call>
-CUresult graph_launch(CUstream stream, bool per_thread, Call&& call) {
+CUresult graph_launch(std::string_view api, CUstream stream, bool per_thread, Call&& call) {
   return run_recorded(
-      stream, per_thread,
+      api, stream, per_thread,
       [](logfmt::Record& r) {
         r.kind = logfmt::RecordKind::graph;
         r.method = "graphLaunch";
@@ -70,7 +71,7 @@ using namespace computeprof::shim;
     COMPUTEPROF_REAL_OR_RETURN(NAME);                                                                             \
     auto call = [&] { return real_fn(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra); };                \
     if (!cuda_recording()) return call();                                                                         \
-    return launch(f, {{gx, gy, gz}, {bx, by, bz}, smem}, stream, PER_THREAD, call);                               \
+    return launch(#NAME, f, {{gx, gy, gz}, {bx, by, bz}, smem}, stream, PER_THREAD, call);                        \
   }
 COMPUTEPROF_LAUNCH_KERNEL(cuLaunchKernel, false)
 COMPUTEPROF_LAUNCH_KERNEL(cuLaunchKernel_ptsz, true)
@@ -80,7 +81,7 @@ COMPUTEPROF_LAUNCH_KERNEL(cuLaunchKernel_ptsz, true)
     COMPUTEPROF_REAL_OR_RETURN(NAME);                                                                             \
     auto call = [&] { return real_fn(config, f, params, extra); };                                               \
     if (!cuda_recording() || !config) return call();                                                             \
-    return launch(f, shape_of(config), config->hStream, PER_THREAD, call);                                       \
+    return launch(#NAME, f, shape_of(config), config->hStream, PER_THREAD, call);                                \
   }
 COMPUTEPROF_LAUNCH_KERNEL_EX(cuLaunchKernelEx, false)
 COMPUTEPROF_LAUNCH_KERNEL_EX(cuLaunchKernelEx_ptsz, true)
@@ -92,7 +93,7 @@ COMPUTEPROF_LAUNCH_KERNEL_EX(cuLaunchKernelEx_ptsz, true)
     COMPUTEPROF_REAL_OR_RETURN(NAME);                                                                             \
     auto call = [&] { return real_fn(f, gx, gy, gz, bx, by, bz, smem, stream, params); };                        \
     if (!cuda_recording()) return call();                                                                         \
-    return launch(f, {{gx, gy, gz}, {bx, by, bz}, smem}, stream, PER_THREAD, call);                               \
+    return launch(#NAME, f, {{gx, gy, gz}, {bx, by, bz}, smem}, stream, PER_THREAD, call);                        \
   }
 COMPUTEPROF_LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel, false)
 COMPUTEPROF_LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel_ptsz, true)
@@ -102,7 +103,7 @@ COMPUTEPROF_LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel_ptsz, true)
     COMPUTEPROF_REAL_OR_RETURN(NAME);                                    \
     auto call = [&] { return real_fn(graph, stream); };                  \
     if (!cuda_recording()) return call();                                \
-    return graph_launch(stream, PER_THREAD, call);                       \
+    return graph_launch(#NAME, stream, PER_THREAD, call);                \
   }
 COMPUTEPROF_GRAPH_LAUNCH(cuGraphLaunch, false)
 COMPUTEPROF_GRAPH_LAUNCH(cuGraphLaunch_ptsz, true)

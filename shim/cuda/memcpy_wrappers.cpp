@@ -17,10 +17,10 @@ void describe_copy(logfmt::Record& r, const CopyKind& kind, std::uint64_t bytes)
 }
 
 template <typename Kind, typename Call>
-CUresult copy(CUstream stream, bool per_thread, Kind&& kind, std::uint64_t bytes, Call&& call) {
+CUresult copy(std::string_view api, CUstream stream, bool per_thread, Kind&& kind, std::uint64_t bytes, Call&& call) {
   if (!cuda_recording()) return call();
   return run_recorded(
-      stream, per_thread, [&](logfmt::Record& r) { describe_copy(r, kind(), bytes); }, call);
+      api, stream, per_thread, [&](logfmt::Record& r) { describe_copy(r, kind(), bytes); }, call);
 }
 
 CopyKind kind_2d(const CUDA_MEMCPY2D* p, bool async) {
@@ -91,10 +91,10 @@ BatchTally tally_3d_batch(const CUDA_MEMCPY3D_BATCH_OP* ops, size_t count) {
 }
 
 template <typename Tally, typename Call>
-CUresult batch_copy(CUstream stream, bool per_thread, Tally&& tally, Call&& call) {
+CUresult batch_copy(std::string_view api, CUstream stream, bool per_thread, Tally&& tally, Call&& call) {
   if (!cuda_recording()) return call();
   return run_recorded(
-      stream, per_thread,
+      api, stream, per_thread,
       [&](logfmt::Record& r) {
         const BatchTally t = tally();
         describe_copy(r, t.dominant(), t.total);
@@ -114,11 +114,11 @@ using namespace computeprof::shim;
 #define COMPUTEPROF_COPY_PAIR(NAME, PT_NAME, PARAMS, ARGS, STREAM, KIND, BYTES)                              \
   COMPUTEPROF_EXPORT CUresult NAME PARAMS {                                                                 \
     COMPUTEPROF_REAL_OR_RETURN(NAME);                                                                       \
-    return copy(STREAM, false, [&] { return KIND; }, BYTES, [&] { return real_fn ARGS; });                 \
+    return copy(#NAME, STREAM, false, [&] { return KIND; }, BYTES, [&] { return real_fn ARGS; });                 \
   }                                                                                                         \
   COMPUTEPROF_EXPORT CUresult PT_NAME PARAMS {                                                              \
     COMPUTEPROF_REAL_OR_RETURN(PT_NAME);                                                                    \
-    return copy(STREAM, true, [&] { return KIND; }, BYTES, [&] { return real_fn ARGS; });                  \
+    return copy(#PT_NAME, STREAM, true, [&] { return KIND; }, BYTES, [&] { return real_fn ARGS; });                  \
   }
 
 COMPUTEPROF_COPY_PAIR(cuMemcpy, cuMemcpy_ptds, (CUdeviceptr dst, CUdeviceptr src, size_t n), (dst, src, n),
@@ -186,11 +186,11 @@ COMPUTEPROF_COPY_PAIR(cuMemcpy3DPeerAsync, cuMemcpy3DPeerAsync_ptsz, (const CUDA
 #define COMPUTEPROF_BATCH_PAIR(NAME, PT_NAME, PARAMS, ARGS, STREAM, TALLY)                     \
   COMPUTEPROF_EXPORT CUresult NAME PARAMS {                                                    \
     COMPUTEPROF_REAL_OR_RETURN(NAME);                                                          \
-    return batch_copy(STREAM, false, [&] { return TALLY; }, [&] { return real_fn ARGS; });    \
+    return batch_copy(#NAME, STREAM, false, [&] { return TALLY; }, [&] { return real_fn ARGS; });    \
   }                                                                                            \
   COMPUTEPROF_EXPORT CUresult PT_NAME PARAMS {                                                 \
     COMPUTEPROF_REAL_OR_RETURN(PT_NAME);                                                       \
-    return batch_copy(STREAM, true, [&] { return TALLY; }, [&] { return real_fn ARGS; });     \
+    return batch_copy(#PT_NAME, STREAM, true, [&] { return TALLY; }, [&] { return real_fn ARGS; });     \
   }
 
 COMPUTEPROF_BATCH_PAIR(cuMemcpyBatchAsync, cuMemcpyBatchAsync_ptsz,

@@ -5,10 +5,10 @@ namespace computeprof::shim {
 namespace {
 
 template <typename Call>
-CUresult memset(CUstream stream, bool per_thread, std::uint64_t bytes, Call&& call) {
+CUresult memset(std::string_view api, CUstream stream, bool per_thread, std::uint64_t bytes, Call&& call) {
   if (!cuda_recording()) return call();
   return run_recorded(
-      stream, per_thread,
+      api, stream, per_thread,
       [&](logfmt::Record& r) {
         r.kind = logfmt::RecordKind::memset;
         r.method = "memset";
@@ -25,11 +25,11 @@ using namespace computeprof::shim;
 #define COMPUTEPROF_MEMSET_PAIR(NAME, PT_NAME, PARAMS, ARGS, STREAM, BYTES)                   \
   COMPUTEPROF_EXPORT CUresult NAME PARAMS {                                                   \
     COMPUTEPROF_REAL_OR_RETURN(NAME);                                                         \
-    return computeprof::shim::memset(STREAM, false, BYTES, [&] { return real_fn ARGS; });    \
+    return computeprof::shim::memset(#NAME, STREAM, false, BYTES, [&] { return real_fn ARGS; });    \
   }                                                                                           \
   COMPUTEPROF_EXPORT CUresult PT_NAME PARAMS {                                                \
     COMPUTEPROF_REAL_OR_RETURN(PT_NAME);                                                      \
-    return computeprof::shim::memset(STREAM, true, BYTES, [&] { return real_fn ARGS; });     \
+    return computeprof::shim::memset(#PT_NAME, STREAM, true, BYTES, [&] { return real_fn ARGS; });     \
   }
 
 COMPUTEPROF_MEMSET_PAIR(cuMemsetD8_v2, cuMemsetD8_v2_ptds, (CUdeviceptr d, unsigned char v, size_t n), (d, v, n),

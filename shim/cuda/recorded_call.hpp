@@ -10,18 +10,28 @@
 #include "shim/activity/counter_session.hpp"
 #include "shim/intercept/cuda_entry_functions.hpp"
 #include "shim/output/record_pipeline.hpp"
+#include "shim/process/operation_ids.hpp"
 #include "shim/process/profiling_state.hpp"
 #include "shim/timing/concurrent_operation.hpp"
 #include "shim/timing/operation_timer.hpp"
 
 namespace computeprof::shim {
 
+// Which call made the operation: `api` is the wrapper's entry point (a literal).
+inline void identify(logfmt::Record& record, std::string_view api) {
+  record.api = api;
+  record.correlation_id = next_operation_id();
+  record.thread_id = this_thread_id();
+}
+
 // `describe(record)` fills what the operation is (before the call: it may look at
 // pointers the call is about to use); `call()` makes the real call; `complete(record)`
 // adds what is known once the operation completed.
 template <typename Describe, typename Call, typename Complete>
-CUresult time_and_submit(OperationTimer& timer, Describe&& describe, Call&& call, Complete&& complete) {
+CUresult time_and_submit(std::string_view api, OperationTimer& timer, Describe&& describe, Call&& call,
+                         Complete&& complete) {
   logfmt::Record record;
+  identify(record, api);
   describe(record);
   timer.start();
   const CUresult result = call();
@@ -37,9 +47,10 @@ CUresult time_and_submit(OperationTimer& timer, Describe&& describe, Call&& call
 // pair's times are the fallback); under conckerneltrace nothing waits and no event is
 // recorded: the activity records tell when it ran.
 template <typename Describe, typename Call>
-CUresult run_traced(OperationTimer& timer, Describe&& describe, Call&& call) {
+CUresult run_traced(std::string_view api, OperationTimer& timer, Describe&& describe, Call&& call) {
   ExpectedOperation operation;
-  operation.external_id = next_activity_id();
+  identify(operation.record, api);
+  operation.external_id = operation.record.correlation_id;
   operation.context = timer.profiled();
   operation.device_context = timer.context().context;
   describe(operation.record);
@@ -59,14 +70,15 @@ CUresult run_traced(OperationTimer& timer, Describe&& describe, Call&& call) {
 }
 
 template <typename Describe, typename Call>
-CUresult run_recorded(CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
+CUresult run_recorded(std::string_view api, CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
   OperationTimer timer(stream, per_thread);
   if (!timer.active()) return call();
   if (start_activity_timing()) timer.restart_cpu_clock();
-  if (activity_tracing()) return run_traced(timer, describe, call);
+  if (activity_tracing()) return run_traced(api, timer, describe, call);
   if (concurrent_tracing()) {
     ConcurrentOperation operation(timer);
     if (operation.claimed()) {
+      identify(operation.record(), api);
       describe(operation.record());
       operation.start();
       const CUresult result = call();
@@ -74,26 +86,27 @@ CUresult run_recorded(CUstream stream, bool per_thread, Describe&& describe, Cal
       return result;
     }
   }
-  return time_and_submit(timer, describe, call, [](logfmt::Record&) {});
+  return time_and_submit(api, timer, describe, call, [](logfmt::Record&) {});
 }
 
 // A kernel launch with counters configured: made alone on its context, serialized,
 // its counter range collected into the record. Counted launches are replayed by CUPTI
 // and cost milliseconds; the session lookup's process-wide lock is immaterial there.
 template <typename Describe, typename Call>
-CUresult run_counted(CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
+CUresult run_counted(std::string_view api, CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
   OperationTimer timer(stream, per_thread);
   if (!timer.active()) return call();
   start_activity_timing();
   CounterSession* session = counter_session(timer.context().context, timer.profiled()->device);
   if (!session) {
     timer.restart_cpu_clock();
-    return time_and_submit(timer, describe, call, mark_counters_unavailable);
+    return time_and_submit(api, timer, describe, call, mark_counters_unavailable);
   }
   std::lock_guard lock(launch_mutex(*session));
   prepare_counted_launch(*session);
   timer.restart_cpu_clock();
-  return time_and_submit(timer, describe, call, [session](logfmt::Record& r) { collect_counters(*session, r); });
+  return time_and_submit(api, timer, describe, call,
+                         [session](logfmt::Record& r) { collect_counters(*session, r); });
 }
 
 }  // namespace computeprof::shim

@@ -4,6 +4,7 @@
 // and the shim's wrappers of the wrapped ones.
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "shim/intercept/opencl_api.hpp"
 
@@ -49,8 +50,10 @@ cl_int missing_opencl_function(const char* name);
 // The real function `name`, typed as the header declares it.
 #define COMPUTEPROF_CL_REAL(name) (::computeprof::shim::real_opencl<::computeprof::shim::OpenCLEntry::name>())
 
-// In a wrapper: `real_fn`, or return the error above. Wrappers that return an object
-// instead of a cl_int report the error through their errcode_ret.
+// In a wrapper: `real_fn` and the wrapper's name `api_name`, or return the error above.
+// Wrappers that return an object instead of a cl_int report the error through their
+// errcode_ret.
 #define COMPUTEPROF_CL_REAL_OR_RETURN(name)                                   \
+  [[maybe_unused]] constexpr std::string_view api_name = #name;               \
   auto* real_fn = COMPUTEPROF_CL_REAL(name);                                  \
   if (!real_fn) return ::computeprof::shim::missing_opencl_function(#name)

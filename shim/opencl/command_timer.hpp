@@ -5,10 +5,12 @@
 // unfinished commands: maybe on a user event the program has not set yet), the record
 // is written when the event completes, and cputime is the time in the enqueue call.
 #include <cstdint>
+#include <string_view>
 
 #include "logfmt/record.hpp"
 #include "shim/intercept/opencl_api.hpp"
 #include "shim/opencl/context_table.hpp"
+#include "shim/process/operation_ids.hpp"
 #include "shim/process/profiling_state.hpp"
 
 namespace computeprof::shim {
@@ -51,12 +53,15 @@ class OpenCLTimer {
 // unchanged and nothing is recorded. `describe(record)` runs before the call;
 // `call(event)` makes the real call with the event pointer to pass on.
 template <typename Describe, typename Call>
-cl_int run_recorded_opencl(cl_command_queue queue, cl_event* event, cl_uint num_waits, const cl_event* waits,
-                           Describe&& describe, Call&& call) {
+cl_int run_recorded_opencl(std::string_view api, cl_command_queue queue, cl_event* event, cl_uint num_waits,
+                           const cl_event* waits, Describe&& describe, Call&& call) {
   if (!opencl_recording()) return call(event);
   OpenCLTimer timer(queue);
   if (!timer.active()) return call(event);
   logfmt::Record record;
+  record.api = api;
+  record.correlation_id = next_operation_id();
+  record.thread_id = this_thread_id();
   describe(record);
   cl_event own = nullptr;
   timer.start();

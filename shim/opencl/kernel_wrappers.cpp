@@ -70,7 +70,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueNDRangeKernel(cl_command_queue queue, cl_k
                                                     cl_event* event) {
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueNDRangeKernel);
   return run_recorded_opencl(
-      queue, event, num_waits, waits,
+      api_name, queue, event, num_waits, waits,
       [&](computeprof::logfmt::Record& r) { describe_launch(r, queue, kernel, work_dim, global, local); },
       [&](cl_event* e) {
         return real_fn(queue, kernel, work_dim, global_offset, global, local, num_waits, waits, e);
@@ -82,7 +82,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueTask(cl_command_queue queue, cl_kernel ker
                                            const cl_event* waits, cl_event* event) {
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueTask);
   return run_recorded_opencl(
-      queue, event, num_waits, waits,
+      api_name, queue, event, num_waits, waits,
       [&](computeprof::logfmt::Record& r) {
         const std::size_t one = 1;
         describe_launch(r, queue, kernel, 1, &one, &one);

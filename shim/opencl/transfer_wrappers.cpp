@@ -66,7 +66,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueReadBuffer(cl_command_queue queue, cl_mem 
                                                  const cl_event* waits, cl_event* event) {
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueReadBuffer);
   return run_recorded_opencl(
-      queue, event, num_waits, waits,
+      api_name, queue, event, num_waits, waits,
       [&](computeprof::logfmt::Record& r) {
         describe_host_copy(r, named(blocking, "memcpyDtoH", "memcpyDtoHasync"), TransferDir::device_to_host, size,
                            buffer);
@@ -79,7 +79,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueWriteBuffer(cl_command_queue queue, cl_mem
                                                   const cl_event* waits, cl_event* event) {
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueWriteBuffer);
   return run_recorded_opencl(
-      queue, event, num_waits, waits,
+      api_name, queue, event, num_waits, waits,
       [&](computeprof::logfmt::Record& r) {
         describe_host_copy(r, named(blocking, "memcpyHtoD", "memcpyHtoDasync"), TransferDir::host_to_device, size,
                            buffer);
@@ -95,7 +95,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueReadBufferRect(cl_command_queue queue, cl_
                                                      const cl_event* waits, cl_event* event) {
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueReadBufferRect);
   return run_recorded_opencl(
-      queue, event, num_waits, waits,
+      api_name, queue, event, num_waits, waits,
       [&](computeprof::logfmt::Record& r) {
         describe_host_copy(r, named(blocking, "memcpyDtoH", "memcpyDtoHasync"), TransferDir::device_to_host,
                            region_bytes(region), buffer);
@@ -114,7 +114,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueWriteBufferRect(cl_command_queue queue, cl
                                                       const cl_event* waits, cl_event* event) {
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueWriteBufferRect);
   return run_recorded_opencl(
-      queue, event, num_waits, waits,
+      api_name, queue, event, num_waits, waits,
       [&](computeprof::logfmt::Record& r) {
         describe_host_copy(r, named(blocking, "memcpyHtoD", "memcpyHtoDasync"), TransferDir::host_to_device,
                            region_bytes(region), buffer);
@@ -130,7 +130,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueCopyBuffer(cl_command_queue queue, cl_mem 
                                                  const cl_event* waits, cl_event* event) {
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueCopyBuffer);
   return run_recorded_opencl(
-      queue, event, num_waits, waits,
+      api_name, queue, event, num_waits, waits,
       [&](computeprof::logfmt::Record& r) { describe_copy(r, "memcpyDtoDasync", TransferDir::device_to_device, size); },
       [&](cl_event* e) { return real_fn(queue, src, dst, src_offset, dst_offset, size, num_waits, waits, e); });
 }
@@ -143,7 +143,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueCopyBufferRect(cl_command_queue queue, cl_
                                                      const cl_event* waits, cl_event* event) {
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueCopyBufferRect);
   return run_recorded_opencl(
-      queue, event, num_waits, waits,
+      api_name, queue, event, num_waits, waits,
       [&](computeprof::logfmt::Record& r) {
         describe_copy(r, "memcpyDtoDasync", TransferDir::device_to_device, region_bytes(region));
       },
@@ -158,7 +158,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueFillBuffer(cl_command_queue queue, cl_mem 
                                                  const cl_event* waits, cl_event* event) {
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueFillBuffer);
   return run_recorded_opencl(
-      queue, event, num_waits, waits,
+      api_name, queue, event, num_waits, waits,
       [&](computeprof::logfmt::Record& r) {
         r.kind = computeprof::logfmt::RecordKind::memset;
         r.method = "memset";
@@ -173,7 +173,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueReadImage(cl_command_queue queue, cl_mem i
                                                 const cl_event* waits, cl_event* event) {
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueReadImage);
   return run_recorded_opencl(
-      queue, event, num_waits, waits,
+      api_name, queue, event, num_waits, waits,
       [&](computeprof::logfmt::Record& r) {
         describe_host_copy(r, named(blocking, "memcpyAtoH", "memcpyAtoHasync"), TransferDir::device_to_host,
                            image_bytes(image, region), image);
@@ -189,7 +189,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueWriteImage(cl_command_queue queue, cl_mem 
                                                  const cl_event* waits, cl_event* event) {
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueWriteImage);
   return run_recorded_opencl(
-      queue, event, num_waits, waits,
+      api_name, queue, event, num_waits, waits,
       [&](computeprof::logfmt::Record& r) {
         describe_host_copy(r, named(blocking, "memcpyHtoA", "memcpyHtoAasync"), TransferDir::host_to_device,
                            image_bytes(image, region), image);
@@ -205,7 +205,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueCopyImage(cl_command_queue queue, cl_mem s
                                                 cl_event* event) {
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueCopyImage);
   return run_recorded_opencl(
-      queue, event, num_waits, waits,
+      api_name, queue, event, num_waits, waits,
       [&](computeprof::logfmt::Record& r) {
         describe_copy(r, "memcpyAtoAasync", TransferDir::device_to_device, image_bytes(src, region));
       },
@@ -218,7 +218,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueCopyImageToBuffer(cl_command_queue queue, 
                                                         cl_event* event) {
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueCopyImageToBuffer);
   return run_recorded_opencl(
-      queue, event, num_waits, waits,
+      api_name, queue, event, num_waits, waits,
       [&](computeprof::logfmt::Record& r) {
         describe_copy(r, "memcpyAtoDasync", TransferDir::device_to_device, image_bytes(src, region));
       },
@@ -231,7 +231,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueCopyBufferToImage(cl_command_queue queue, 
                                                         const cl_event* waits, cl_event* event) {
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueCopyBufferToImage);
   return run_recorded_opencl(
-      queue, event, num_waits, waits,
+      api_name, queue, event, num_waits, waits,
       [&](computeprof::logfmt::Record& r) {
         describe_copy(r, "memcpyDtoAasync", TransferDir::device_to_device, image_bytes(dst, region));
       },

@@ -83,7 +83,10 @@ void drain_locked(Pipeline& p) {
   // Each ring is in completion order already; merging rings needs the sort.
   std::stable_sort(p.batch.begin(), p.batch.end(),
                    [](const QueuedRecord& a, const QueuedRecord& b) { return a.completed_ns < b.completed_ns; });
-  for (const QueuedRecord& q : p.batch) p.outputs.write(*q.context, q.record);
+  for (QueuedRecord& q : p.batch) {
+    p.outputs.write(*q.context, q.record);
+    delete q.record.counters;  // the record's own (logfmt/record.hpp)
+  }
   // Written through at once: a process killed later keeps what was done.
   if (!p.batch.empty()) p.outputs.flush();
 

@@ -137,8 +137,11 @@ TEST_CASE("a copy without a host side has no host memory type", "[writer]") {
 TEST_CASE("counters: values, n/a in key-value, empty in CSV, never a silent 0", "[writer]") {
   auto layout = layout_for("inst_executed\ngld_64b\n");
   Record k = sample_kernel();
-  k.counters[*config::find_legacy_counter("inst_executed")] = CounterValue::of(123456);
-  k.counters[*config::find_legacy_counter("gld_64b")] = CounterValue::unavailable_value();
+  CounterValues counters;
+  counters.values[*config::find_legacy_counter("inst_executed")] = CounterValue::of(123456);
+  counters.values[*config::find_legacy_counter("gld_64b")] = CounterValue::unavailable_value();
+  k.counter_state = CounterState::measured;
+  k.counters = &counters;
   std::string kvp, csv;
   write_kvp_line(kvp, k, layout);
   write_csv_line(csv, k, layout);
@@ -165,8 +168,11 @@ TEST_CASE("CSV: every line has as many fields as the column line", "[writer][csv
   std::string text = column_line(layout) + "\n";
   Record k = sample_kernel();
   k.method = "void scale<float, 3>(float*, int)";
-  k.counters[*config::find_legacy_counter("inst_executed")] = CounterValue::of(7);
-  k.counters[*config::find_legacy_counter("prof_trigger_01")] = CounterValue::unavailable_value();
+  CounterValues counters;
+  counters.values[*config::find_legacy_counter("inst_executed")] = CounterValue::of(7);
+  counters.values[*config::find_legacy_counter("prof_trigger_01")] = CounterValue::unavailable_value();
+  k.counter_state = CounterState::measured;
+  k.counters = &counters;
   Record m;
   m.kind = RecordKind::memset;
   m.method = "memset";
@@ -232,4 +238,23 @@ TEST_CASE("header: CSV line, TIMESTAMPFACTOR only with GPU timestamps, dropped c
         "# CUDA_PROFILE_CSV 1\n"
         "# WARNING: profiler counters are not collected with conckerneltrace; counters ignored\n"
         "timestamp,method,gputime,cputime,occupancy\n");
+}
+
+TEST_CASE("counters that could not be collected read n/a in key-value, empty in CSV; a record without counters "
+          "has no counter keys",
+          "[writer]") {
+  auto layout = layout_for("inst_executed\ngld_request\n");
+  Record k = sample_kernel();
+  k.counter_state = CounterState::unavailable;
+  std::string kvp, csv;
+  write_kvp_line(kvp, k, layout);
+  write_csv_line(csv, k, layout);
+  CHECK(kvp ==
+        "method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] "
+        "gld_request=[ n/a ] inst_executed=[ n/a ] \n");
+  CHECK(csv == "_Z6vecAddPKfS0_Pfi,7.424,17.288,0.500,,\n");
+  Record plain = sample_kernel();
+  std::string none;
+  write_kvp_line(none, plain, layout);
+  CHECK(none == "method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n");
 }
