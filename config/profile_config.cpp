@@ -129,6 +129,28 @@ class ProblemReporter {
   std::size_t count_ = 0;
 };
 
+// "export json", "export sqlite", or both in one line ("export json,sqlite").
+void apply_exports(ProfileConfig& config, std::string_view value, std::size_t number, ProblemReporter& problems) {
+  if (value.empty()) {
+    problems.line_problem(number, "export needs a format: json or sqlite");
+    return;
+  }
+  while (!value.empty()) {
+    const std::size_t end = value.find_first_of(", \t");
+    const std::string_view format = value.substr(0, end);
+    value = end == std::string_view::npos ? std::string_view{} : trim(value.substr(end + 1));
+    if (!value.empty() && value.front() == ',') value = trim(value.substr(1));
+    if (format == "json") {
+      config.exports.set(static_cast<std::size_t>(ExportFormat::json));
+    } else if (format == "sqlite") {
+      config.exports.set(static_cast<std::size_t>(ExportFormat::sqlite));
+    } else if (!format.empty()) {
+      problems.line_problem(number,
+                            fmt::format("unknown export format '{}' (json, sqlite), ignored", printable(format)));
+    }
+  }
+}
+
 void apply_line(ProfileConfig& config, std::string_view line, std::size_t number,
                 ProblemReporter& problems) {
   auto [name, value] = split_word(line);
@@ -152,7 +174,13 @@ void apply_line(ProfileConfig& config, std::string_view line, std::size_t number
     }
     return;
   }
-  if (auto option = find_option(name)) {
+  if (name == "export") {
+    apply_exports(config, value, number, problems);
+    return;
+  }
+  if (name == "summary") {
+    config.summary = true;
+  } else if (auto option = find_option(name)) {
     config.set(*option);
   } else if (auto counter = find_legacy_counter(name)) {
     config.counters.set(*counter);

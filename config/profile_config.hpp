@@ -34,6 +34,10 @@ inline constexpr std::size_t kOptionCount = 18;
 
 enum class LogFormat { kvp, csv };
 
+// Files beside the classic logs, one per process (`export json`, `export sqlite`).
+enum class ExportFormat : unsigned char { json, sqlite };
+inline constexpr std::size_t kExportFormatCount = 2;
+
 struct ProfileConfig {
   std::bitset<kOptionCount> options;
   std::bitset<kLegacyCounterCount> counters;  // indexed by legacy counter id
@@ -41,6 +45,10 @@ struct ProfileConfig {
   std::optional<LogFormat> log_format;  // profilelogformat, overrides *_PROFILE_CSV
   // conckerneltrace together with counters: the counters were dropped (the old rule).
   bool counters_dropped = false;
+  std::bitset<kExportFormatCount> exports;  // indexed by ExportFormat
+  bool summary = false;                     // nvprof's summary table at exit
+
+  bool exports_to(ExportFormat f) const { return exports.test(static_cast<std::size_t>(f)); }
 
   bool has(Option o) const { return options.test(static_cast<std::size_t>(o)); }
   void set(Option o) { options.set(static_cast<std::size_t>(o)); }

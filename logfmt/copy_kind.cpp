@@ -52,6 +52,26 @@ CopyKind classify_copy(MemorySide src, MemorySide dst, bool async) {
   return kind;
 }
 
+std::optional<CopyEnds> copy_ends(std::string_view method) {
+  constexpr std::string_view kPrefix = "memcpy";
+  if (!method.starts_with(kPrefix) || method.size() < kPrefix.size() + 4 || method[kPrefix.size() + 1] != 't') {
+    return std::nullopt;
+  }
+  auto end = [](char c) -> std::optional<CopyEnd> {
+    switch (c) {
+      case 'H': return CopyEnd::host;
+      case 'D': return CopyEnd::device;
+      case 'A': return CopyEnd::array;
+      case 'P': return CopyEnd::peer;
+      default: return std::nullopt;
+    }
+  };
+  const auto source = end(method[kPrefix.size()]);
+  const auto destination = end(method[kPrefix.size() + 3]);
+  if (!source || !destination) return std::nullopt;
+  return CopyEnds{*source, *destination};
+}
+
 CopyKind peer_copy(bool async) {
   return {async ? "memcpyPtoPasync" : "memcpyPtoP", TransferDir::peer, std::nullopt};
 }

@@ -21,4 +21,14 @@ CopyKind classify_copy(MemorySide src, MemorySide dst, bool async);
 // Between two contexts (cuMemcpyPeer, cuMemcpy3DPeer across contexts).
 CopyKind peer_copy(bool async);
 
+// The ends of a copy as its method names them: "memcpyHtoDasync" is host to device.
+enum class CopyEnd : std::uint8_t { host, device, array, peer };
+struct CopyEnds {
+  CopyEnd source;
+  CopyEnd destination;
+  friend bool operator==(const CopyEnds&, const CopyEnds&) = default;
+};
+// Empty for a method that is not a copy's.
+std::optional<CopyEnds> copy_ends(std::string_view method);
+
 }  // namespace computeprof::logfmt

@@ -119,4 +119,7 @@ TEST_CASE("collectors compute the stream id and cache configuration only where a
   computeprof::config::Settings requested;
   requested.config.set(Option::cacheconfigrequested);
   CHECK(record_fields(requested) == RecordFields{false, true});
+  computeprof::config::Settings exported;
+  exported.config.exports.set(static_cast<std::size_t>(computeprof::config::ExportFormat::json));
+  CHECK(record_fields(exported) == RecordFields{true, true});
 }

@@ -43,3 +43,17 @@ TEST_CASE("copies between contexts are peer copies", "[copies]") {
   CHECK(peer_copy(true).dir == TransferDir::peer);
   CHECK(!peer_copy(false).host_mem_type);
 }
+
+TEST_CASE("a copy's ends from its method name, for every method the logs use", "[copies]") {
+  using E = CopyEnd;
+  CHECK(copy_ends("memcpyHtoD") == CopyEnds{E::host, E::device});
+  CHECK(copy_ends("memcpyDtoHasync") == CopyEnds{E::device, E::host});
+  CHECK(copy_ends("memcpyAtoA") == CopyEnds{E::array, E::array});
+  CHECK(copy_ends("memcpyHtoHasync") == CopyEnds{E::host, E::host});
+  CHECK(copy_ends("memcpyPtoP") == CopyEnds{E::peer, E::peer});
+  CHECK(copy_ends("memcpyDtoA") == CopyEnds{E::device, E::array});
+  for (const char* not_a_copy : {"memset", "_Z4spiny", "memcpy", "memcpyXtoD", "memcpyHxD", ""}) {
+    INFO(not_a_copy);
+    CHECK_FALSE(copy_ends(not_a_copy).has_value());
+  }
+}

@@ -119,3 +119,28 @@ TEST_CASE("conckerneltrace drops counters with the old profiler's rule", "[confi
   CHECK_FALSE(alone.counters_dropped);
   CHECK(warnings.lines().size() == 1);
 }
+
+TEST_CASE("export and summary: formats on one line or several; an unknown one is one warning", "[config]") {
+  WarningCapture warnings;
+  auto cfg = parse_profile_config("export json\nsummary\n", "cfg");
+  CHECK(warnings.lines().empty());
+  CHECK(cfg.exports_to(ExportFormat::json));
+  CHECK_FALSE(cfg.exports_to(ExportFormat::sqlite));
+  CHECK(cfg.summary);
+
+  auto both = parse_profile_config("export json, sqlite\n", "cfg");
+  CHECK(both.exports_to(ExportFormat::json));
+  CHECK(both.exports_to(ExportFormat::sqlite));
+  CHECK_FALSE(both.summary);
+  auto lines = parse_profile_config("export sqlite\nexport json\n", "cfg");
+  CHECK(lines.exports.count() == 2);
+  CHECK(warnings.lines().empty());
+
+  auto bad = parse_profile_config("export pftrace,json\nexport\nsummary yes\n", "cfg");
+  CHECK(bad.exports_to(ExportFormat::json));
+  CHECK(bad.exports.count() == 1);
+  CHECK(bad.summary);
+  CHECK(warnings.lines() == std::vector<std::string>{"cfg:1: unknown export format 'pftrace' (json, sqlite), ignored",
+                                                     "cfg:2: export needs a format: json or sqlite",
+                                                     "cfg:3: 'summary' takes no value; 'yes' ignored"});
+}
