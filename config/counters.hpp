@@ -1,7 +1,7 @@
 #pragma once
 // The legacy counter names a config file may ask for, in the fixed column order of
-// FORMAT.md section 3, with the Perfworks metric that counts the same thing on sm_75
-// and newer (COUNTERS.md). This table is the only place that mapping lives.
+// docs/format.md "Columns", with the Perfworks metric that counts the same thing on sm_75
+// and newer (docs/counters.md). This table is the only place that mapping lives.
 #include <cstddef>
 #include <optional>
 #include <span>

@@ -1,5 +1,5 @@
 #pragma once
-// The COMPUTE_PROFILE / CUDA_PROFILE / OPENCL_PROFILE variable families (FORMAT.md
+// The COMPUTE_PROFILE / CUDA_PROFILE / OPENCL_PROFILE variable families (docs/format.md,
 // section 1) and the settings they give each kind of context.
 #include <optional>
 #include <string>

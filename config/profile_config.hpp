@@ -1,5 +1,5 @@
 #pragma once
-// The contents of a COMPUTE_PROFILE_CONFIG file (FORMAT.md section 2).
+// The contents of a COMPUTE_PROFILE_CONFIG file (docs/format.md, "Config file").
 #include <bitset>
 #include <cstddef>
 #include <optional>

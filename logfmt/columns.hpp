@@ -1,5 +1,5 @@
 #pragma once
-// Which columns a log has, in the fixed order of FORMAT.md section 3, whatever the
+// Which columns a log has, in the fixed order of docs/format.md "Columns", whatever the
 // order of the config file.
 #include <cstdint>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // What a copy is in the log's terms: method name, memtransferdir, host memory type;
-// from where its two ends live (FORMAT.md "Values").
+// from where its two ends live (docs/format.md, "Methods and directions").
 #include <cstdint>
 #include <optional>
 #include <string_view>

@@ -1,5 +1,5 @@
 #pragma once
-// The block that opens every log (FORMAT.md section 3, "Header").
+// The block that opens every log (docs/format.md, "Header").
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // Log path templates (%d %p %h %q{NAME} %%) and the rule that keeps two contexts out
-// of one file (FORMAT.md section 1, "Log path template").
+// of one file (docs/format.md, "Log path template").
 #include <map>
 #include <mutex>
 #include <string>

@@ -20,7 +20,7 @@ struct Dim3 {
   friend bool operator==(const Dim3&, const Dim3&) = default;
 };
 
-// memtransferdir values of FORMAT.md; host_to_host (a unified-address copy between
+// memtransferdir values (docs/format.md, "Methods and directions"); host_to_host (a unified-address copy between
 // two host buffers) is computeprof's: the old profiler had no such copies.
 enum class TransferDir : std::uint8_t {
   host_to_device = 0,

@@ -1,5 +1,5 @@
 #pragma once
-// Record -> text, key-value or CSV (FORMAT.md section 3). Appends to a caller's buffer;
+// Record -> text, key-value or CSV (docs/format.md, "Key-value records", "CSV records"). Appends to a caller's buffer;
 // knows nothing of files.
 #include <string>
 

@@ -41,7 +41,7 @@ struct CounterSession {
   CUpti_RangeProfiler_Object* profiler = nullptr;
   ChipConfig* chip = nullptr;
   std::vector<std::uint8_t> counter_data;
-  // Metric values scale to one SM unless countermodeaggregate (COUNTERS.md).
+  // Metric values scale to one SM unless countermodeaggregate (docs/counters.md, "Per-SM values and countermodeaggregate").
   double scale = 1.0;
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// Hardware counters of kernel launches with the CUPTI Range Profiler (COUNTERS.md):
+// Hardware counters of kernel launches with the CUPTI Range Profiler (docs/counters.md):
 // per context, AutoRange + KernelReplay, started once; each counted launch is made
 // alone on its context, then the range it produced is decoded, evaluated and
 // attached to its record. When counters cannot be collected the reason is said once

@@ -22,7 +22,7 @@ struct KernelInfo {
 // Cached per thread; the driver is asked once per handle per process.
 const KernelInfo& kernel_info(CUfunction f);
 
-// Theoretical occupancy of a launch of `f` (COUNTERS.md): active warps per SM at the
+// Theoretical occupancy of a launch of `f` (docs/counters.md, "Occupancy"): active warps per SM at the
 // launch's block size and dynamic shared memory over the SM's maximum. Empty when the
 // driver cannot tell.
 std::optional<double> launch_occupancy(CUfunction f, const KernelInfo& info, std::uint32_t block_threads,

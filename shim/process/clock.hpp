@@ -1,6 +1,6 @@
 #pragma once
 // The two clocks of a log: monotonic for durations and the `timestamp` column,
-// the wall clock for GPU timestamps (FORMAT.md: 16 hex digits of nanoseconds).
+// the wall clock for GPU timestamps (docs/format.md, "Values": 16 hex digits of nanoseconds).
 #include <time.h>
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Facts the interposition rests on (DESIGN.md): no DT_NEEDED on libcuda, dlsym keeps
+// Facts the interposition rests on (docs/design.md, "Interposition"): no DT_NEEDED on libcuda, dlsym keeps
 // its caller, nothing happens to a program that never uses CUDA.
 #include "catch.hpp"
 

@@ -1,4 +1,4 @@
-// The three variable families for OpenCL programs (FORMAT.md section 1).
+// The three variable families for OpenCL programs (docs/format.md, "Environment").
 #include <string>
 #include <vector>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The simulated CUDA driver's state: devices, contexts, streams that execute
 // operations on worker threads, events stamped when a stream reaches them, modules,
-// kernels, memory. Test equipment (DESIGN.md "Without a GPU").
+// kernels, memory. Test equipment (docs/design.md, "Without a GPU").
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>

@@ -86,7 +86,7 @@ TEST_CASE("OpenCL logs use the OpenCL spellings", "[columns]") {
         "method,gputime,cputime,gridsizeX,gridsizeY,threadblocksizeX,threadblocksizeY,threadblocksizeZ,occupancy");
 }
 
-TEST_CASE("counters follow COUNTERS.md order", "[columns]") {
+TEST_CASE("counters follow docs/counters.md order", "[columns]") {
   CHECK(columns_for("prof_trigger_00\nlocal_load\ngst_128b\nbranch\n") ==
         "method,gputime,cputime,occupancy,local_load,branch,gst_128b,prof_trigger_00");
 }

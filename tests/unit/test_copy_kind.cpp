@@ -1,4 +1,4 @@
-// What a copy is called in the log, from where its ends live (FORMAT.md "Values").
+// What a copy is called in the log, from where its ends live (docs/format.md, "Methods and directions").
 #include "catch.hpp"
 
 #include "logfmt/copy_kind.hpp"

@@ -10,7 +10,7 @@
 
 using namespace computeprof::config;
 
-TEST_CASE("legacy counters keep the COUNTERS.md order and names", "[counters]") {
+TEST_CASE("legacy counters keep the docs/counters.md order and names", "[counters]") {
   auto counters = legacy_counters();
   REQUIRE(counters.size() == kLegacyCounterCount);
   CHECK(counters.front().name == "local_load");
@@ -40,9 +40,9 @@ TEST_CASE("legacy counters map to their Perfworks metrics", "[counters]") {
   CHECK_FALSE(find_legacy_counter("gld_request "));
 }
 
-// COUNTERS.md's mapping, written out again here so that each row of the table in
+// docs/counters.md's mapping, written out again here so that each row of the table in
 // config/counters.cpp is checked against it on its own.
-TEST_CASE("each legacy counter row matches COUNTERS.md", "[counters]") {
+TEST_CASE("each legacy counter row matches docs/counters.md", "[counters]") {
   struct Row {
     std::string_view name;
     std::string_view metric;

@@ -1,4 +1,4 @@
-// Records that correspond to the real old logs quoted in FORMAT.md produce those logs
+// Records that correspond to the real old logs quoted in docs/format.md ("Golden logs") produce those logs
 // byte for byte.
 #include "catch.hpp"
 

@@ -31,7 +31,7 @@ TEST_CASE("options, counters, comments and white space", "[config]") {
   CHECK_FALSE(cfg.log_format);
 }
 
-TEST_CASE("every option of FORMAT.md is known", "[config]") {
+TEST_CASE("every option of docs/format.md is known", "[config]") {
   WarningCapture warnings;
   auto cfg = parse_profile_config(
       "timestamp\ngpustarttimestamp\ngpuendtimestamp\ngridsize\ngridsize3d\nthreadblocksize\n"
@@ -54,7 +54,7 @@ TEST_CASE("OpenCL spellings set the same options", "[config]") {
   CHECK(cfg.options.count() == 4);
 }
 
-TEST_CASE("every counter name of COUNTERS.md is accepted", "[config]") {
+TEST_CASE("every counter name of docs/counters.md is accepted", "[config]") {
   WarningCapture warnings;
   std::string text;
   for (const auto& c : legacy_counters()) text += std::string(c.name) + "\n";
