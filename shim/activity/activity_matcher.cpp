@@ -4,6 +4,8 @@
 #include <utility>
 
 namespace computeprof::shim {
+
+using logfmt::CopyKind;
 namespace {
 
 // An operation's GPU times from its activities (one per call outside graphs; CUPTI

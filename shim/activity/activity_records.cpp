@@ -1,6 +1,11 @@
 #include "shim/activity/activity_records.hpp"
 
 namespace computeprof::shim {
+
+using logfmt::classify_copy;
+using logfmt::CopyKind;
+using logfmt::MemorySide;
+using logfmt::peer_copy;
 namespace {
 
 std::uint32_t non_negative(std::int32_t v) { return v > 0 ? static_cast<std::uint32_t>(v) : 0; }

@@ -12,11 +12,6 @@
 
 namespace computeprof::shim {
 
-using logfmt::classify_copy;
-using logfmt::CopyKind;
-using logfmt::MemorySide;
-using logfmt::peer_copy;
-
 // The shim's own kind of external id: CUSTOM0 and CUSTOM1 are taken by PyTorch's Kineto.
 inline constexpr CUpti_ExternalCorrelationKind kShimCorrelationKind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2;
 
@@ -39,8 +34,8 @@ struct GpuActivity {
 
   // Copies and memsets.
   std::uint64_t bytes = 0;
-  MemorySide source = MemorySide::device;  // copies
-  MemorySide destination = MemorySide::device;
+  logfmt::MemorySide source = logfmt::MemorySide::device;  // copies
+  logfmt::MemorySide destination = logfmt::MemorySide::device;
   bool peer = false;  // between two devices
 };
 
@@ -54,6 +49,6 @@ using ActivityRecord = std::variant<std::monostate, GpuActivity, ExternalCorrela
 ActivityRecord read_activity_record(const CUpti_Activity& record);
 
 // The log's view of a copy CUPTI saw (graph copy nodes): method, direction, host memory.
-CopyKind copy_kind_of(const GpuActivity& copy);
+logfmt::CopyKind copy_kind_of(const GpuActivity& copy);
 
 }  // namespace computeprof::shim

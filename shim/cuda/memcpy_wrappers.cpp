@@ -6,6 +6,11 @@
 #include "shim/cuda/recorded_call.hpp"
 
 namespace computeprof::shim {
+
+using logfmt::classify_copy;
+using logfmt::CopyKind;
+using logfmt::MemorySide;
+using logfmt::peer_copy;
 namespace {
 
 void describe_copy(logfmt::Record& r, const CopyKind& kind, std::uint64_t bytes) {

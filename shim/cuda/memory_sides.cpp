@@ -4,6 +4,8 @@
 
 namespace computeprof::shim {
 
+using logfmt::MemorySide;
+
 MemorySide side_of_address(CUdeviceptr address) {
   const DriverCalls* d = driver_calls();
   if (!d || !d->pointer_get_attributes) return MemorySide::pageable_host;

@@ -8,17 +8,12 @@
 
 namespace computeprof::shim {
 
-using logfmt::classify_copy;
-using logfmt::CopyKind;
-using logfmt::MemorySide;
-using logfmt::peer_copy;
-
 // A unified address: device (managed included), page-locked host or pageable host.
-MemorySide side_of_address(CUdeviceptr address);
+logfmt::MemorySide side_of_address(CUdeviceptr address);
 // A host pointer: page-locked or pageable.
-MemorySide side_of_host(const void* host);
+logfmt::MemorySide side_of_host(const void* host);
 // An end of a 2D/3D copy, by its declared memory type.
-MemorySide side_of_operand(CUmemorytype type, const void* host, CUdeviceptr device);
+logfmt::MemorySide side_of_operand(CUmemorytype type, const void* host, CUdeviceptr device);
 // Bytes per element of an array (1 when the driver cannot tell).
 std::size_t array_element_bytes(CUarray array);
 

@@ -10,6 +10,8 @@
 #include "shim/activity/activity_records.hpp"
 
 using namespace computeprof::shim;
+using computeprof::logfmt::CopyKind;
+using computeprof::logfmt::MemorySide;
 using computeprof::logfmt::Record;
 using computeprof::logfmt::RecordKind;
 using computeprof::logfmt::TransferDir;
