@@ -58,6 +58,19 @@ void LogFile::flush() {
   buffer_.clear();
 }
 
+void LogFile::flush_with_tail(std::string_view tail) {
+  flush();
+  if (fd_ < 0 || write_failed_) return;
+  const off_t at = ::lseek(fd_, 0, SEEK_CUR);
+  std::size_t done = 0;
+  while (at >= 0 && done < tail.size()) {
+    const ssize_t n = ::pwrite(fd_, tail.data() + done, tail.size() - done, at + static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+}
+
 void LogFile::write_all(std::string_view text) {
   while (!text.empty()) {
     ssize_t n = ::write(fd_, text.data(), text.size());

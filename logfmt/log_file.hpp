@@ -24,6 +24,9 @@ class LogFile {
   void append(std::string_view text);
   // Writes everything buffered.
   void flush();
+  // Writes everything buffered, then `tail` after it without counting it as written:
+  // the next write replaces the tail (a JSON file stays valid after every flush).
+  void flush_with_tail(std::string_view tail);
   void close();
 
   // Drops the descriptor and the buffer without writing (a forked child must not

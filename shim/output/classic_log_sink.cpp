@@ -1,10 +1,6 @@
 #include "shim/output/classic_log_sink.hpp"
 
-#include <limits.h>
-#include <unistd.h>
-
 #include "logfmt/header.hpp"
-#include "logfmt/log_path.hpp"
 #include "logfmt/record_writer.hpp"
 #include "shim/output/log_paths.hpp"
 
@@ -17,14 +13,7 @@ ClassicLogSink::ClassicLogSink(const ProfiledContext& context, config::LogFormat
       layout_(logfmt::select_columns(settings_.config, context.api)) {}
 
 void ClassicLogSink::begin() {
-  char host[HOST_NAME_MAX + 1] = {};
-  gethostname(host, sizeof host - 1);
-  logfmt::PathTemplateValues values;
-  values.device = context_.device;
-  values.pid = static_cast<long>(getpid());
-  values.hostname = host;
-  const std::string path =
-      log_paths().claim(logfmt::expand_log_path(settings_.log_template, values), context_.number);
+  const std::string path = claim_output_path(settings_.log_template, context_.device, context_.number);
   if (!file_.open(path)) return;
   note_log_path(path);
 

@@ -14,6 +14,16 @@ logfmt::LogPathRegistry& log_paths() {
   return *paths;
 }
 
+std::string claim_output_path(std::string_view path_template, int device, int claimant) {
+  char host[HOST_NAME_MAX + 1] = {};
+  gethostname(host, sizeof host - 1);
+  logfmt::PathTemplateValues values;
+  values.device = device;
+  values.pid = static_cast<long>(getpid());
+  values.hostname = host;
+  return log_paths().claim(logfmt::expand_log_path(path_template, values), claimant);
+}
+
 void note_log_path(const std::string& path) {
   const char* index = std::getenv("COMPUTEPROF_LOG_INDEX");
   if (!index || !*index) return;

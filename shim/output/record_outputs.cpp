@@ -23,6 +23,7 @@ void RecordOutputs::write(const ProfiledContext& context, const logfmt::Record& 
   if (!c.ended) {
     for (auto& sink : c.sinks) sink->write(context, record);
   }
+  if (process_ended_) return;
   if (!process_begun_) {
     process_sinks_ = make_process_sinks_();
     for (auto& sink : process_sinks_) sink->begin();
@@ -51,6 +52,12 @@ void RecordOutputs::end_context(const ProfiledContext& context) {
   for (auto& sink : process_sinks_) sink->flush();
 }
 
+void RecordOutputs::end_process() {
+  if (process_ended_) return;
+  process_ended_ = true;
+  for (auto& sink : process_sinks_) sink->end();
+}
+
 void RecordOutputs::abandon() {
   for (ContextSinks& c : contexts_) {
     for (auto& sink : c.sinks) sink->abandon();
@@ -59,6 +66,7 @@ void RecordOutputs::abandon() {
   contexts_.clear();
   process_sinks_.clear();
   process_begun_ = false;
+  process_ended_ = false;
   log_paths().clear();
 }
 

@@ -25,6 +25,9 @@ class RecordOutputs {
   void flush();
   // `context` ended: its sinks end; later records of it are dropped.
   void end_context(const ProfiledContext& context);
+  // The process ends: the process-wide sinks end (once; later records reach only the
+  // contexts' sinks).
+  void end_process();
   // A forked child: every sink lets go of the parent's output; the child starts afresh.
   void abandon();
 
@@ -41,6 +44,7 @@ class RecordOutputs {
   // Indexed by context number: numbers are dense from 1 (reset with everything at fork).
   std::vector<ContextSinks> contexts_;
   bool process_begun_ = false;
+  bool process_ended_ = false;
   SinkList process_sinks_;
 };
 

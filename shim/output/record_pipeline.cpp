@@ -121,7 +121,12 @@ void wake_writer() {
   p.wake.notify_one();
 }
 
-void flush_at_exit() { flush_records(); }
+void flush_at_exit() {
+  flush_records();
+  auto& p = pipeline();
+  std::lock_guard lock(p.drain_mutex);
+  p.outputs.end_process();
+}
 
 void before_fork() {
   auto& p = pipeline();

@@ -1,6 +1,10 @@
 #include "shim/output/sink_factory.hpp"
 
 #include "shim/output/classic_log_sink.hpp"
+#include "shim/output/json_trace_sink.hpp"
+#include "shim/output/sqlite_export_sink.hpp"
+#include "shim/output/summary_sink.hpp"
+#include "shim/process/profiling_state.hpp"
 
 namespace computeprof::shim {
 
@@ -14,6 +18,18 @@ SinkList make_context_sinks(const ProfiledContext& context) {
   return sinks;
 }
 
-SinkList make_process_sinks() { return {}; }
+SinkList make_process_sinks() {
+  // One set of files for the whole process: the settings of CUDA contexts, or of OpenCL
+  // contexts where only those are profiled.
+  const ProcessProfile& profile = process_profile();
+  const config::Settings& settings = profile.cuda.settings.enabled ? profile.cuda.settings : profile.opencl.settings;
+  SinkList sinks;
+  if (settings.config.exports_to(config::ExportFormat::json)) sinks.push_back(std::make_unique<JsonTraceSink>(settings));
+  if (settings.config.exports_to(config::ExportFormat::sqlite)) {
+    sinks.push_back(std::make_unique<SqliteExportSink>(settings));
+  }
+  if (settings.config.summary) sinks.push_back(std::make_unique<SummarySink>());
+  return sinks;
+}
 
 }  // namespace computeprof::shim

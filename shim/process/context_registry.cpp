@@ -16,6 +16,7 @@ struct Registry {
   // Contexts that ended, and a forked child's parent's: records may still point at them.
   std::vector<ProfiledContext*> ended;
   int next_number = 1;
+  ContextOrigin first_origin;
 };
 
 void lock_registry();
@@ -41,6 +42,7 @@ void reset_registry_in_child() {
   for (auto& [key, context] : r.known) r.ended.push_back(context);
   r.known.clear();
   r.next_number = 1;
+  r.first_origin = {};
   r.mutex.unlock();
 }
 
@@ -62,10 +64,17 @@ const ProfiledContext* find_or_create_context(const ContextKey& key,
   std::lock_guard lock(r.mutex);
   // Another thread of the same context may have won the race.
   if (auto it = r.known.find(key); it != r.known.end()) return it->second;
+  if (r.next_number == 1) r.first_origin = origin;
   auto* context = new ProfiledContext{r.next_number++, d.device, std::move(d.device_name), key.api, origin,
                                       &profile_of(key.api)};
   r.known.emplace(key, context);
   return context;
+}
+
+ContextOrigin first_context_origin() {
+  auto& r = registry();
+  std::lock_guard lock(r.mutex);
+  return r.first_origin;
 }
 
 const ProfiledContext* take_context(const ContextKey& key) {

@@ -48,6 +48,11 @@ struct ContextDescription {
 const ProfiledContext* find_or_create_context(const ContextKey& key,
                                               const std::function<ContextDescription()>& describe);
 
+// The origin of the first context the process recorded in (of this process: a forked
+// child's first own); no operation of the process started before it. Zero before the
+// first context.
+ContextOrigin first_context_origin();
+
 // The context of `key` if it is known; forgets it, so that a context reusing the id
 // (never for CUDA ids, possible for OpenCL handles) is a new one.
 const ProfiledContext* take_context(const ContextKey& key);

@@ -1,0 +1,128 @@
+#include "shim/output/json_trace_sink.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <fmt/format.h>
+
+#include "config/report.hpp"
+#include "logfmt/export_path.hpp"
+#include "shim/output/log_paths.hpp"
+
+namespace computeprof::shim {
+namespace {
+
+// CUDA devices are processes 0, 1, ... as in Kineto; OpenCL devices come after them.
+constexpr std::uint64_t kOpenCLDevicePids = 100;
+
+std::uint64_t device_pid(const ProfiledContext& context) {
+  return static_cast<std::uint64_t>(context.device) + (context.api == config::Api::opencl ? kOpenCLDevicePids : 0);
+}
+
+std::uint64_t since(std::uint64_t wall_ns, std::uint64_t base_ns) { return wall_ns > base_ns ? wall_ns - base_ns : 0; }
+
+}  // namespace
+
+JsonTraceSink::JsonTraceSink(const config::Settings& settings) : settings_(settings) {
+  for (std::size_t id = 0; id < config::kLegacyCounterCount; ++id) {
+    if (settings.config.counters.test(id)) counters_.push_back(id);
+  }
+}
+
+void JsonTraceSink::begin() {
+  const std::string path = claim_output_path(logfmt::export_path_template(settings_.log_template, ".json"), 0, 0);
+  if (!file_.open(path)) return;
+  note_log_path(path);
+  pid_ = static_cast<std::uint64_t>(getpid());
+  base_ns_ = first_context_origin().wall_ns;
+  // Kineto's layout; "ms" is a display hint to chrome://tracing (times are always
+  // microseconds there), while Perfetto would read "ns" as the times' own unit.
+  buffer_ = fmt::format("{{\"schemaVersion\":1,\"displayTimeUnit\":\"ms\",\"baseTimeNanoseconds\":{},\"traceEvents\":[\n",
+                        base_ns_);
+  std::string& out = next_event();
+  logfmt::append_process_name(out, pid_, program_invocation_short_name, "CPU");
+}
+
+std::string& JsonTraceSink::next_event() {
+  if (events_++ > 0) buffer_.append(",\n");
+  if (events_ > kViewerEventLimit && !warned_limit_) {
+    warned_limit_ = true;
+    config::warn(fmt::format("the JSON trace has more than {} events: Perfetto UI and chrome://tracing may not open "
+                             "it (Perfetto's trace_processor can)",
+                             kViewerEventLimit));
+  }
+  return buffer_;
+}
+
+void JsonTraceSink::name_tracks(const ProfiledContext& context, logfmt::TraceTrack host, logfmt::TraceTrack gpu) {
+  if (named_threads_.emplace(host.pid, host.tid).second) {
+    logfmt::append_thread_name(next_event(), host, fmt::format("thread {}", host.tid));
+  }
+  if (named_processes_.insert(gpu.pid).second) {
+    const bool opencl = context.api == config::Api::opencl;
+    logfmt::append_process_name(next_event(), gpu.pid,
+                                fmt::format("{} {}", opencl ? "OpenCL device" : "GPU", context.device),
+                                context.device_name);
+    std::string device;
+    fmt::format_to(std::back_inserter(device), "{{\"id\":{},\"api\":\"{}\",\"name\":", context.device,
+                   opencl ? "opencl" : "cuda");
+    logfmt::append_json_string(device, context.device_name);
+    device.push_back('}');
+    devices_.push_back(std::move(device));
+  }
+  if (named_threads_.emplace(gpu.pid, gpu.tid).second) {
+    logfmt::append_thread_name(next_event(), gpu, fmt::format("stream {}", gpu.tid));
+  }
+}
+
+void JsonTraceSink::write(const ProfiledContext& context, const logfmt::Record& r) {
+  if (!file_.is_open() || ended_) return;
+  const logfmt::TraceTrack host{pid_, r.thread_id};
+  const logfmt::TraceTrack gpu{device_pid(context), r.stream_id};
+  name_tracks(context, host, gpu);
+  const std::uint64_t host_ns = since(context.origin.wall_ns + r.timestamp_ns, base_ns_);
+  const std::uint64_t gpu_ns = since(r.gpu_start_ns, base_ns_);
+  // A graph launch's nodes share its call: one host event, one flow, to the first node.
+  const bool first_of_call = r.correlation_id == 0 || r.correlation_id != last_host_correlation_;
+  const bool graph_node = r.kind != logfmt::RecordKind::graph && r.api.find("GraphLaunch") != std::string_view::npos;
+  if (first_of_call) {
+    logfmt::append_host_event(next_event(), r, context.api == config::Api::opencl, host, host_ns);
+    last_host_correlation_ = r.correlation_id;
+  }
+  logfmt::GpuEventPlacement where{gpu, gpu_ns, graph_node ? r.correlation_id : 0, context.device, context.number};
+  logfmt::append_gpu_event(next_event(), r, where, counters_);
+  if (first_of_call && !graph_node) logfmt::append_flow(next_event(), ++flows_, host, host_ns, gpu, gpu_ns);
+}
+
+std::string JsonTraceSink::tail() const {
+  std::string out = "\n],\"deviceProperties\":[";
+  for (std::size_t i = 0; i < devices_.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    out += devices_[i];
+  }
+  out += "],\"traceName\":";
+  logfmt::append_json_string(out, file_.path());
+  out += "}\n";
+  return out;
+}
+
+void JsonTraceSink::flush() {
+  if (!file_.is_open()) return;
+  file_.append(buffer_);
+  buffer_.clear();
+  file_.flush_with_tail(tail());
+}
+
+void JsonTraceSink::end() {
+  if (ended_) return;
+  flush();
+  file_.close();
+  ended_ = true;
+}
+
+void JsonTraceSink::abandon() {
+  buffer_.clear();
+  file_.abandon();
+}
+
+}  // namespace computeprof::shim

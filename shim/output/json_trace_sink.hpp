@@ -1,0 +1,52 @@
+#pragma once
+// `export json`: one Chrome trace of the whole process (docs/format.md, "JSON trace"):
+// a track per GPU and stream, the calls on their threads' tracks, a flow from each call
+// to its GPU work. The file is valid JSON after every flush: the closing part is
+// written after the last event each time and replaced by the next events.
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "logfmt/log_file.hpp"
+#include "logfmt/trace_events.hpp"
+#include "shim/output/record_sink.hpp"
+
+namespace computeprof::shim {
+
+class JsonTraceSink final : public RecordSink {
+ public:
+  // Viewers (Perfetto UI, chrome://tracing) struggle beyond this many events.
+  static constexpr std::uint64_t kViewerEventLimit = 1'000'000;
+
+  explicit JsonTraceSink(const config::Settings& settings);
+
+  void begin() override;
+  void write(const ProfiledContext& context, const logfmt::Record& record) override;
+  void flush() override;
+  void end() override;
+  void abandon() override;
+
+ private:
+  // Starts the next event in the buffer (the separator after the previous one).
+  std::string& next_event();
+  void name_tracks(const ProfiledContext& context, logfmt::TraceTrack host, logfmt::TraceTrack gpu);
+  std::string tail() const;
+
+  const config::Settings& settings_;
+  std::vector<std::size_t> counters_;  // the configured legacy counters
+  logfmt::LogFile file_;
+  std::string buffer_;
+  std::uint64_t base_ns_ = 0;  // wall clock; event times count from here
+  std::uint64_t pid_ = 0;
+  std::uint64_t events_ = 0;
+  std::uint64_t flows_ = 0;
+  std::uint64_t last_host_correlation_ = 0;
+  std::set<std::uint64_t> named_processes_;
+  std::set<std::pair<std::uint64_t, std::uint64_t>> named_threads_;
+  std::vector<std::string> devices_;  // deviceProperties entries
+  bool warned_limit_ = false;
+  bool ended_ = false;
+};
+
+}  // namespace computeprof::shim

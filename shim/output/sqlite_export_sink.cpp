@@ -1,0 +1,275 @@
+#include "shim/output/sqlite_export_sink.hpp"
+
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <fmt/format.h>
+
+#include "config/report.hpp"
+#include "logfmt/copy_kind.hpp"
+#include "logfmt/export_path.hpp"
+#include "logfmt/kernel_names.hpp"
+#include "shim/output/log_paths.hpp"
+#include "shim/output/sqlite_schema.hpp"
+
+namespace computeprof::shim {
+namespace {
+
+constexpr const char* kStatementSql[] = {
+    "INSERT INTO StringIds (id, value) VALUES (?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, correlationId, nameId, returnValue, "
+    "callchainId) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, greenContextId, streamId, correlationId, "
+    "globalPid, demangledName, shortName, mangledName, launchType, cacheConfig, registersPerThread, gridX, gridY, "
+    "gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, "
+    "gridId, sharedMemoryExecuted, graphNodeId, sharedMemoryLimitConfig) VALUES "
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, greenContextId, streamId, correlationId, "
+    "globalPid, bytes, copyKind, deprecatedSrcId, srcKind, dstKind, srcDeviceId, srcContextId, dstDeviceId, "
+    "dstContextId, migrationCause, graphNodeId, virtualAddress) VALUES "
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start, end, deviceId, contextId, greenContextId, streamId, correlationId, "
+    "globalPid, value, bytes, graphNodeId, memKind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO COMPUTEPROF_COUNTERS (correlationId, nameId, value) VALUES (?, ?, ?)",
+    "INSERT INTO TARGET_INFO_GPU (vmId, id, name) VALUES (0, ?, ?)",
+};
+
+// OpenCL devices are numbered after CUDA's (as the JSON trace's processes).
+constexpr std::int64_t kOpenCLDeviceIds = 100;
+
+std::int64_t device_id(const ProfiledContext& c) {
+  return c.device + (c.api == config::Api::opencl ? kOpenCLDeviceIds : 0);
+}
+
+std::int64_t memory_kind(logfmt::CopyEnd end, const logfmt::Record& r) {
+  switch (end) {
+    case logfmt::CopyEnd::host:
+      return r.host_mem_type == logfmt::HostMemType::page_locked ? nsys::pinned : nsys::pageable;
+    case logfmt::CopyEnd::array: return nsys::array;
+    case logfmt::CopyEnd::device:
+    case logfmt::CopyEnd::peer: return nsys::device;
+  }
+  return nsys::unknown_memory;
+}
+
+std::int64_t copy_kind(const logfmt::CopyEnds& e) {
+  using logfmt::CopyEnd;
+  if (e.source == CopyEnd::peer) return nsys::ptop;
+  constexpr int kKinds[3][3] = {// [source][destination]: host, device, array
+                                {nsys::htoh, nsys::htod, nsys::htoa},
+                                {nsys::dtoh, nsys::dtod, nsys::dtoa},
+                                {nsys::atoh, nsys::atod, nsys::atoa}};
+  if (e.destination == CopyEnd::peer) return nsys::ptop;
+  return kKinds[static_cast<int>(e.source)][static_cast<int>(e.destination)];
+}
+
+std::string format_time(std::uint64_t wall_ns, bool utc) {
+  const time_t seconds = static_cast<time_t>(wall_ns / 1'000'000'000u);
+  tm parts{};
+  if (utc ? !gmtime_r(&seconds, &parts) : !localtime_r(&seconds, &parts)) return "";
+  char text[64];
+  strftime(text, sizeof text, utc ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%dT%H:%M:%S%z", &parts);
+  return text;
+}
+
+}  // namespace
+
+SqliteExportSink::SqliteExportSink(const config::Settings& settings) : settings_(settings) {
+  for (std::size_t id = 0; id < config::kLegacyCounterCount; ++id) {
+    if (settings.config.counters.test(id)) counters_.push_back(id);
+  }
+}
+
+SqliteExportSink::~SqliteExportSink() { close(); }
+
+void SqliteExportSink::fail(std::string_view what) {
+  config::warn(fmt::format("SQLite export '{}': {}: {}; the database stops here", file_.path(), what,
+                           db_ && sql_ ? sql_->errmsg(db_) : "no database"));
+  close();
+}
+
+bool SqliteExportSink::exec(const char* sql) {
+  if (sql_->exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK) return true;
+  fail(sql);
+  return false;
+}
+
+bool SqliteExportSink::open(const std::string& path) {
+  std::string error;
+  sql_ = sqlite_library(error);
+  if (!sql_) {
+    config::warn(fmt::format("export sqlite: {}; no database is written", error));
+    return false;
+  }
+  // The file is made (or emptied) the way logs are; SQLite takes an empty file as a new
+  // database. No symbolic link is followed.
+  if (!file_.open(path)) return false;
+  // A journal left by an earlier database at this path would be rolled back into the new one.
+  ::unlink((path + "-journal").c_str());
+  if (sql_->open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, nullptr) != SQLITE_OK) {
+    fail("cannot open");
+    return false;
+  }
+  // A killed process loses at most the batch in flight: the journal rolls it back when
+  // the database is next opened. Syncing to disk is not needed for that.
+  if (!exec("PRAGMA synchronous=OFF") || !exec("BEGIN") || !exec(std::string(kSqliteSchema).c_str())) return false;
+  for (std::size_t i = 0; i < kStatements; ++i) {
+    if (sql_->prepare_v2(db_, kStatementSql[i], -1, &statements_[i], nullptr) != SQLITE_OK) {
+      fail(kStatementSql[i]);
+      return false;
+    }
+  }
+  return true;
+}
+
+void SqliteExportSink::begin() {
+  const std::string path = claim_output_path(logfmt::export_path_template(settings_.log_template, ".sqlite"), 0, 0);
+  if (!open(path)) return;
+  note_log_path(path);
+  base_ns_ = static_cast<std::int64_t>(first_context_origin().wall_ns);
+  const std::int64_t pid = getpid();
+  global_pid_ = pid << 24;
+  const std::string start = fmt::format(
+      "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES ({}, '{}', '{}');"
+      "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_SCHEMA_VERSION', '3.16.1'), "
+      "('EXPORT_PRODUCT_VERSION', 'computeprof " COMPUTEPROF_VERSION "'), ('COMPUTEPROF_SCHEMA_VERSION', '1');"
+      "INSERT INTO PROCESSES VALUES ({}, {}, ",
+      base_ns_, format_time(static_cast<std::uint64_t>(base_ns_), true),
+      format_time(static_cast<std::uint64_t>(base_ns_), false), global_pid_, pid);
+  std::string process = start;
+  process += '\'';
+  for (const char* c = program_invocation_short_name; *c; ++c) process += *c == '\'' ? std::string("''") : std::string(1, *c);
+  process += "');COMMIT";
+  if (exec(process.c_str())) in_transaction_ = false;
+}
+
+std::int64_t SqliteExportSink::string_id_of(std::string_view text) {
+  if (auto it = string_ids_.find(text); it != string_ids_.end()) return it->second;
+  const auto id = static_cast<std::int64_t>(string_ids_.size());
+  string_ids_.emplace(std::string(text), id);
+  insert_text(string_id, id, text);
+  return id;
+}
+
+void SqliteExportSink::insert_text(Statement s, std::int64_t id, std::string_view text) {
+  if (!db_) return;
+  sqlite3_stmt* st = statements_[s];
+  sql_->bind_int64(st, 1, id);
+  sql_->bind_text(st, 2, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
+  sql_->reset(st);
+}
+
+void SqliteExportSink::insert(Statement s, std::initializer_list<std::optional<std::int64_t>> values) {
+  if (!db_) return;
+  sqlite3_stmt* st = statements_[s];
+  int column = 1;
+  for (const auto& v : values) {
+    if (v) {
+      sql_->bind_int64(st, column, *v);
+    } else {
+      sql_->bind_null(st, column);
+    }
+    ++column;
+  }
+  if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
+  sql_->reset(st);
+}
+
+void SqliteExportSink::write(const ProfiledContext& c, const logfmt::Record& r) {
+  if (!db_) return;
+  if (!in_transaction_) {
+    if (!exec("BEGIN")) return;
+    in_transaction_ = true;
+  }
+  const std::int64_t device = device_id(c);
+  if (devices_.insert(device).second) {
+    if (!db_) return;
+    sqlite3_stmt* st = statements_[gpu];
+    sql_->bind_int64(st, 1, device);
+    sql_->bind_text(st, 2, c.device_name.data(), static_cast<int>(c.device_name.size()), SQLITE_TRANSIENT);
+    if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[gpu]);
+    sql_->reset(st);
+  }
+  const auto correlation = static_cast<std::int64_t>(r.correlation_id);
+  // One RUNTIME row per call: a graph launch's nodes share theirs.
+  if (r.correlation_id == 0 || r.correlation_id != last_call_) {
+    last_call_ = r.correlation_id;
+    const std::int64_t call_start = static_cast<std::int64_t>(c.origin.wall_ns + r.timestamp_ns) - base_ns_;
+    const std::int64_t event_class = c.api == config::Api::opencl ? nsys::computeprof_opencl : nsys::cuda_driver;
+    insert(runtime, {call_start, call_start + static_cast<std::int64_t>(r.cputime_ns), event_class,
+                     global_pid_ | (r.thread_id & 0xFFFFFF), correlation,
+                     string_id_of(r.api.empty() ? std::string_view("unknown") : r.api), 0, std::nullopt});
+  }
+  const std::int64_t start = static_cast<std::int64_t>(r.gpu_start_ns) - base_ns_;
+  const std::int64_t end = start + static_cast<std::int64_t>(r.gputime_ns);
+  const std::int64_t context = c.number;
+  const auto stream = static_cast<std::int64_t>(r.stream_id);
+  switch (r.kind) {
+    case logfmt::RecordKind::kernel: {
+      const std::string demangled = logfmt::demangled_name(r.method);
+      const std::int64_t launch_type =
+          r.api.find("Cooperative") != std::string_view::npos ? nsys::cooperative_single_device : nsys::regular;
+      insert(kernel, {start, end, device, context, std::nullopt, stream, correlation, global_pid_,
+                      string_id_of(demangled), string_id_of(logfmt::base_name(demangled)), string_id_of(r.method),
+                      launch_type, r.cache_config_executed, r.registers, r.grid.x, r.grid.y, r.grid.z, r.block.x,
+                      r.block.y, r.block.z, r.static_smem, r.dynamic_smem, 0, 0, correlation, std::nullopt,
+                      std::nullopt, std::nullopt});
+      for (std::size_t id : counters_) {
+        const logfmt::CounterValue v = r.counter(id);
+        if (v.state == logfmt::CounterValue::State::absent) continue;
+        insert(counter, {correlation, string_id_of(config::legacy_counters()[id].name),
+                         v.state == logfmt::CounterValue::State::value
+                             ? std::optional<std::int64_t>(static_cast<std::int64_t>(v.value))
+                             : std::nullopt});
+      }
+      break;
+    }
+    case logfmt::RecordKind::memcpy: {
+      const auto ends = logfmt::copy_ends(r.method);
+      if (!ends) break;
+      insert(memcpy, {start, end, device, context, std::nullopt, stream, correlation, global_pid_,
+                      static_cast<std::int64_t>(r.transfer_bytes), copy_kind(*ends), std::nullopt,
+                      memory_kind(ends->source, r), memory_kind(ends->destination, r), std::nullopt, std::nullopt,
+                      std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+      break;
+    }
+    case logfmt::RecordKind::memset:
+      // The value set is not recorded; nsys's column cannot be empty.
+      insert(memset, {start, end, device, context, std::nullopt, stream, correlation, global_pid_, 0,
+                      static_cast<std::int64_t>(r.transfer_bytes), std::nullopt, nsys::device});
+      break;
+    case logfmt::RecordKind::graph: break;  // its call's RUNTIME row only: no single GPU activity
+  }
+}
+
+void SqliteExportSink::flush() {
+  if (db_ && in_transaction_ && exec("COMMIT")) in_transaction_ = false;
+}
+
+void SqliteExportSink::end() {
+  flush();
+  close();
+}
+
+void SqliteExportSink::close() {
+  if (!db_) return;
+  for (sqlite3_stmt*& st : statements_) {
+    if (st) sql_->finalize(st);
+    st = nullptr;
+  }
+  sql_->close_v2(db_);
+  db_ = nullptr;
+  file_.close();
+}
+
+void SqliteExportSink::abandon() {
+  // The parent's connection is not the child's to use, nor to close (SQLite: never
+  // carry a connection across fork).
+  db_ = nullptr;
+  for (sqlite3_stmt*& st : statements_) st = nullptr;
+  file_.abandon();
+}
+
+}  // namespace computeprof::shim

@@ -1,0 +1,56 @@
+#pragma once
+// `export sqlite`: one database of the whole process in the shape of nsys's SQLite
+// export (sqlite_schema.hpp, docs/format.md "SQLite database"). Rows are written by
+// the writer thread in one transaction per batch of records, committed at every flush:
+// a process killed at any point leaves a database that opens, with every batch before.
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "logfmt/log_file.hpp"
+#include "shim/output/record_sink.hpp"
+#include "shim/output/sqlite_library.hpp"
+
+namespace computeprof::shim {
+
+class SqliteExportSink final : public RecordSink {
+ public:
+  explicit SqliteExportSink(const config::Settings& settings);
+  ~SqliteExportSink() override;
+
+  void begin() override;
+  void write(const ProfiledContext& context, const logfmt::Record& record) override;
+  void flush() override;
+  void end() override;
+  void abandon() override;
+
+ private:
+  enum Statement : std::size_t { string_id, runtime, kernel, memcpy, memset, counter, gpu, kStatements };
+
+  bool exec(const char* sql);
+  bool open(const std::string& path);
+  void close();
+  std::int64_t string_id_of(std::string_view text);
+  // Binds `values` (null where empty) to statement `s` and runs it.
+  void insert(Statement s, std::initializer_list<std::optional<std::int64_t>> values);
+  void insert_text(Statement s, std::int64_t id, std::string_view text);
+  void fail(std::string_view what);
+
+  const config::Settings& settings_;
+  std::vector<std::size_t> counters_;  // configured legacy counters
+  const SqliteLibrary* sql_ = nullptr;
+  sqlite3* db_ = nullptr;
+  // Held open for the life of the database: the path stays claimed by this process.
+  logfmt::LogFile file_;
+  sqlite3_stmt* statements_[kStatements] = {};
+  bool in_transaction_ = false;
+  std::int64_t base_ns_ = 0;
+  std::int64_t global_pid_ = 0;
+  std::uint64_t last_call_ = 0;  // correlation id of the last RUNTIME row
+  std::map<std::string, std::int64_t, std::less<>> string_ids_;
+  std::set<std::int64_t> devices_;
+};
+
+}  // namespace computeprof::shim
