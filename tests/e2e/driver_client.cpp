@@ -12,6 +12,7 @@
 // (7000, 2). `linked` (the driver_client_linked build) takes the addresses of the
 // symbols it links against. Stdout is deterministic; the last line is PASS or FAIL.
 #include <dlfcn.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -339,6 +340,20 @@ int scenario_bracket() {
   return 0;
 }
 
+// A spin and a copy, cuProfilerStop (a flush point), then killed: no exit handler runs.
+int scenario_stop_then_kill() {
+  Session s = open_session();
+  CUdeviceptr d;
+  check(g.mem_alloc(&d, 4096), "cuMemAlloc");
+  std::vector<char> host(4096, 1);
+  spin(s, 200'000);
+  check(g.memcpy_htod(d, host.data(), host.size()), "cuMemcpyHtoD");
+  check(g.profiler_stop(), "cuProfilerStop");
+  std::fflush(stdout);
+  raise(SIGKILL);
+  return 0;
+}
+
 // A launch the driver refuses (2048 threads per block), then one good launch.
 int scenario_reject() {
   Session s = open_session();
@@ -514,6 +529,7 @@ int main(int argc, char** argv) {
   int rc = 0;
   if (scenario == "basic") rc = scenario_basic();
   else if (scenario == "bracket") rc = scenario_bracket();
+  else if (scenario == "stop-then-kill") rc = scenario_stop_then_kill();
   else if (scenario == "reject") rc = scenario_reject();
   else if (scenario == "capture") rc = scenario_capture();
   else if (scenario == "graph-nodes") rc = scenario_graph_nodes();

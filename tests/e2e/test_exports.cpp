@@ -1,0 +1,161 @@
+// export json, export sqlite and summary: from the records the logs get, on every reach
+// path, in both timing modes; valid after a flush point even when the process is then
+// killed.
+#include <sqlite3.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+
+#include "e2e_support.hpp"
+
+using namespace e2e;
+
+namespace {
+
+const char* const kExportConfig = "export json,sqlite\nsummary\nmemtransfersize\nstreamid\n";
+
+// The checker of the trace's structure against the logs (check_trace.py).
+std::string check_trace(const std::string& trace, const std::string& log) {
+  const std::string command = std::string(PYTHON3_PATH) + " " + CHECK_TRACE_PATH + " " + trace + " " + log + " 2>&1";
+  std::string out;
+  FILE* p = popen(command.c_str(), "r");
+  REQUIRE(p);
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, p)) > 0;) out.append(buffer, n);
+  const int status = pclose(p);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  return out;
+}
+
+// Rows of a query as "a|b|c" lines.
+std::vector<std::string> query(const std::string& database, const std::string& sql) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(database.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  INFO(sql << ": " << sqlite3_errmsg(db));
+  REQUIRE(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK);
+  std::vector<std::string> rows;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    std::string row;
+    for (int i = 0; i < sqlite3_column_count(st); ++i) {
+      if (i > 0) row += '|';
+      const unsigned char* text = sqlite3_column_text(st, i);
+      row += text ? reinterpret_cast<const char*>(text) : "NULL";
+    }
+    rows.push_back(row);
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return rows;
+}
+
+std::string field_line(const std::string& text, const std::string& containing) {
+  const auto at = text.find(containing);
+  if (at == std::string::npos) return "";
+  const auto begin = text.rfind('\n', at) + 1;
+  return text.substr(begin, text.find('\n', at) - begin);
+}
+
+}  // namespace
+
+TEST_CASE("exports: the JSON trace and the database hold the log's records, the summary its totals",
+          "[e2e][exports]") {
+  const auto reach = GENERATE(as<std::string>{}, "linked", "dlsym", "procaddress", "runtime");
+  const bool concurrent = GENERATE(false, true);
+  INFO("reach " << reach << (concurrent ? ", conckerneltrace" : ", serialized"));
+  auto o = profiling(std::string(kExportConfig) + (concurrent ? "conckerneltrace\n" : ""));
+  const auto r = run_client(reach, "basic", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string log_path = o.directory + "/compute_profile.log";
+  const std::string trace = o.directory + "/compute_profile.json";
+  const std::string database = o.directory + "/compute_profile.sqlite";
+  const auto log = read_log(log_path);
+  REQUIRE(log.records.size() == 8);
+
+  // The summary on stderr, nvprof's table; the spins' times are exact with CUPTI.
+  CHECK(r.err.starts_with("=="));
+  CHECK(r.err.find("== Profiling result:\n            Type  Time(%)      Time     Calls       Avg       Min       Max  "
+                   "Name\n") != std::string::npos);
+  CHECK(field_line(r.err, "spin(unsigned long long)").ends_with(
+      "  50.000ms         2  25.000ms  20.000ms  30.000ms  spin(unsigned long long)"));
+  CHECK(field_line(r.err, "[CUDA memcpy HtoD]").find("         2  ") != std::string::npos);
+  CHECK(field_line(r.err, "[CUDA memset]").find("         1  ") != std::string::npos);
+
+  CHECK(check_trace(trace, log_path).starts_with("trace ok: "));
+
+  // The shape of nsys stats' kernel, memory and API reports.
+  CHECK(query(database,
+              "SELECT s.value, count(*), sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+              "JOIN StringIds s ON s.id = k.demangledName GROUP BY 1 ORDER BY 1") ==
+        std::vector<std::string>{
+            "spin(unsigned long long)|2|50000000",
+            "vecAdd(float const*, float const*, float*, int)|1|" +
+                std::to_string(micros_to_ns(log.with_method("_Z6vecAddPKfS0_Pfi")[0].at("gputime")))});
+  CHECK(query(database,
+              "SELECT '[CUDA memcpy ' || o.label || ']', count(*), sum(m.bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY m "
+              "JOIN ENUM_CUDA_MEMCPY_OPER o ON o.id = m.copyKind GROUP BY 1 ORDER BY 1") ==
+        std::vector<std::string>{"[CUDA memcpy Device-to-Device]|1|40960", "[CUDA memcpy Device-to-Host]|1|40960",
+                                 "[CUDA memcpy Host-to-Device]|2|81920"});
+  CHECK(query(database, "SELECT count(*), sum(bytes) FROM CUPTI_ACTIVITY_KIND_MEMSET") ==
+        std::vector<std::string>{"1|40960"});
+  // Every GPU operation joins the call that made it, as nsys's cuda_kern_exec reports join them.
+  CHECK(query(database,
+              "SELECT count(*) FROM (SELECT correlationId, globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL "
+              "SELECT correlationId, globalPid FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT correlationId, "
+              "globalPid FROM CUPTI_ACTIVITY_KIND_MEMSET) g JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON "
+              "g.correlationId = r.correlationId AND g.globalPid = (r.globalTid & 0xFFFFFFFFFF000000)") ==
+        std::vector<std::string>{"8"});
+  CHECK(query(database, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass = 1") ==
+        std::vector<std::string>{"8"});
+  CHECK(query(database, "SELECT id, name FROM TARGET_INFO_GPU") ==
+        std::vector<std::string>{"0|computeprof simulated GPU"});
+  CHECK(query(database, "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_SCHEMA_VERSION'") ==
+        std::vector<std::string>{"3.16.1"});
+  // Every table exists, also those this program gives no row.
+  CHECK(query(database, "SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS") == std::vector<std::string>{"0"});
+  CHECK(query(database, "SELECT count(*) FROM CUDA_CALLCHAINS") == std::vector<std::string>{"0"});
+  CHECK(query(database, "SELECT count(*) FROM COMPUTEPROF_COUNTERS") == std::vector<std::string>{"0"});
+}
+
+TEST_CASE("exports: a process killed after a flush point leaves a trace that parses and a database that opens",
+          "[e2e][exports]") {
+  auto o = profiling("export json,sqlite\n");
+  const auto r = run_client("dlsym", "stop-then-kill", o);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 128 + SIGKILL);
+  const std::string log_path = o.directory + "/compute_profile.log";
+  CHECK(read_log(log_path).records.size() == 2);
+  CHECK(check_trace(o.directory + "/compute_profile.json", log_path).starts_with("trace ok: "));
+  const std::string database = o.directory + "/compute_profile.sqlite";
+  CHECK(query(database, "PRAGMA integrity_check") == std::vector<std::string>{"ok"});
+  CHECK(query(database, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL") == std::vector<std::string>{"1"});
+  CHECK(query(database, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY") == std::vector<std::string>{"1"});
+}
+
+TEST_CASE("exports: named after the log template without %d; an unknown format is one warning", "[e2e][exports]") {
+  auto o = profiling("export json\nexport pftrace\n");
+  o.env["COMPUTE_PROFILE_LOG"] = "run_%d_%p.log";
+  const auto r = run_client("dlsym", "bracket", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err == "computeprof: " + o.directory + "/profile.cfg:2: unknown export format 'pftrace' (json, sqlite), "
+                 "ignored\n");
+  std::vector<std::string> files = list_directory(o.directory);
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() == 3);
+  CHECK(files[0] == "profile.cfg");
+  // run_<pid>.json beside run_0_<pid>.log, the same pid.
+  const std::string pid = files[1].substr(4, files[1].size() - 4 - 5);
+  CHECK(files[1] == "run_" + pid + ".json");
+  CHECK(files[2] == "run_0_" + pid + ".log");
+  CHECK(pid.find_first_not_of("0123456789") == std::string::npos);
+}

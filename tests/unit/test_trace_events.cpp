@@ -1,0 +1,100 @@
+// Records as Chrome trace events: exact text of each kind of event.
+#include "catch.hpp"
+
+#include "logfmt/trace_events.hpp"
+
+using namespace computeprof::logfmt;
+
+namespace {
+Record kernel() {
+  Record r;
+  r.kind = RecordKind::kernel;
+  r.method = "_Z6vecAddPKfS0_Pfi";
+  r.api = "cuLaunchKernel";
+  r.gputime_ns = 3'600;
+  r.cputime_ns = 12'345;
+  r.stream_id = 7;
+  r.correlation_id = 42;
+  r.grid = {40, 1, 1};
+  r.block = {256, 1, 1};
+  r.registers = 16;
+  r.static_smem = 0;
+  r.dynamic_smem = 128;
+  r.occupancy = 1.0F;
+  return r;
+}
+}  // namespace
+
+TEST_CASE("a kernel is a complete event on its GPU's stream track, with the log's fields as args", "[trace]") {
+  std::string out;
+  append_gpu_event(out, kernel(), {{0, 7}, 1'500, 0, 0, 1}, {});
+  CHECK(out ==
+        R"j({"ph":"X","cat":"kernel","name":"vecAdd(float const*, float const*, float*, int)","pid":0,"tid":7,)j"
+        R"j("ts":1.500,"dur":3.600,"args":{"device":0,"context":1,"stream":7,"correlation":42,)j"
+        R"j("method":"_Z6vecAddPKfS0_Pfi","api":"cuLaunchKernel","grid":[40,1,1],"block":[256,1,1],)j"
+        R"j("registers per thread":16,"static shared memory":0,"dynamic shared memory":128,)j"
+        R"j("theoretical occupancy":1.000}})j");
+}
+
+TEST_CASE("counters are args: values, and n/a where they could not be collected", "[trace]") {
+  Record r = kernel();
+  CounterValues values;
+  values.values[9] = CounterValue::of(123);  // inst_executed
+  values.values[2] = CounterValue::unavailable_value();
+  r.counter_state = CounterState::measured;
+  r.counters = &values;
+  std::string out;
+  const std::size_t configured[] = {2, 9};
+  append_gpu_event(out, r, {{0, 7}, 0, 0, 0, 1}, configured);
+  CHECK(out.ends_with(R"j("theoretical occupancy":1.000,"gld_request":"n/a","inst_executed":123}})j"));
+}
+
+TEST_CASE("copies and memsets: names of their kinds, bytes, direction and bandwidth", "[trace]") {
+  Record c;
+  c.kind = RecordKind::memcpy;
+  c.method = "memcpyHtoDasync";
+  c.api = "cuMemcpyHtoDAsync_v2";
+  c.transfer_bytes = 4096;
+  c.transfer_dir = TransferDir::host_to_device;
+  c.host_mem_type = HostMemType::page_locked;
+  c.gputime_ns = 2'048;
+  CHECK(gpu_event_name(c) == "Memcpy HtoD (Pinned -> Device)");
+  std::string out;
+  append_gpu_event(out, c, {{1, 3}, 0, 0, 1, 2}, {});
+  CHECK(out.ends_with(R"j("bytes":4096,"memtransferdir":0,"memtransferhostmemtype":1,"memory bandwidth (GB/s)":2.000}})j"));
+  Record m;
+  m.kind = RecordKind::memset;
+  m.method = "memset";
+  CHECK(gpu_event_name(m) == "Memset (Device)");
+}
+
+TEST_CASE("graph nodes, which may overlap on their stream, are async begin and end events", "[trace]") {
+  std::string out;
+  append_gpu_event(out, kernel(), {{0, 7}, 10'000, 42, 0, 1}, {});
+  CHECK(out.starts_with(R"j({"ph":"b","cat":"kernel","id":42,"name":"vecAdd(float const*, float const*, float*, int)",)j"
+                        R"j("pid":0,"tid":7,"ts":10.000,"args":{)j"));
+  CHECK(out.ends_with(R"j(},
+{"ph":"e","cat":"kernel","id":42,"name":"vecAdd(float const*, float const*, float*, int)","pid":0,"tid":7,"ts":13.600})j"));
+}
+
+TEST_CASE("the host call, the flow to its GPU work, track names", "[trace]") {
+  std::string out;
+  append_host_event(out, kernel(), false, {4242, 4243}, 500);
+  CHECK(out == R"j({"ph":"X","cat":"cuda_driver","name":"cuLaunchKernel","pid":4242,"tid":4243,"ts":0.500,"dur":12.345,)j"
+               R"j("args":{"correlation":42}})j");
+  out.clear();
+  append_flow(out, 9, {4242, 4243}, 500, {0, 7}, 1'500);
+  CHECK(out == R"j({"ph":"s","id":9,"pid":4242,"tid":4243,"ts":0.500,"cat":"ac2g","name":"ac2g"},
+{"ph":"f","id":9,"pid":0,"tid":7,"ts":1.500,"cat":"ac2g","name":"ac2g","bp":"e"})j");
+  out.clear();
+  append_process_name(out, 0, "GPU 0", "NVIDIA H100");
+  append_thread_name(out, {0, 7}, "stream 7");
+  CHECK(out == R"j({"ph":"M","name":"process_name","pid":0,"tid":0,"args":{"name":"GPU 0"}},
+{"ph":"M","name":"process_labels","pid":0,"tid":0,"args":{"labels":"NVIDIA H100"}}{"ph":"M","name":"thread_name","pid":0,"tid":7,"args":{"name":"stream 7"}})j");
+}
+
+TEST_CASE("strings stay one JSON string: quotes and backslashes escaped, control characters spaced", "[trace]") {
+  std::string out;
+  append_json_string(out, "a\"b\\c\nd");
+  CHECK(out == R"j("a\"b\\c d")j");
+}
