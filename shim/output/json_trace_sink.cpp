@@ -23,7 +23,8 @@ std::uint64_t since(std::uint64_t wall_ns, std::uint64_t base_ns) { return wall_
 
 }  // namespace
 
-JsonTraceSink::JsonTraceSink(const config::Settings& settings) : settings_(settings) {
+JsonTraceSink::JsonTraceSink(const config::Settings& settings, std::uint64_t viewer_event_limit)
+    : settings_(settings), viewer_event_limit_(viewer_event_limit) {
   for (std::size_t id = 0; id < config::kLegacyCounterCount; ++id) {
     if (settings.config.counters.test(id)) counters_.push_back(id);
   }
@@ -45,11 +46,11 @@ void JsonTraceSink::begin() {
 
 std::string& JsonTraceSink::next_event() {
   if (events_++ > 0) buffer_.append(",\n");
-  if (events_ > kViewerEventLimit && !warned_limit_) {
+  if (events_ > viewer_event_limit_ && !warned_limit_) {
     warned_limit_ = true;
     config::warn(fmt::format("the JSON trace has more than {} events: Perfetto UI and chrome://tracing may not open "
                              "it (Perfetto's trace_processor can)",
-                             kViewerEventLimit));
+                             viewer_event_limit_));
   }
   return buffer_;
 }

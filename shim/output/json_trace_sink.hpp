@@ -19,7 +19,7 @@ class JsonTraceSink final : public RecordSink {
   // Viewers (Perfetto UI, chrome://tracing) struggle beyond this many events.
   static constexpr std::uint64_t kViewerEventLimit = 1'000'000;
 
-  explicit JsonTraceSink(const config::Settings& settings);
+  explicit JsonTraceSink(const config::Settings& settings, std::uint64_t viewer_event_limit = kViewerEventLimit);
 
   void begin() override;
   void write(const ProfiledContext& context, const logfmt::Record& record) override;
@@ -45,6 +45,7 @@ class JsonTraceSink final : public RecordSink {
   std::set<std::uint64_t> named_processes_;
   std::set<std::pair<std::uint64_t, std::uint64_t>> named_threads_;
   std::vector<std::string> devices_;  // deviceProperties entries
+  std::uint64_t viewer_event_limit_;
   bool warned_limit_ = false;
   bool ended_ = false;
 };

@@ -1,0 +1,73 @@
+// The JSON trace sink's file: valid after every flush, one warning past the viewers' limit.
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "config/report.hpp"
+#include "shim/output/json_trace_sink.hpp"
+
+using namespace computeprof;
+using namespace computeprof::shim;
+
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+void collect(std::string_view line, void* lines) { static_cast<std::vector<std::string>*>(lines)->emplace_back(line); }
+
+}  // namespace
+
+TEST_CASE("the trace ends like JSON after every flush, and says once when it grows past the viewers' limit",
+          "[exports]") {
+  char directory[] = "/tmp/computeprof-json-XXXXXX";
+  REQUIRE(mkdtemp(directory));
+  config::Settings settings;
+  settings.log_template = std::string(directory) + "/trace.log";
+  std::vector<std::string> warnings;
+  config::set_warning_sink(collect, &warnings);
+  {
+    JsonTraceSink sink(settings, 20);
+    ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr};
+    logfmt::Record r;
+    r.method = "_Z4spiny";
+    r.api = "cuLaunchKernel";
+    sink.begin();
+    for (std::uint64_t i = 1; i <= 3; ++i) {
+      r.correlation_id = i;
+      sink.write(context, r);
+    }
+    sink.flush();
+    const std::string first = read_text(settings.log_template.substr(0, settings.log_template.size() - 4) + ".json");
+    CHECK(first.ends_with("\n],\"deviceProperties\":[{\"id\":0,\"api\":\"cuda\",\"name\":\"gpu\"}],\"traceName\":\"" +
+                          std::string(directory) + "/trace.json\"}\n"));
+    CHECK(count_of(first, "\"cat\":\"kernel\"") == 3);
+    CHECK(warnings.empty());
+    for (std::uint64_t i = 4; i <= 10; ++i) {
+      r.correlation_id = i;
+      sink.write(context, r);
+    }
+    sink.end();
+    const std::string last = read_text(std::string(directory) + "/trace.json");
+    CHECK(count_of(last, "\"cat\":\"kernel\"") == 10);
+    CHECK(count_of(last, "traceName") == 1);
+    CHECK(last.ends_with("\"}\n"));
+  }
+  config::set_warning_sink(nullptr, nullptr);
+  CHECK(warnings == std::vector<std::string>{
+                        "the JSON trace has more than 20 events: Perfetto UI and chrome://tracing may not open it "
+                        "(Perfetto's trace_processor can)"});
+}
