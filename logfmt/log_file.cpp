@@ -40,7 +40,9 @@ bool LogFile::open(const std::string& path) {
   write_failed_ = false;
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) {
-    config::warn(fmt::format("cannot open log '{}': {}; this context is not logged", path, std::strerror(errno)));
+    int err = errno;  // before anything that allocates
+    config::warn(fmt::format("cannot open log '{}': {}; this context is not logged", config::escape_for_warning(path),
+                             std::strerror(err)));
     return false;
   }
   return true;
@@ -63,9 +65,10 @@ void LogFile::write_all(std::string_view text) {
     ssize_t n = ::write(fd_, text.data(), text.size());
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
+      int err = errno;  // before anything that allocates
       if (!write_failed_) {
-        config::warn(fmt::format("cannot write log '{}': {}; records are lost", path_,
-                                 n < 0 ? std::strerror(errno) : "no progress"));
+        config::warn(fmt::format("cannot write log '{}': {}; records are lost", config::escape_for_warning(path_),
+                                 n < 0 ? std::strerror(err) : "no progress"));
       }
       write_failed_ = true;
       return;

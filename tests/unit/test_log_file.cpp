@@ -54,6 +54,16 @@ TEST_CASE("a log that cannot be opened is one warning naming path and reason", "
         "cannot open log '/nonexistent-dir/compute_profile.log': No such file or directory; this context is not logged");
 }
 
+TEST_CASE("a log path with a line break is echoed escaped", "[logfile]") {
+  test::WarningCapture warnings;
+  logfmt::LogFile file;
+  CHECK_FALSE(file.open("/nonexistent-dir/a\ncomputeprof: b.log"));
+  REQUIRE(warnings.lines().size() == 1);
+  CHECK(warnings.lines()[0] ==
+        "cannot open log '/nonexistent-dir/a\\ncomputeprof: b.log': No such file or directory; this context is not "
+        "logged");
+}
+
 TEST_CASE("a write error is reported once", "[logfile]") {
   test::WarningCapture warnings;
   logfmt::LogFile file;
