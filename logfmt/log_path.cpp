@@ -54,14 +54,23 @@ std::string expand_log_path(std::string_view tmpl, const PathTemplateValues& v) 
   return out;
 }
 
-std::string insert_context_suffix(std::string_view path, int context) {
+namespace {
+
+// `path` with "_<number>" before the extension of its last component.
+std::string insert_suffix(std::string_view path, long number) {
   std::size_t slash = path.rfind('/');
   std::size_t base = slash == std::string_view::npos ? 0 : slash + 1;
   std::size_t dot = path.rfind('.');
   // A leading dot names a hidden file, not an extension.
   if (dot == std::string_view::npos || dot <= base) dot = path.size();
-  return fmt::format("{}_{}{}", path.substr(0, dot), context, path.substr(dot));
+  return fmt::format("{}_{}{}", path.substr(0, dot), number, path.substr(dot));
 }
+
+}  // namespace
+
+std::string insert_context_suffix(std::string_view path, int context) { return insert_suffix(path, context); }
+
+std::string insert_process_suffix(std::string_view path, long pid) { return insert_suffix(path, pid); }
 
 std::string LogPathRegistry::claim(const std::string& path, int context) {
   std::lock_guard lock(mutex_);

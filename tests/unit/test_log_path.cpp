@@ -117,3 +117,11 @@ TEST_CASE("a shared path with a line break is echoed escaped", "[path]") {
   REQUIRE(warnings.lines().size() == 1);
   CHECK(warnings.lines()[0] == "context 2 would share log 'x\\ny.log' with context 1; it writes 'x\\ny_2.log'");
 }
+
+TEST_CASE("the process suffix goes before the extension", "[path]") {
+  CHECK(insert_process_suffix("compute_profile.log", 4242) == "compute_profile_4242.log");
+  CHECK(insert_process_suffix("dir/a.log", 7) == "dir/a_7.log");
+  CHECK(insert_process_suffix("dir.d/profile", 31337) == "dir.d/profile_31337");
+  CHECK(insert_process_suffix("/x/.hidden", 2) == "/x/.hidden_2");
+  CHECK(insert_process_suffix("a.b.csv", 4194304) == "a.b_4194304.csv");
+}
