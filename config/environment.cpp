@@ -20,7 +20,7 @@ Flag read_flag(std::string_view name, Flag invalid_means, EnvLookup lookup, void
     warn_once(fmt::format("{} is set but empty; treated as unset", name));
     return Flag::unset;
   }
-  warn_once(fmt::format("{}='{}' is not 0 or 1; treated as {}", name, *value,
+  warn_once(fmt::format("{}='{}' is not 0 or 1; treated as {}", name, escape_for_warning(*value),
                         invalid_means == Flag::on ? 1 : 0));
   return invalid_means;
 }

@@ -72,22 +72,6 @@ std::pair<std::string_view, std::string_view> split_word(std::string_view s) {
   return {s.substr(0, i), trim(s.substr(i))};
 }
 
-// Names are echoed in warnings: keep the line printable and short whatever the input.
-std::string printable(std::string_view s) {
-  constexpr std::size_t kShown = 40;
-  std::string out;
-  for (char c : s.substr(0, kShown)) {
-    auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f) {
-      out.push_back(c);
-    } else {
-      out += fmt::format("\\x{:02x}", u);
-    }
-  }
-  if (s.size() > kShown) out += "...";
-  return out;
-}
-
 // The offset of the first byte that no text file has: a control character other than
 // white space, or a byte that is not part of valid UTF-8.
 std::optional<std::size_t> find_binary_byte(std::string_view text) {
@@ -112,7 +96,7 @@ std::optional<std::size_t> find_binary_byte(std::string_view text) {
 
 class ProblemReporter {
  public:
-  explicit ProblemReporter(std::string_view source) : source_(source) {}
+  explicit ProblemReporter(std::string_view source) : source_(escape_for_warning(source)) {}
   ProblemReporter(const ProblemReporter&) = delete;
   ProblemReporter& operator=(const ProblemReporter&) = delete;
   ~ProblemReporter() {
@@ -125,7 +109,7 @@ class ProblemReporter {
   }
 
  private:
-  std::string_view source_;
+  std::string source_;
   std::size_t count_ = 0;
 };
 
@@ -146,7 +130,7 @@ void apply_exports(ProfileConfig& config, std::string_view value, std::size_t nu
       config.exports.set(static_cast<std::size_t>(ExportFormat::sqlite));
     } else if (!format.empty()) {
       problems.line_problem(number,
-                            fmt::format("unknown export format '{}' (json, sqlite), ignored", printable(format)));
+                            fmt::format("unknown export format '{}' (json, sqlite), ignored", escape_for_warning(format)));
     }
   }
 }
@@ -159,7 +143,7 @@ void apply_line(ProfileConfig& config, std::string_view line, std::size_t number
       config.enable_on_start = value == "1";
     } else {
       problems.line_problem(number, fmt::format("enableonstart needs 0 or 1, not '{}'; keeping {}",
-                                                printable(value), config.enable_on_start ? 1 : 0));
+                                                escape_for_warning(value), config.enable_on_start ? 1 : 0));
     }
     return;
   }
@@ -169,8 +153,8 @@ void apply_line(ProfileConfig& config, std::string_view line, std::size_t number
     } else if (value == "KVP") {
       config.log_format = LogFormat::kvp;
     } else {
-      problems.line_problem(number,
-                            fmt::format("profilelogformat needs CSV or KVP, not '{}'; ignored", printable(value)));
+      problems.line_problem(
+          number, fmt::format("profilelogformat needs CSV or KVP, not '{}'; ignored", escape_for_warning(value)));
     }
     return;
   }
@@ -185,12 +169,12 @@ void apply_line(ProfileConfig& config, std::string_view line, std::size_t number
   } else if (auto counter = find_legacy_counter(name)) {
     config.counters.set(*counter);
   } else {
-    problems.line_problem(number, fmt::format("unknown name '{}', skipped", printable(name)));
+    problems.line_problem(number, fmt::format("unknown name '{}', skipped", escape_for_warning(name)));
     return;
   }
   if (!value.empty()) {
-    problems.line_problem(number,
-                          fmt::format("'{}' takes no value; '{}' ignored", printable(name), printable(value)));
+    problems.line_problem(number, fmt::format("'{}' takes no value; '{}' ignored", escape_for_warning(name),
+                                              escape_for_warning(value)));
   }
 }
 
@@ -199,8 +183,8 @@ void apply_line(ProfileConfig& config, std::string_view line, std::size_t number
 ProfileConfig parse_profile_config(std::string_view text, std::string_view source) {
   ProfileConfig config;
   if (auto bad = find_binary_byte(text)) {
-    warn(fmt::format("{}: binary content (byte 0x{:02x} at offset {}), config ignored; using defaults", source,
-                     static_cast<unsigned char>(text[*bad]), *bad));
+    warn(fmt::format("{}: binary content (byte 0x{:02x} at offset {}), config ignored; using defaults",
+                     escape_for_warning(source), static_cast<unsigned char>(text[*bad]), *bad));
     return config;
   }
   constexpr std::string_view kBom = "\xEF\xBB\xBF";
@@ -224,14 +208,15 @@ ProfileConfig parse_profile_config(std::string_view text, std::string_view sourc
   if (config.has(Option::conckerneltrace) && config.counters.any()) {
     config.counters.reset();
     config.counters_dropped = true;
-    warn(fmt::format("{}: counters cannot be collected with conckerneltrace; counters ignored", source));
+    warn(fmt::format("{}: counters cannot be collected with conckerneltrace; counters ignored",
+                     escape_for_warning(source)));
   }
   return config;
 }
 
 ProfileConfig load_profile_config(const std::string& path) {
   auto fail = [&](std::string_view why) {
-    warn(fmt::format("config file '{}': {}; using defaults", path, why));
+    warn(fmt::format("config file '{}': {}; using defaults", escape_for_warning(path), why));
     return ProfileConfig{};
   };
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);

@@ -1,6 +1,8 @@
 #include "logfmt/log_file.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,8 +14,29 @@
 
 namespace computeprof::logfmt {
 namespace {
+
 constexpr std::size_t kFlushThreshold = 64 * 1024;
+
+// Why open(2) refused a log path, in the words the other refusals use.
+std::string open_failure(int err) {
+  switch (err) {
+    case ELOOP: return "is a symbolic link, not followed";
+    case EISDIR: return "is a directory";
+    case ENXIO: return "not a regular file";  // a FIFO without a reader, a socket
+    default: return std::strerror(err);
+  }
 }
+
+// Why an opened file is no file to log to; empty when it is one. A second hard link
+// could be a file elsewhere that whoever chose the path wants emptied.
+std::string refusal(const struct stat& st) {
+  if (S_ISDIR(st.st_mode)) return "is a directory";
+  if (!S_ISREG(st.st_mode)) return "not a regular file";
+  if (st.st_nlink > 1) return fmt::format("has {} hard links", st.st_nlink);
+  return {};
+}
+
+}  // namespace
 
 LogFile::LogFile(LogFile&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)),
@@ -34,16 +57,36 @@ LogFile& LogFile::operator=(LogFile&& other) noexcept {
 
 LogFile::~LogFile() { close(); }
 
-bool LogFile::open(const std::string& path) {
+OpenResult LogFile::open(const std::string& path) {
   close();
   path_ = path;
   write_failed_ = false;
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) {
-    config::warn(fmt::format("cannot open log '{}': {}; this context is not logged", path, std::strerror(errno)));
-    return false;
+  auto fail = [&](int fd, std::string_view why) {
+    if (fd >= 0) ::close(fd);
+    config::warn(fmt::format("cannot open log '{}': {}; this context is not logged", config::escape_for_warning(path),
+                             why));
+    return OpenResult{OpenStatus::failed};
+  };
+  // No O_TRUNC: a file is emptied only once its lock says no one else writes it.
+  // O_NONBLOCK: opening a FIFO must fail (ENXIO) rather than wait for a reader.
+  // O_NOCTTY: a terminal must not become the process's controlling terminal.
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0644);
+  if (fd < 0) return fail(fd, open_failure(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return fail(fd, std::strerror(errno));
+  if (std::string why = refusal(st); !why.empty()) return fail(fd, why);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    ::close(fd);
+    config::warn(fmt::format("log '{}' is being written by another process (it holds the file's lock); left alone",
+                             config::escape_for_warning(path)));
+    return OpenResult{OpenStatus::held};
   }
-  return true;
+  // Any other flock failure is a file system without locks: log unlocked rather than not at all.
+  if (::ftruncate(fd, 0) != 0) return fail(fd, std::strerror(errno));
+  // Writes to a regular file ignore O_NONBLOCK on local file systems, not on all others.
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  fd_ = fd;
+  return OpenResult{OpenStatus::opened};
 }
 
 void LogFile::append(std::string_view text) {
@@ -76,9 +119,10 @@ void LogFile::write_all(std::string_view text) {
     ssize_t n = ::write(fd_, text.data(), text.size());
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
+      int err = errno;  // before anything that allocates
       if (!write_failed_) {
-        config::warn(fmt::format("cannot write log '{}': {}; records are lost", path_,
-                                 n < 0 ? std::strerror(errno) : "no progress"));
+        config::warn(fmt::format("cannot write log '{}': {}; records are lost", config::escape_for_warning(path_),
+                                 n < 0 ? std::strerror(err) : "no progress"));
       }
       write_failed_ = true;
       return;

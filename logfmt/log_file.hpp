@@ -1,10 +1,26 @@
 #pragma once
-// A log file: created (truncated) with mode 0644 minus umask, written through a buffer.
-// Failures are one warning each; the caller goes on either way.
+// A log file, written through a buffer. The path may be anything a hostile
+// environment chose: open() follows no symbolic link, writes only to a regular file
+// with one link, and leaves alone a file another live process is writing (it holds
+// the file's lock). Failures are one warning each; the caller goes on either way.
 #include <string>
 #include <string_view>
 
 namespace computeprof::logfmt {
+
+enum class OpenStatus {
+  opened,
+  // Another open LogFile, in this process or another, holds the path's lock: the file
+  // was left as it was. The caller may try insert_process_suffix(path, pid) instead.
+  held,
+  failed,
+};
+
+struct OpenResult {
+  OpenStatus status;
+  // So that `if (!file.open(path))` reads "not opened", whatever the reason.
+  explicit operator bool() const { return status == OpenStatus::opened; }
+};
 
 class LogFile {
  public:
@@ -15,8 +31,22 @@ class LogFile {
   LogFile& operator=(LogFile&& other) noexcept;
   ~LogFile();
 
-  // Opens `path`; on failure warns with the path and the reason and returns false.
-  bool open(const std::string& path);
+  // Opens `path` for writing: creates it with mode 0644 minus umask, or empties the
+  // regular file that is there once its lock is held. Warns once, with the path and
+  // the reason, unless the result is `opened`.
+  //
+  // The lock is flock(LOCK_EX): it belongs to the open file description, so unlike a
+  // POSIX record lock it is not dropped when the application closes some other
+  // descriptor of the same file, and two LogFiles in one process exclude each other
+  // too. (An OFD lock, F_OFD_SETLK, would behave the same; flock is simpler and older.
+  // On NFS the kernel emulates flock with a byte-range lock, which excludes other
+  // processes and clients only.) The lock lasts until close().
+  //
+  // A forked child shares the description, and so the lock, with its parent. It must
+  // not unlock (that would release the parent's lock too): it calls abandon(), which
+  // only closes its own descriptor, and the lock stays the parent's. The descriptor is
+  // close-on-exec, so a program the child runs does not hold it either.
+  OpenResult open(const std::string& path);
   bool is_open() const { return fd_ >= 0; }
   const std::string& path() const { return path_; }
 
@@ -27,10 +57,11 @@ class LogFile {
   // Writes everything buffered, then `tail` after it without counting it as written:
   // the next write replaces the tail (a JSON file stays valid after every flush).
   void flush_with_tail(std::string_view tail);
+  // Writes everything buffered, then closes the file, which releases its lock.
   void close();
 
   // Drops the descriptor and the buffer without writing (a forked child must not
-  // write its parent's buffered records a second time).
+  // write its parent's buffered records a second time, nor release its lock).
   void abandon();
 
  private:

@@ -25,6 +25,10 @@ std::string expand_log_path(std::string_view path_template, const PathTemplateVa
 // "dir/a.log" + 2 -> "dir/a_2.log"; "dir/a" + 2 -> "dir/a_2".
 std::string insert_context_suffix(std::string_view path, int context);
 
+// "dir/a.log" + 4242 -> "dir/a_4242.log": the path a process takes when another live
+// process holds the lock of `path` (LogFile::open said OpenStatus::held).
+std::string insert_process_suffix(std::string_view path, long pid);
+
 // Hands each context a path no other context of this process writes to.
 class LogPathRegistry {
  public:

@@ -128,10 +128,29 @@ void write_kvp_line(std::string& out, const Record& r, const ColumnLayout& layou
       continue;
     }
     out.append(column_name(spec, layout.api)).append("=[ ");
-    append_value(out, spec, r, "n/a");
+    if (spec.column == Column::method) {
+      append_kvp_field(out, r.method);
+    } else {
+      append_value(out, spec, r, "n/a");
+    }
     out.append(" ] ");
   }
   out.push_back('\n');
+}
+
+void append_kvp_field(std::string& out, std::string_view field) {
+  if (field.find_first_of("\n\r\\") == std::string_view::npos) {
+    out.append(field);
+    return;
+  }
+  for (char c : field) {
+    switch (c) {
+      case '\n': out.append("\\n"); break;
+      case '\r': out.append("\\r"); break;
+      case '\\': out.append("\\\\"); break;
+      default: out.push_back(c);
+    }
+  }
 }
 
 void append_csv_field(std::string& out, std::string_view field) {

@@ -22,4 +22,8 @@ void write_record(std::string& out, const Record& record, const ColumnLayout& la
 // Appends `field`, quoted if it holds a comma, a quote or a line break.
 void append_csv_field(std::string& out, std::string_view field);
 
+// Appends a key-value value with '\n', '\r' and '\\' written as the two characters
+// \n, \r and \\, so that a record stays one line and the escapes read back unambiguously.
+void append_kvp_field(std::string& out, std::string_view field);
+
 }  // namespace computeprof::logfmt

@@ -173,3 +173,11 @@ TEST_CASE("an empty config file is quiet", "[config][input]") {
   CHECK(is_default(load_profile_config(file.string())));
   CHECK(warnings.lines().empty());
 }
+
+TEST_CASE("a config path with a line break is echoed escaped", "[config][input]") {
+  WarningCapture warnings;
+  CHECK(is_default(load_profile_config("/nonexistent/a\ncomputeprof: b.cfg")));
+  REQUIRE(warnings.lines().size() == 1);
+  CHECK(warnings.lines()[0] ==
+        "config file '/nonexistent/a\\ncomputeprof: b.cfg': No such file or directory; using defaults");
+}

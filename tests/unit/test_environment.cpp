@@ -152,3 +152,18 @@ TEST_CASE("a config file is not read when profiling is off", "[env]") {
   CHECK_FALSE(settings.cuda.enabled);
   CHECK(warnings.lines().empty());
 }
+
+TEST_CASE("a 100000-byte value is one warning line of 249 characters", "[env]") {
+  WarningCapture warnings;
+  CHECK(read(Api::cuda, {{"COMPUTE_PROFILE", std::string(100000, 'x')}}).enabled);
+  REQUIRE(warnings.lines().size() == 1);
+  CHECK(warnings.lines()[0] == "COMPUTE_PROFILE='" + std::string(200, 'x') + "...' is not 0 or 1; treated as 1");
+  CHECK(warnings.lines()[0].size() == 249);
+}
+
+TEST_CASE("a line break in a value cannot forge a second warning line", "[env]") {
+  WarningCapture warnings;
+  CHECK_FALSE(read(Api::cuda, {{"CUDA_PROFILE", "1"}, {"CUDA_PROFILE_CSV", "0\ncomputeprof: forged"}}).csv);
+  REQUIRE(warnings.lines().size() == 1);
+  CHECK(warnings.lines()[0] == "CUDA_PROFILE_CSV='0\\ncomputeprof: forged' is not 0 or 1; treated as 0");
+}

@@ -95,3 +95,33 @@ TEST_CASE("a suffixed path that is itself taken gets another suffix", "[path]") 
   registry.clear();
   CHECK(registry.claim("a.log", 2) == "a.log");
 }
+
+TEST_CASE("path warnings escape the template, the sequence and the variable name", "[path]") {
+  test::WarningCapture warnings;
+  CHECK(expand("a%\n.log") == "a%\n.log");
+  CHECK(expand("\x1b[2J%x") == "\x1b[2J%x");
+  CHECK(expand("r%q{A\tB}.log") == "r.log");
+  CHECK(expand(std::string(300, 'p') + "%y") == std::string(300, 'p') + "%y");
+  REQUIRE(warnings.lines().size() == 4);
+  CHECK(warnings.lines()[0] == "log path 'a%\\n.log': unknown sequence '%\\n' kept as is");
+  CHECK(warnings.lines()[1] == "log path '\\x1b[2J%x': unknown sequence '%x' kept as is");
+  CHECK(warnings.lines()[2] == "log path 'r%q{A\\tB}.log': %q{A\\tB} is not set; it expands to nothing");
+  CHECK(warnings.lines()[3] == "log path '" + std::string(200, 'p') + "...': unknown sequence '%y' kept as is");
+}
+
+TEST_CASE("a shared path with a line break is echoed escaped", "[path]") {
+  test::WarningCapture warnings;
+  LogPathRegistry registry;
+  CHECK(registry.claim("x\ny.log", 1) == "x\ny.log");
+  CHECK(registry.claim("x\ny.log", 2) == "x\ny_2.log");
+  REQUIRE(warnings.lines().size() == 1);
+  CHECK(warnings.lines()[0] == "context 2 would share log 'x\\ny.log' with context 1; it writes 'x\\ny_2.log'");
+}
+
+TEST_CASE("the process suffix goes before the extension", "[path]") {
+  CHECK(insert_process_suffix("compute_profile.log", 4242) == "compute_profile_4242.log");
+  CHECK(insert_process_suffix("dir/a.log", 7) == "dir/a_7.log");
+  CHECK(insert_process_suffix("dir.d/profile", 31337) == "dir.d/profile_31337");
+  CHECK(insert_process_suffix("/x/.hidden", 2) == "/x/.hidden_2");
+  CHECK(insert_process_suffix("a.b.csv", 4194304) == "a.b_4194304.csv");
+}

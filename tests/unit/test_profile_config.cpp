@@ -144,3 +144,12 @@ TEST_CASE("export and summary: formats on one line or several; an unknown one is
                                                      "cfg:2: export needs a format: json or sqlite",
                                                      "cfg:3: 'summary' takes no value; 'yes' ignored"});
 }
+
+TEST_CASE("warnings escape the source name and the values they echo", "[config]") {
+  WarningCapture warnings;
+  auto cfg = parse_profile_config("enableonstart 1\v0\n" + std::string(300, 'n') + "\n", "a\nb.cfg");
+  CHECK(cfg.enable_on_start);
+  REQUIRE(warnings.lines().size() == 2);
+  CHECK(warnings.lines()[0] == "a\\nb.cfg:1: enableonstart needs 0 or 1, not '1\\x0b0'; keeping 1");
+  CHECK(warnings.lines()[1] == "a\\nb.cfg:2: unknown name '" + std::string(200, 'n') + "...', skipped");
+}

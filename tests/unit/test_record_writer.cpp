@@ -258,3 +258,30 @@ TEST_CASE("counters that could not be collected read n/a in key-value, empty in 
   write_kvp_line(none, plain, layout);
   CHECK(none == "method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n");
 }
+
+TEST_CASE("KVP: line breaks in names are escaped, so each record is one line", "[writer][kvp]") {
+  auto layout = layout_for("");
+  std::string text;
+  for (std::string_view name : {"line\nbreak", "cr\r\nlf", "back\\slash\\n", "plain_name"}) {
+    Record k = sample_kernel();
+    k.method = name;
+    write_kvp_line(text, k, layout);
+  }
+  CHECK(text ==
+        "method=[ line\\nbreak ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n"
+        "method=[ cr\\r\\nlf ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n"
+        "method=[ back\\\\slash\\\\n ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n"
+        "method=[ plain_name ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n");
+  std::string field;
+  append_kvp_field(field, "a\nb\\");
+  CHECK(field == "a\\nb\\\\");
+}
+
+TEST_CASE("KVP escaping leaves CSV as it was: RFC 4180 quoting", "[writer][csv]") {
+  auto layout = layout_for("");
+  Record k = sample_kernel();
+  k.method = "line\nbreak\\n";
+  std::string out;
+  write_csv_line(out, k, layout);
+  CHECK(out == "\"line\nbreak\\n\",7.424,17.288,0.500\n");
+}
