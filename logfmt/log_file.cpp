@@ -76,9 +76,8 @@ OpenResult LogFile::open(const std::string& path) {
   if (::fstat(fd, &st) != 0) return fail(fd, std::strerror(errno));
   if (std::string why = refusal(st); !why.empty()) return fail(fd, why);
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    // The caller says what it does instead (another name), in one line.
     ::close(fd);
-    config::warn(fmt::format("log '{}' is being written by another process (it holds the file's lock); left alone",
-                             config::escape_for_warning(path)));
     return OpenResult{OpenStatus::held};
   }
   // Any other flock failure is a file system without locks: log unlocked rather than not at all.

@@ -33,7 +33,7 @@ class LogFile {
 
   // Opens `path` for writing: creates it with mode 0644 minus umask, or empties the
   // regular file that is there once its lock is held. Warns once, with the path and
-  // the reason, unless the result is `opened`.
+  // the reason, when the result is `failed`; `held` is the caller's to report.
   //
   // The lock is flock(LOCK_EX): it belongs to the open file description, so unlike a
   // POSIX record lock it is not dropped when the application closes some other

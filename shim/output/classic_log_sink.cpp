@@ -14,8 +14,7 @@ ClassicLogSink::ClassicLogSink(const ProfiledContext& context, config::LogFormat
 
 void ClassicLogSink::begin() {
   const std::string path = claim_output_path(settings_.log_template, context_.device, context_.number);
-  if (!file_.open(path)) return;
-  note_log_path(path);
+  if (!open_output_file(file_, path)) return;
 
   logfmt::HeaderInfo info;
   info.device = context_.device;

@@ -32,8 +32,7 @@ JsonTraceSink::JsonTraceSink(const config::Settings& settings, std::uint64_t vie
 
 void JsonTraceSink::begin() {
   const std::string path = claim_output_path(logfmt::export_path_template(settings_.log_template, ".json"), 0, 0);
-  if (!file_.open(path)) return;
-  note_log_path(path);
+  if (!open_output_file(file_, path)) return;
   pid_ = static_cast<std::uint64_t>(getpid());
   base_ns_ = first_context_origin().wall_ns;
   // Kineto's layout; "ms" is a display hint to chrome://tracing (times are always

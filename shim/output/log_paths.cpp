@@ -6,6 +6,10 @@
 
 #include <cstdlib>
 
+#include <fmt/format.h>
+
+#include "config/report.hpp"
+
 namespace computeprof::shim {
 
 logfmt::LogPathRegistry& log_paths() {
@@ -22,6 +26,22 @@ std::string claim_output_path(std::string_view path_template, int device, int cl
   values.pid = static_cast<long>(getpid());
   values.hostname = host;
   return log_paths().claim(logfmt::expand_log_path(path_template, values), claimant);
+}
+
+bool open_output_file(logfmt::LogFile& file, const std::string& path) {
+  logfmt::OpenResult result = file.open(path);
+  if (result.status == logfmt::OpenStatus::held) {
+    const std::string own = logfmt::insert_process_suffix(path, static_cast<long>(getpid()));
+    config::warn(fmt::format("'{}' is being written by another process; this one writes '{}'",
+                             config::escape_for_warning(path), config::escape_for_warning(own)));
+    result = file.open(own);
+    if (result.status == logfmt::OpenStatus::held) {
+      config::warn(fmt::format("'{}' is being written by another process too; nothing is written there",
+                               config::escape_for_warning(own)));
+    }
+  }
+  if (result) note_log_path(file.path());
+  return static_cast<bool>(result);
 }
 
 void note_log_path(const std::string& path) {

@@ -4,6 +4,7 @@
 // COMPUTEPROF_LOG_INDEX names (the computeprof command reads it to say where they are).
 #include <string>
 
+#include "logfmt/log_file.hpp"
 #include "logfmt/log_path.hpp"
 
 namespace computeprof::shim {
@@ -18,5 +19,10 @@ void note_log_path(const std::string& path);
 // The path of an output file: `path_template` expanded for `device`, this process and
 // this host, and claimed for `claimant` (a context number; 0 for a process-wide file).
 std::string claim_output_path(std::string_view path_template, int device, int claimant);
+
+// Opens `path` for `file`; where another live process writes that file (it holds its
+// lock), opens the path with `_<pid>` before the extension instead, and says so once.
+// Notes the path opened in COMPUTEPROF_LOG_INDEX. False when no file could be opened.
+bool open_output_file(logfmt::LogFile& file, const std::string& path);
 
 }  // namespace computeprof::shim

@@ -104,10 +104,10 @@ bool SqliteExportSink::open(const std::string& path) {
   }
   // The file is made (or emptied) the way logs are; SQLite takes an empty file as a new
   // database. No symbolic link is followed.
-  if (!file_.open(path)) return false;
+  if (!open_output_file(file_, path)) return false;
   // A journal left by an earlier database at this path would be rolled back into the new one.
-  ::unlink((path + "-journal").c_str());
-  if (sql_->open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, nullptr) != SQLITE_OK) {
+  ::unlink((file_.path() + "-journal").c_str());
+  if (sql_->open_v2(file_.path().c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, nullptr) != SQLITE_OK) {
     fail("cannot open");
     return false;
   }
@@ -126,7 +126,6 @@ bool SqliteExportSink::open(const std::string& path) {
 void SqliteExportSink::begin() {
   const std::string path = claim_output_path(logfmt::export_path_template(settings_.log_template, ".sqlite"), 0, 0);
   if (!open(path)) return;
-  note_log_path(path);
   base_ns_ = static_cast<std::int64_t>(first_context_origin().wall_ns);
   const std::int64_t pid = getpid();
   global_pid_ = pid << 24;

@@ -472,6 +472,23 @@ int scenario_fork() {
   return 0;
 }
 
+// A spin, then this client run again as a new program (fork and exec, its "basic"
+// scenario) while this one's log is open, then another spin.
+int scenario_exec_child(const char* self, const char* reach) {
+  Session s = open_session();
+  spin(s, 100'000);
+  const pid_t child = fork();
+  if (child == 0) {
+    execl(self, self, reach, "basic", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  std::printf("child %d exited %d\n", static_cast<int>(child), WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  spin(s, 200'000);
+  return 0;
+}
+
 // A 1 ms spin on stream A, then 200 ms spins on stream A and on stream B launched back
 // to back (they run at the same time unless timing serializes them).
 int scenario_overlap() {
@@ -538,6 +555,7 @@ int main(int argc, char** argv) {
   else if (scenario == "exit-thread") rc = scenario_exit_thread();
   else if (scenario == "no-cleanup") rc = scenario_no_cleanup();
   else if (scenario == "fork") rc = scenario_fork();
+  else if (scenario == "exec-child") rc = scenario_exec_child(argv[0], argv[1]);
   else if (scenario == "overlap") rc = scenario_overlap();
   else if (scenario == "destroy") rc = scenario_destroy();
   else if (scenario == "busy-exit") rc = scenario_busy_exit();

@@ -218,14 +218,12 @@ TEST_CASE("a log another process is writing is reported held and left as it was"
   CHECK_FALSE(result);
   CHECK_FALSE(file.is_open());
   CHECK(slurp(p) == "the other process's records\n");
-  REQUIRE(warnings.lines().size() == 1);
-  CHECK(warnings.lines()[0] ==
-        "log '" + p.string() + "' is being written by another process (it holds the file's lock); left alone");
+  CHECK(warnings.lines().empty());
   // Once that process is gone, its lock is too: the file is this process's to empty.
   other.finish();
   CHECK(file.open(p.string()).status == OpenStatus::opened);
   CHECK(slurp(p).empty());
-  CHECK(warnings.lines().size() == 1);
+  CHECK(warnings.lines().empty());
 }
 
 TEST_CASE("two LogFiles of one process exclude each other until close", "[logfile]") {
@@ -241,7 +239,7 @@ TEST_CASE("two LogFiles of one process exclude each other until close", "[logfil
   CHECK(slurp(p) == "first\n");
   CHECK(second.open(p.string()).status == OpenStatus::opened);
   CHECK(slurp(p).empty());
-  CHECK(warnings.lines().size() == 1);
+  CHECK(warnings.lines().empty());
 }
 
 TEST_CASE("a forked child that abandons the log leaves the parent's lock and records alone", "[logfile]") {
