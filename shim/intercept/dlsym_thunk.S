@@ -1,13 +1,20 @@
-/* The exported dlsym. It asks computeprof_dlsym_substitute (handle, name, caller's
+/* The exported dlsym, under glibc's two versions of it (dlsym@@GLIBC_2.34, the default,
+   and dlsym@GLIBC_<base>, what older programs refer to), so that whoever looks the next
+   dlsym up, by name or by version, finds this one. It asks computeprof_dlsym_substitute (handle, name, caller's
    return address) whether the lookup is one the shim answers (a wrapped driver entry
    point on a libcuda handle, asked by the application); if not, it
    TAIL-JUMPS to glibc's dlsym so that glibc sees the application's return address:
    RTLD_NEXT and the RTLD_DEFAULT namespace are resolved from the caller. */
+#define VERSIONED(name, version) name@version
 #if defined(__x86_64__)
         .text
-        .globl  dlsym
-        .type   dlsym, @function
-dlsym:
+        .globl  computeprof_dlsym
+        .type   computeprof_dlsym, @function
+        .symver computeprof_dlsym, dlsym@@GLIBC_2.34
+        .globl  computeprof_dlsym_base
+        .set    computeprof_dlsym_base, computeprof_dlsym
+        .symver computeprof_dlsym_base, VERSIONED(dlsym, GLIBC_BASE_VERSION)
+computeprof_dlsym:
         .cfi_startproc
         pushq   %rdi
         .cfi_adjust_cfa_offset 8
@@ -28,12 +35,16 @@ dlsym:
         jmp     *computeprof_real_dlsym(%rip)
 1:      ret
         .cfi_endproc
-        .size   dlsym, .-dlsym
+        .size   computeprof_dlsym, .-computeprof_dlsym
 #elif defined(__aarch64__)
         .text
-        .globl  dlsym
-        .type   dlsym, %function
-dlsym:
+        .globl  computeprof_dlsym
+        .type   computeprof_dlsym, %function
+        .symver computeprof_dlsym, dlsym@@GLIBC_2.34
+        .globl  computeprof_dlsym_base
+        .set    computeprof_dlsym_base, computeprof_dlsym
+        .symver computeprof_dlsym_base, VERSIONED(dlsym, GLIBC_BASE_VERSION)
+computeprof_dlsym:
         .cfi_startproc
         stp     x29, x30, [sp, #-32]!
         .cfi_def_cfa_offset 32
@@ -53,7 +64,7 @@ dlsym:
 1:      ldp     x29, x30, [sp], #32
         ret
         .cfi_endproc
-        .size   dlsym, .-dlsym
+        .size   computeprof_dlsym, .-computeprof_dlsym
 #else
 #error "computeprof: dlsym thunk not written for this architecture"
 #endif

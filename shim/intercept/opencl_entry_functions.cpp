@@ -12,7 +12,7 @@ namespace computeprof::shim {
 namespace {
 
 constexpr const char* kNames[] = {
-#define OPENCL_WRAPPED(name) #name,
+#define OPENCL_WRAPPED(name, version) #name,
 #define OPENCL_CALLED(name) #name,
 #include "shim/intercept/opencl_entries.def"
 #undef OPENCL_WRAPPED

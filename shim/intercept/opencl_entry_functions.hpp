@@ -11,7 +11,7 @@
 namespace computeprof::shim {
 
 enum class OpenCLEntry : std::uint16_t {
-#define OPENCL_WRAPPED(name) name,
+#define OPENCL_WRAPPED(name, version) name,
 #define OPENCL_CALLED(name) name,
 #include "shim/intercept/opencl_entries.def"
 #undef OPENCL_WRAPPED
@@ -25,7 +25,7 @@ struct OpenCLEntryType;
   struct OpenCLEntryType<OpenCLEntry::name> {       \
     using type = decltype(&::name);                 \
   };
-#define OPENCL_WRAPPED(name) OPENCL_ENTRY_TYPE(name)
+#define OPENCL_WRAPPED(name, version) OPENCL_ENTRY_TYPE(name)
 #define OPENCL_CALLED(name) OPENCL_ENTRY_TYPE(name)
 #include "shim/intercept/opencl_entries.def"
 #undef OPENCL_WRAPPED

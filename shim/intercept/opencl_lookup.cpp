@@ -9,7 +9,7 @@ namespace computeprof::shim {
 
 void* opencl_dlsym_substitute(void* handle, const char* name) {
   void* wrapper = nullptr;
-#define OPENCL_WRAPPED(wrapped) \
+#define OPENCL_WRAPPED(wrapped, version) \
   if (!wrapper && std::strcmp(name, #wrapped) == 0) wrapper = reinterpret_cast<void*>(&::wrapped);
 #define OPENCL_CALLED(called)
 #include "shim/intercept/opencl_entries.def"

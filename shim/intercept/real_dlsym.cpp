@@ -10,13 +10,18 @@ void resolve_real_dlsym() {
   if (__atomic_load_n(&computeprof_real_dlsym, __ATOMIC_ACQUIRE)) return;
   // glibc 2.34 moved dlsym into libc under a new version; older ones only have the
   // base version. Racing threads store the same address.
-  void* fn = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+  void* glibc = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
 #if defined(__x86_64__)
-  if (!fn) fn = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+  if (!glibc) glibc = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
 #elif defined(__aarch64__)
-  if (!fn) fn = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.17");
+  if (!glibc) glibc = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.17");
 #endif
-  __atomic_store_n(&computeprof_real_dlsym, fn, __ATOMIC_RELEASE);
+  // The next dlsym after the shim, versioned or not: an interposer loaded after the shim
+  // that hooks dlsym too (dlvsym would skip an unversioned one) sees the lookups the
+  // shim passes on or makes. glibc resolves RTLD_NEXT from its caller, this library.
+  using Dlsym = void* (*)(void*, const char*);
+  void* next = glibc ? reinterpret_cast<Dlsym>(glibc)(RTLD_NEXT, "dlsym") : nullptr;
+  __atomic_store_n(&computeprof_real_dlsym, next ? next : glibc, __ATOMIC_RELEASE);
 }
 
 }  // namespace computeprof::shim

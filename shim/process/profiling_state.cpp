@@ -2,6 +2,11 @@
 
 #include <pthread.h>
 
+#include <cstdlib>
+
+#include "config/report.hpp"
+#include "shim/process/secure_execution.hpp"
+
 namespace computeprof::shim {
 namespace detail {
 std::atomic<RecordingState> g_cuda_state{RecordingState::unknown};
@@ -20,7 +25,26 @@ ApiProfile make_api_profile(config::Settings settings) {
   return p;
 }
 
+// Secure execution: whether the user asked for profiling, from the presence of a
+// variable alone (its value is not read), to say once why nothing is profiled.
+bool profiling_asked_for() {
+  for (const char* name : {"COMPUTE_PROFILE", "CUDA_PROFILE", "OPENCL_PROFILE"}) {
+    if (std::getenv(name)) return true;
+  }
+  return false;
+}
+
 void load_profile() {
+  if (secure_execution()) {
+    g_profile = new ProcessProfile{};
+    detail::g_cuda_state.store(RecordingState::off, std::memory_order_release);
+    detail::g_opencl_state.store(RecordingState::off, std::memory_order_release);
+    if (profiling_asked_for()) {
+      config::warn("secure execution (a setuid, setgid or privileged program): nothing is profiled and no "
+                   "computeprof variable is read");
+    }
+    return;
+  }
   auto settings = config::load_process_settings(config::process_env, nullptr);
   g_profile = new ProcessProfile{make_api_profile(std::move(settings.cuda)), make_api_profile(std::move(settings.opencl))};
   const auto& cuda = g_profile->cuda.settings;

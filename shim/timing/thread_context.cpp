@@ -1,11 +1,14 @@
 #include "shim/timing/thread_context.hpp"
 
+#include <pthread.h>
+
 #include <array>
 #include <atomic>
 
 #include "config/report.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/process/context_registry.hpp"
+#include "shim/process/lifecycle.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -65,6 +68,12 @@ bool create_event_pair(CUcontext context, CUevent& start, CUevent& end) {
 }
 
 ThreadContext* thread_context(CUcontext context) {
+  // A forked child that goes on using a context (some drivers allow it) looks it up
+  // afresh: the parent's view of it, its log included, is not the child's.
+  static pthread_once_t fork_handler_once = PTHREAD_ONCE_INIT;
+  pthread_once(&fork_handler_once, [] {
+    add_lifecycle_handlers(LifecycleStage::contexts, {nullptr, nullptr, nullptr, forget_thread_contexts});
+  });
   const DriverCalls* d = driver_calls();
   if (!d || !d->can_time() || !context) return nullptr;
   const std::uint64_t generation = g_generation.load(std::memory_order_acquire);

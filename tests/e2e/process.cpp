@@ -41,7 +41,7 @@ std::vector<std::string> build_environment(const RunOptions& o) {
     // driver (the toolkit's refuses it). A test names another CUPTI in `env`.
     env["COMPUTEPROF_CUPTI_LIBRARY"] = SIMCUPTI_PATH;
   }
-  std::vector<std::string> preload;
+  std::vector<std::string> preload = o.preload_before;
   if (o.preload_shim) preload.push_back(SHIM_PATH);
   preload.insert(preload.end(), o.preload_after.begin(), o.preload_after.end());
   if (!preload.empty()) {

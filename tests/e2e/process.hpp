@@ -20,6 +20,7 @@ struct RunOptions {
   // Set (value) or removed (nullopt) on top of the test's own environment, from which
   // every COMPUTE_PROFILE*, CUDA_PROFILE*, OPENCL_PROFILE* and LD_PRELOAD is removed.
   std::map<std::string, std::optional<std::string>> env;
+  std::vector<std::string> preload_before;  // LD_PRELOAD these libraries before the shim
   bool preload_shim = true;   // LD_PRELOAD the shim
   std::vector<std::string> preload_after;  // and these libraries after it
   bool simulated_driver = true;  // the simulated libcuda first on LD_LIBRARY_PATH, the simulated CUPTI

@@ -47,3 +47,55 @@ TEST_CASE("a log path that is a symbolic link is not followed: its target stays 
   CHECK(r.err == "computeprof: cannot open log 'compute_profile.log': is a symbolic link, not followed; this "
                  "context is not logged\n");
 }
+
+TEST_CASE("stacked interposers: no driver lookup escapes recording, whichever is preloaded first and however the "
+          "other finds the next dlsym",
+          "[e2e][hostile]") {
+  const auto reach = GENERATE(as<std::string>{}, "dlsym", "procaddress", "runtime");
+  const auto how = GENERATE(as<std::string>{}, "v2.34", "base", "plain");
+  const bool before = GENERATE(true, false);
+  INFO("reach " << reach << ", next dlsym by " << how << ", layer " << (before ? "before" : "after") << " the shim");
+  auto o = profiling();
+  (before ? o.preload_before : o.preload_after).push_back(STACKED_DLSYM_PATH);
+  o.env["STACKED_NEXT_DLSYM"] = how;
+  o.env["STACKED_SEEN_FILE"] = o.directory + "/seen.txt";
+  const auto r = run_client(reach, "basic", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.empty());
+  const auto log = read_log(o.directory + "/compute_profile.log");
+  CHECK(methods(log) == Methods{"memcpyHtoD", "memcpyHtoD", "_Z6vecAddPKfS0_Pfi", "_Z4spiny", "memcpyDtoHasync",
+                                "memcpyDtoD", "memset", "_Z4spiny"});
+  // The layer saw the program's lookups (before the shim) or those the shim passed on
+  // (after it).
+  const std::string seen = read_file(o.directory + "/seen.txt");
+  CHECK(seen.find(reach == "dlsym" ? "cuLaunchKernel\n" : "cuGetProcAddress_v2\n") != std::string::npos);
+}
+
+TEST_CASE("secure execution: nothing is profiled and no variable read, said once when profiling was asked for",
+          "[e2e][hostile]") {
+  auto plain = profiling();
+  plain.preload_shim = false;
+  const auto expected = run_client("dlsym", "basic", plain);
+  REQUIRE(expected.exit_code == 0);
+
+  auto o = profiling("export json,sqlite\nsummary\n");
+  o.env["COMPUTEPROF_ASSUME_SECURE_EXECUTION"] = "1";
+  o.env["COMPUTE_PROFILE_LOG"] = o.directory + "/elsewhere/%q{HOME}.log";
+  o.env["COMPUTEPROF_LOG_INDEX"] = o.directory + "/index";
+  const auto r = run_client("dlsym", "basic", o);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == expected.out);
+  CHECK(r.err ==
+        "computeprof: secure execution (a setuid, setgid or privileged program): nothing is profiled and no "
+        "computeprof variable is read\n");
+  CHECK(list_directory(o.directory) == std::vector<std::string>{"profile.cfg"});
+
+  // Not asked for: not a word (every setuid program of a machine runs with the library).
+  auto quiet = profiling();
+  quiet.env["COMPUTE_PROFILE"] = std::nullopt;
+  quiet.env["COMPUTEPROF_ASSUME_SECURE_EXECUTION"] = "1";
+  const auto q = run_client("dlsym", "basic", quiet);
+  CHECK(q.exit_code == 0);
+  CHECK(q.err.empty());
+}
