@@ -236,6 +236,18 @@ void settle_and_stop_at_exit() {
 
 void settle_before_fork() { settle_activities(nullptr); }
 
+// The process ends without its exit handlers: no CUPTI call (its own state may be
+// mid-call on the ending thread); operations still waiting for activities are written
+// with their event pairs' times, or without GPU times.
+void settle_at_abrupt_end() {
+  if (!activity_tracing()) return;
+  Activities& a = activities();
+  std::vector<ReadyRecord> ready;
+  std::lock_guard lock(a.mutex);
+  a.matcher.settle(nullptr, ready);
+  submit_ready(ready);
+}
+
 // CUPTI does not carry over into a forked child: the child times with events only.
 void stop_in_child() {
   if (g_state.load(std::memory_order_relaxed) == State::tracing) g_state.store(State::off, std::memory_order_relaxed);
@@ -266,7 +278,8 @@ void decide() {
     return;
   }
   g_state.store(State::tracing, std::memory_order_release);
-  add_lifecycle_handlers(LifecycleStage::activities, {settle_and_stop_at_exit, settle_before_fork, nullptr, stop_in_child});
+  add_lifecycle_handlers(LifecycleStage::activities,
+                         {settle_and_stop_at_exit, settle_before_fork, nullptr, stop_in_child, settle_at_abrupt_end});
   if (!start_internal_thread("cprof-activity", collector_main, nullptr)) {
     config::warn_once("cannot start the activity collector thread; records wait for the next flush point");
   }

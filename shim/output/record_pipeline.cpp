@@ -165,10 +165,14 @@ void start_writer() {
 
 pthread_once_t g_hooks_once = PTHREAD_ONCE_INIT;
 
+// The process ends without its exit handlers: what the rings hold is written now.
+void write_out_at_abrupt_end() { flush_at_exit(); }
+
 // Added at the first record, which comes after the driver's initialisation, so that
 // the exit flush runs before CUDA tears down.
 void add_pipeline_lifecycle() {
-  add_lifecycle_handlers(LifecycleStage::records, {flush_at_exit, before_fork, after_fork_in_parent, after_fork_in_child});
+  add_lifecycle_handlers(LifecycleStage::records, {flush_at_exit, before_fork, after_fork_in_parent,
+                                                   after_fork_in_child, write_out_at_abrupt_end});
 }
 
 // The thread's ring. Kept apart from the object whose destructor lets go of it: a

@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "config/report.hpp"
+#include "shim/process/abrupt_end.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -71,7 +72,10 @@ void add_lifecycle_handlers(LifecycleStage stage, const LifecycleHandlers& handl
     s.count.store(n + 1, std::memory_order_release);
   }
   if (handlers.at_exit) std::atexit(run_exit_sequence);
+  if (handlers.at_abrupt_end) watch_abrupt_end();
 }
+
+void run_abrupt_end_handlers() { run_forward(&LifecycleHandlers::at_abrupt_end); }
 
 bool start_internal_thread(const char* name, void* (*main)(void*), void* argument) {
   sigset_t all, previous;

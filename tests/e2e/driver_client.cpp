@@ -340,6 +340,45 @@ int scenario_bracket() {
   return 0;
 }
 
+// 100 spins of 1 us and 100 copies, then the end `how` names, without exit handlers:
+// _exit, _Exit, quick_exit, abort, a segmentation fault, or SIGINT, SIGTERM or SIGHUP
+// raised with no handler of its own.
+int scenario_abrupt_end(std::string_view how) {
+  Session s = open_session();
+  CUdeviceptr d;
+  check(g.mem_alloc(&d, 4096), "cuMemAlloc");
+  std::vector<char> host(4096, 1);
+  for (int i = 0; i < 100; ++i) {
+    spin(s, 1'000);
+    check(g.memcpy_htod(d, host.data(), host.size()), "cuMemcpyHtoD");
+  }
+  std::printf("ending by %.*s\n", static_cast<int>(how.size()), how.data());
+  std::fflush(stdout);
+  if (how == "_exit") _exit(3);
+  if (how == "_Exit") _Exit(4);
+  if (how == "quick_exit") std::quick_exit(5);
+  if (how == "abort") std::abort();
+  if (how == "segv") {
+    volatile int* nowhere = nullptr;
+    *nowhere = 1;
+  }
+  if (how == "sigint") raise(SIGINT);
+  if (how == "sigterm") raise(SIGTERM);
+  if (how == "sighup") raise(SIGHUP);
+  fail("unknown way to end");
+  return 1;
+}
+
+// Launches until stopped from outside; prints how many launches have returned, each.
+int scenario_launch_loop() {
+  Session s = open_session();
+  for (long i = 1;; ++i) {
+    spin(s, 1'000);
+    std::printf("returned %ld\n", i);
+    std::fflush(stdout);
+  }
+}
+
 // A spin and a copy, cuProfilerStop (a flush point), then killed: no exit handler runs.
 int scenario_stop_then_kill() {
   Session s = open_session();
@@ -547,6 +586,8 @@ int main(int argc, char** argv) {
   if (scenario == "basic") rc = scenario_basic();
   else if (scenario == "bracket") rc = scenario_bracket();
   else if (scenario == "stop-then-kill") rc = scenario_stop_then_kill();
+  else if (scenario.starts_with("end-")) rc = scenario_abrupt_end(scenario.substr(4));
+  else if (scenario == "launch-loop") rc = scenario_launch_loop();
   else if (scenario == "reject") rc = scenario_reject();
   else if (scenario == "capture") rc = scenario_capture();
   else if (scenario == "graph-nodes") rc = scenario_graph_nodes();

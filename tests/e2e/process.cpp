@@ -102,7 +102,19 @@ RunResult run(const RunOptions& o) {
     _exit(127);
   }
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  bool reaped = false;
+  if (o.stop_signal != 0) {
+    // Stopped from outside, as a user's Ctrl-C or a job scheduler's SIGTERM would.
+    struct stat st {};
+    while (!(reaped = waitpid(pid, &status, WNOHANG) == pid)) {
+      if (::stat(out_path.c_str(), &st) == 0 && static_cast<std::size_t>(st.st_size) >= o.stop_after_output_bytes) {
+        ::kill(pid, o.stop_signal);
+        break;
+      }
+      usleep(1000);
+    }
+  }
+  while (!reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

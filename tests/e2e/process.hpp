@@ -26,6 +26,9 @@ struct RunOptions {
   bool simulated_driver = true;  // the simulated libcuda first on LD_LIBRARY_PATH, the simulated CUPTI
   bool old_driver = false;       // the simulated pre-12.3 driver instead
   int timeout_seconds = 120;
+  // Sent from outside once the program has printed this many bytes on stdout (0: none).
+  int stop_signal = 0;
+  std::size_t stop_after_output_bytes = 0;
 };
 
 RunResult run(const RunOptions& options);

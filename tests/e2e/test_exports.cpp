@@ -141,7 +141,7 @@ TEST_CASE("exports: a process killed after a flush point leaves a trace that par
   CHECK(query(database, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY") == std::vector<std::string>{"1"});
 }
 
-TEST_CASE("exports: named after the log template without %d; an unknown format is one warning", "[e2e][exports]") {
+TEST_CASE("exports: named after the log template without %d, an unknown format is one warning", "[e2e][exports]") {
   auto o = profiling("export json\nexport pftrace\n");
   o.env["COMPUTE_PROFILE_LOG"] = "run_%d_%p.log";
   const auto r = run_client("dlsym", "bracket", o);
@@ -152,10 +152,12 @@ TEST_CASE("exports: named after the log template without %d; an unknown format i
   std::vector<std::string> files = list_directory(o.directory);
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() == 3);
-  CHECK(files[0] == "profile.cfg");
-  // run_<pid>.json beside run_0_<pid>.log, the same pid.
-  const std::string pid = files[1].substr(4, files[1].size() - 4 - 5);
-  CHECK(files[1] == "run_" + pid + ".json");
-  CHECK(files[2] == "run_0_" + pid + ".log");
+  CHECK(files[2] == "profile.cfg");
+  // run_0_<pid>.log beside run_<pid>.json, the same pid.
+  const std::string& log = files[0];
+  const std::string& trace = files[1];
+  const std::string pid = trace.substr(4, trace.size() - 4 - 5);
+  CHECK(trace == "run_" + pid + ".json");
+  CHECK(log == "run_0_" + pid + ".log");
   CHECK(pid.find_first_not_of("0123456789") == std::string::npos);
 }

@@ -1,5 +1,6 @@
 // Nothing lost, nobody let in: logs are never followed through symbolic links and never
 // emptied while another process writes them.
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -98,4 +99,47 @@ TEST_CASE("secure execution: nothing is profiled and no variable read, said once
   const auto q = run_client("dlsym", "basic", quiet);
   CHECK(q.exit_code == 0);
   CHECK(q.err.empty());
+}
+
+TEST_CASE("abrupt ends keep every record: _exit, _Exit, quick_exit, abort, a fault, and unhandled SIGINT, SIGTERM, "
+          "SIGHUP, the exit status stays the program's",
+          "[e2e][hostile]") {
+  struct End {
+    const char* how;
+    int exit_code;
+  };
+  const End end = GENERATE(End{"_exit", 3}, End{"_Exit", 4}, End{"quick_exit", 5}, End{"abort", 128 + SIGABRT},
+                           End{"segv", 128 + SIGSEGV}, End{"sigint", 128 + SIGINT}, End{"sigterm", 128 + SIGTERM},
+                           End{"sighup", 128 + SIGHUP});
+  const bool cupti = GENERATE(true, false);
+  INFO(end.how << (cupti ? ", CUPTI" : ", event pairs"));
+  auto o = profiling();
+  if (!cupti) o.env["COMPUTEPROF_CUPTI_LIBRARY"] = o.directory + "/no-such-libcupti.so";
+  const auto r = run_client("dlsym", std::string("end-") + end.how, o);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == end.exit_code);
+  CHECK(r.out.ends_with(std::string("ending by ") + end.how + "\n"));
+  const auto log = read_log(o.directory + "/compute_profile.log");
+  CHECK(log.count("_Z4spiny") == 100);
+  CHECK(log.count("memcpyHtoD") == 100);
+  CHECK(log.records.size() == 200);
+}
+
+TEST_CASE("a launch loop stopped from outside loses no launch that returned", "[e2e][hostile]") {
+  const int signal = GENERATE(SIGINT, SIGTERM, SIGHUP);
+  INFO("signal " << signal);
+  auto o = profiling();
+  o.argv = {CLIENT_PATH, "dlsym", "launch-loop"};
+  o.stop_signal = signal;
+  o.stop_after_output_bytes = 4000;
+  const auto r = run(o);
+  CHECK(r.exit_code == 128 + signal);
+  const auto last = r.out.rfind("returned ");
+  REQUIRE(last != std::string::npos);
+  const long returned = std::stol(r.out.substr(last + 9));
+  const auto log = read_log(o.directory + "/compute_profile.log");
+  INFO(returned << " launches returned, " << log.records.size() << " records");
+  // The launch in flight when the signal came may have returned after the last line.
+  CHECK(static_cast<long>(log.records.size()) >= returned);
+  CHECK(static_cast<long>(log.records.size()) <= returned + 1);
 }

@@ -227,7 +227,7 @@ TEST_CASE("unclaimed activities are let go: untagged after a few rounds, tagged 
   CHECK(out.empty());
 }
 
-TEST_CASE("CUPTI records are read by kind; other tools' external ids are not the shim's", "[activity]") {
+TEST_CASE("CUPTI records are read by kind, other tools' external ids are not the shim's", "[activity]") {
   CUpti_ActivityKernel10 k{};
   k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
   k.correlationId = 12;
@@ -366,7 +366,7 @@ TEST_CASE("serialized: settling a context writes its records now, whatever other
   CHECK_FALSE(m.waiting());
 }
 
-TEST_CASE("conckerneltrace: an operation not timed by events is never overdue; settled, its GPU times are unknown",
+TEST_CASE("conckerneltrace: an operation not timed by events is never overdue, settled, its GPU times are unknown",
           "[activity]") {
   ActivityMatcher m;
   std::vector<ReadyRecord> out;

@@ -97,7 +97,7 @@ void* record_thread_state(void*) {
 }
 }  // namespace
 
-TEST_CASE("internal threads are named and block every signal; the caller's mask is unchanged", "[lifecycle]") {
+TEST_CASE("internal threads are named and block every signal, the caller's mask is unchanged", "[lifecycle]") {
   sigset_t before, after;
   pthread_sigmask(SIG_SETMASK, nullptr, &before);
   REQUIRE(start_internal_thread("cprof-test", record_thread_state, nullptr));

@@ -73,7 +73,7 @@ TEST_CASE("records reach their context's sinks and the process's, each sink begu
                          "ctx1:flush", "ctx2:flush", "process:flush"});
 }
 
-TEST_CASE("an ended context's sinks end once and get nothing after; the process's sinks go on", "[outputs]") {
+TEST_CASE("an ended context's sinks end once and get nothing after, the process's sinks go on", "[outputs]") {
   CallLog log;
   RecordOutputs outputs = outputs_logging_to(log);
   ProfiledContext one{1, 0, "gpu", {}, {}, nullptr};

@@ -125,7 +125,7 @@ TEST_CASE("binary garbage is one warning", "[config][input]") {
         latin1.string() + ": binary content (byte 0xe9 at offset 11), config ignored; using defaults");
 }
 
-TEST_CASE("a 10 MB single line is one warning; the other lines still count", "[config][input]") {
+TEST_CASE("a 10 MB single line is one warning, the other lines still count", "[config][input]") {
   TempDir dir;
   std::string text(10 << 20, 'x');
   text += "\ngridsize\n";

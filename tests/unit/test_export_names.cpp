@@ -6,7 +6,7 @@
 
 using namespace computeprof::logfmt;
 
-TEST_CASE("kernels are demangled; what is not a mangled name stays", "[exports]") {
+TEST_CASE("kernels are demangled, what is not a mangled name stays", "[exports]") {
   CHECK(demangled_name("_Z6vecAddPKfS0_Pfi") == "vecAdd(float const*, float const*, float*, int)");
   CHECK(demangled_name("_Z4spiny") == "spin(unsigned long long)");
   CHECK(demangled_name("vec_add") == "vec_add");

@@ -120,7 +120,7 @@ TEST_CASE("conckerneltrace drops counters with the old profiler's rule", "[confi
   CHECK(warnings.lines().size() == 1);
 }
 
-TEST_CASE("export and summary: formats on one line or several; an unknown one is one warning", "[config]") {
+TEST_CASE("export and summary: formats on one line or several, an unknown one is one warning", "[config]") {
   WarningCapture warnings;
   auto cfg = parse_profile_config("export json\nsummary\n", "cfg");
   CHECK(warnings.lines().empty());

@@ -240,7 +240,7 @@ TEST_CASE("header: CSV line, TIMESTAMPFACTOR only with GPU timestamps, dropped c
         "timestamp,method,gputime,cputime,occupancy\n");
 }
 
-TEST_CASE("counters that could not be collected read n/a in key-value, empty in CSV; a record without counters "
+TEST_CASE("counters that could not be collected read n/a in key-value, empty in CSV, a record without counters "
           "has no counter keys",
           "[writer]") {
   auto layout = layout_for("inst_executed\ngld_request\n");
