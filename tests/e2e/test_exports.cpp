@@ -152,10 +152,10 @@ TEST_CASE("exports: named after the log template without %d, an unknown format i
   std::vector<std::string> files = list_directory(o.directory);
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() == 3);
-  CHECK(files[2] == "profile.cfg");
+  CHECK(files[0] == "profile.cfg");
   // run_0_<pid>.log beside run_<pid>.json, the same pid.
-  const std::string& log = files[0];
-  const std::string& trace = files[1];
+  const std::string& log = files[1];
+  const std::string& trace = files[2];
   const std::string pid = trace.substr(4, trace.size() - 4 - 5);
   CHECK(trace == "run_" + pid + ".json");
   CHECK(log == "run_0_" + pid + ".log");
