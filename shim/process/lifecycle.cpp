@@ -77,16 +77,37 @@ void add_lifecycle_handlers(LifecycleStage stage, const LifecycleHandlers& handl
 
 void run_abrupt_end_handlers() { run_forward(&LifecycleHandlers::at_abrupt_end); }
 
+namespace {
+
+struct ThreadStart {
+  const char* name;
+  void* (*main)(void*);
+  void* argument;
+};
+
+// Named from inside, before anything else: the name is there for whoever looks first.
+void* run_named(void* start) {
+  const ThreadStart s = *static_cast<ThreadStart*>(start);
+  delete static_cast<ThreadStart*>(start);
+  pthread_setname_np(pthread_self(), s.name);
+  return s.main(s.argument);
+}
+
+}  // namespace
+
 bool start_internal_thread(const char* name, void* (*main)(void*), void* argument) {
+  auto* start = new ThreadStart{name, main, argument};
   sigset_t all, previous;
   sigfillset(&all);
   // The new thread inherits the mask in force at its creation.
   pthread_sigmask(SIG_SETMASK, &all, &previous);
   pthread_t thread;
-  const int rc = pthread_create(&thread, nullptr, main, argument);
+  const int rc = pthread_create(&thread, nullptr, run_named, start);
   pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-  if (rc != 0) return false;
-  pthread_setname_np(thread, name);
+  if (rc != 0) {
+    delete start;
+    return false;
+  }
   pthread_detach(thread);
   return true;
 }
