@@ -54,7 +54,8 @@ void note_log_path(const std::string& path) {
   }
   line += path;
   line += '\n';
-  const int fd = ::open(index, O_WRONLY | O_APPEND | O_CLOEXEC);
+  // Never through a symbolic link, and never made: the launcher creates the index.
+  const int fd = ::open(index, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) return;
   // One write with O_APPEND: lines from several processes never interleave.
   [[maybe_unused]] auto n = ::write(fd, line.data(), line.size());
