@@ -65,9 +65,10 @@ CUresult graph_launch(std::string_view api, CUstream stream, bool per_thread, Ca
 using namespace computeprof::shim;
 
 #define COMPUTEPROF_LAUNCH_KERNEL(NAME, PER_THREAD)                                                              \
-  COMPUTEPROF_EXPORT CUresult NAME(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,               \
-                                   unsigned int bx, unsigned int by, unsigned int bz, unsigned int smem,          \
-                                   CUstream stream, void** params, void** extra) {                                \
+  COMPUTEPROF_WRAPPER(NAME,                                                                                     \
+                      (CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,          \
+                       unsigned int by, unsigned int bz, unsigned int smem, CUstream stream, void** params,       \
+                       void** extra)) {                                                                           \
     COMPUTEPROF_REAL_OR_RETURN(NAME);                                                                             \
     auto call = [&] { return real_fn(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra); };                \
     if (!cuda_recording()) return call();                                                                         \
@@ -77,7 +78,7 @@ COMPUTEPROF_LAUNCH_KERNEL(cuLaunchKernel, false)
 COMPUTEPROF_LAUNCH_KERNEL(cuLaunchKernel_ptsz, true)
 
 #define COMPUTEPROF_LAUNCH_KERNEL_EX(NAME, PER_THREAD)                                                            \
-  COMPUTEPROF_EXPORT CUresult NAME(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {    \
+  COMPUTEPROF_WRAPPER(NAME, (const CUlaunchConfig* config, CUfunction f, void** params, void** extra)) {         \
     COMPUTEPROF_REAL_OR_RETURN(NAME);                                                                             \
     auto call = [&] { return real_fn(config, f, params, extra); };                                               \
     if (!cuda_recording() || !config) return call();                                                             \
@@ -87,9 +88,9 @@ COMPUTEPROF_LAUNCH_KERNEL_EX(cuLaunchKernelEx, false)
 COMPUTEPROF_LAUNCH_KERNEL_EX(cuLaunchKernelEx_ptsz, true)
 
 #define COMPUTEPROF_LAUNCH_COOPERATIVE(NAME, PER_THREAD)                                                         \
-  COMPUTEPROF_EXPORT CUresult NAME(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,               \
-                                   unsigned int bx, unsigned int by, unsigned int bz, unsigned int smem,          \
-                                   CUstream stream, void** params) {                                              \
+  COMPUTEPROF_WRAPPER(NAME,                                                                                     \
+                      (CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,          \
+                       unsigned int by, unsigned int bz, unsigned int smem, CUstream stream, void** params)) {    \
     COMPUTEPROF_REAL_OR_RETURN(NAME);                                                                             \
     auto call = [&] { return real_fn(f, gx, gy, gz, bx, by, bz, smem, stream, params); };                        \
     if (!cuda_recording()) return call();                                                                         \
@@ -98,12 +99,12 @@ COMPUTEPROF_LAUNCH_KERNEL_EX(cuLaunchKernelEx_ptsz, true)
 COMPUTEPROF_LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel, false)
 COMPUTEPROF_LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel_ptsz, true)
 
-#define COMPUTEPROF_GRAPH_LAUNCH(NAME, PER_THREAD)                      \
-  COMPUTEPROF_EXPORT CUresult NAME(CUgraphExec graph, CUstream stream) { \
-    COMPUTEPROF_REAL_OR_RETURN(NAME);                                    \
-    auto call = [&] { return real_fn(graph, stream); };                  \
-    if (!cuda_recording()) return call();                                \
-    return graph_launch(#NAME, stream, PER_THREAD, call);                \
+#define COMPUTEPROF_GRAPH_LAUNCH(NAME, PER_THREAD)                                  \
+  COMPUTEPROF_WRAPPER(NAME, (CUgraphExec graph, CUstream stream)) {                  \
+    COMPUTEPROF_REAL_OR_RETURN(NAME);                                                \
+    auto call = [&] { return real_fn(graph, stream); };                              \
+    if (!cuda_recording()) return call();                                            \
+    return graph_launch(#NAME, stream, PER_THREAD, call);                            \
   }
 COMPUTEPROF_GRAPH_LAUNCH(cuGraphLaunch, false)
 COMPUTEPROF_GRAPH_LAUNCH(cuGraphLaunch_ptsz, true)

@@ -117,13 +117,13 @@ using namespace computeprof::shim;
 
 // Each macro defines the legacy variant and its per-thread twin from one body.
 #define COMPUTEPROF_COPY_PAIR(NAME, PT_NAME, PARAMS, ARGS, STREAM, KIND, BYTES)                              \
-  COMPUTEPROF_EXPORT CUresult NAME PARAMS {                                                                 \
+  COMPUTEPROF_WRAPPER(NAME, PARAMS) {                                                                 \
     COMPUTEPROF_REAL_OR_RETURN(NAME);                                                                       \
-    return copy(#NAME, STREAM, false, [&] { return KIND; }, BYTES, [&] { return real_fn ARGS; });                 \
+    return copy(#NAME, STREAM, false, [&] { return KIND; }, BYTES, [&] { return real_fn ARGS; });          \
   }                                                                                                         \
-  COMPUTEPROF_EXPORT CUresult PT_NAME PARAMS {                                                              \
+  COMPUTEPROF_WRAPPER(PT_NAME, PARAMS) {                                                              \
     COMPUTEPROF_REAL_OR_RETURN(PT_NAME);                                                                    \
-    return copy(#PT_NAME, STREAM, true, [&] { return KIND; }, BYTES, [&] { return real_fn ARGS; });                  \
+    return copy(#PT_NAME, STREAM, true, [&] { return KIND; }, BYTES, [&] { return real_fn ARGS; });        \
   }
 
 COMPUTEPROF_COPY_PAIR(cuMemcpy, cuMemcpy_ptds, (CUdeviceptr dst, CUdeviceptr src, size_t n), (dst, src, n),
@@ -188,14 +188,14 @@ COMPUTEPROF_COPY_PAIR(cuMemcpy3DPeerAsync, cuMemcpy3DPeerAsync_ptsz, (const CUDA
                       (p, s), s, kind_3d_peer(p, true),
                       p ? static_cast<std::uint64_t>(p->WidthInBytes) * p->Height * p->Depth : 0)
 
-#define COMPUTEPROF_BATCH_PAIR(NAME, PT_NAME, PARAMS, ARGS, STREAM, TALLY)                     \
-  COMPUTEPROF_EXPORT CUresult NAME PARAMS {                                                    \
-    COMPUTEPROF_REAL_OR_RETURN(NAME);                                                          \
-    return batch_copy(#NAME, STREAM, false, [&] { return TALLY; }, [&] { return real_fn ARGS; });    \
-  }                                                                                            \
-  COMPUTEPROF_EXPORT CUresult PT_NAME PARAMS {                                                 \
-    COMPUTEPROF_REAL_OR_RETURN(PT_NAME);                                                       \
-    return batch_copy(#PT_NAME, STREAM, true, [&] { return TALLY; }, [&] { return real_fn ARGS; });     \
+#define COMPUTEPROF_BATCH_PAIR(NAME, PT_NAME, PARAMS, ARGS, STREAM, TALLY)                         \
+  COMPUTEPROF_WRAPPER(NAME, PARAMS) {                                                        \
+    COMPUTEPROF_REAL_OR_RETURN(NAME);                                                              \
+    return batch_copy(#NAME, STREAM, false, [&] { return TALLY; }, [&] { return real_fn ARGS; });  \
+  }                                                                                                \
+  COMPUTEPROF_WRAPPER(PT_NAME, PARAMS) {                                                     \
+    COMPUTEPROF_REAL_OR_RETURN(PT_NAME);                                                           \
+    return batch_copy(#PT_NAME, STREAM, true, [&] { return TALLY; }, [&] { return real_fn ARGS; }); \
   }
 
 COMPUTEPROF_BATCH_PAIR(cuMemcpyBatchAsync, cuMemcpyBatchAsync_ptsz,

@@ -22,14 +22,14 @@ CUresult memset(std::string_view api, CUstream stream, bool per_thread, std::uin
 
 using namespace computeprof::shim;
 
-#define COMPUTEPROF_MEMSET_PAIR(NAME, PT_NAME, PARAMS, ARGS, STREAM, BYTES)                   \
-  COMPUTEPROF_EXPORT CUresult NAME PARAMS {                                                   \
-    COMPUTEPROF_REAL_OR_RETURN(NAME);                                                         \
+#define COMPUTEPROF_MEMSET_PAIR(NAME, PT_NAME, PARAMS, ARGS, STREAM, BYTES)                          \
+  COMPUTEPROF_WRAPPER(NAME, PARAMS) {                                                          \
+    COMPUTEPROF_REAL_OR_RETURN(NAME);                                                                \
     return computeprof::shim::memset(#NAME, STREAM, false, BYTES, [&] { return real_fn ARGS; });    \
-  }                                                                                           \
-  COMPUTEPROF_EXPORT CUresult PT_NAME PARAMS {                                                \
-    COMPUTEPROF_REAL_OR_RETURN(PT_NAME);                                                      \
-    return computeprof::shim::memset(#PT_NAME, STREAM, true, BYTES, [&] { return real_fn ARGS; });     \
+  }                                                                                                  \
+  COMPUTEPROF_WRAPPER(PT_NAME, PARAMS) {                                                       \
+    COMPUTEPROF_REAL_OR_RETURN(PT_NAME);                                                             \
+    return computeprof::shim::memset(#PT_NAME, STREAM, true, BYTES, [&] { return real_fn ARGS; });  \
   }
 
 COMPUTEPROF_MEMSET_PAIR(cuMemsetD8_v2, cuMemsetD8_v2_ptds, (CUdeviceptr d, unsigned char v, size_t n), (d, v, n),

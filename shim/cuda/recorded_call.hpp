@@ -17,6 +17,13 @@
 
 namespace computeprof::shim {
 
+// The wrapper of a RECORDED_ENTRY: its exported symbol NAME is a trampoline
+// (intercept/cuda_trampolines.S) that jumps straight to the driver while CUDA operations
+// are not recorded and calls this otherwise; the body follows the macro:
+//   COMPUTEPROF_WRAPPER(cuMemsetD8_v2, (CUdeviceptr d, unsigned char v, size_t n)) { ... }
+#define COMPUTEPROF_WRAPPER(NAME, PARAMS) \
+  extern "C" __attribute__((visibility("hidden"))) CUresult computeprof_recorded_##NAME PARAMS
+
 // Which call made the operation: `api` is the wrapper's entry point (a literal).
 inline void identify(logfmt::Record& record, std::string_view api) {
   record.api = api;

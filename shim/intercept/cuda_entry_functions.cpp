@@ -15,12 +15,18 @@
 #include "shim/intercept/cuda_entries.def"
 #undef ENTRY
 
+// The driver's functions found so far, by entry: null until the first lookup. Named
+// for the trampolines of cuda_trampolines.S, which read it. Zero-initialised: constant
+// initialisation, no constructor (the dlsym hook can run before the shim's constructors).
+extern "C" __attribute__((visibility("hidden"))) std::atomic<void*> computeprof_real_functions[computeprof::shim::kEntryCount];
+std::atomic<void*> computeprof_real_functions[computeprof::shim::kEntryCount];
+
 namespace computeprof::shim {
 namespace {
 
 // Zero-initialised: constant initialisation, no constructor (the dlsym hook can run
 // before the shim's constructors).
-std::atomic<void*> g_real[kEntryCount];
+
 std::atomic<void*> g_driver_handle{nullptr};
 
 }  // namespace
@@ -48,7 +54,7 @@ void* loaded_driver_handle() {
 }
 
 void* real_entry(Entry e) {
-  auto& slot = g_real[static_cast<std::size_t>(e)];
+  auto& slot = computeprof_real_functions[static_cast<std::size_t>(e)];
   if (void* fn = slot.load(std::memory_order_acquire)) return fn;
   // Symbols are string literals, so data() is NUL-terminated.
   const char* symbol = entry_info(e).symbol.data();
@@ -75,7 +81,7 @@ CUresult missing_driver_function(Entry e) {
 void note_real_entry(Entry e, void* fn) {
   if (!fn || fn == wrapper_of(e)) return;
   void* expected = nullptr;
-  g_real[static_cast<std::size_t>(e)].compare_exchange_strong(expected, fn, std::memory_order_acq_rel);
+  computeprof_real_functions[static_cast<std::size_t>(e)].compare_exchange_strong(expected, fn, std::memory_order_acq_rel);
 }
 
 }  // namespace computeprof::shim

@@ -1,6 +1,8 @@
 #pragma once
 // The shim's wrappers of the entry points of entry_table.hpp, and the driver's real
 // functions behind them.
+#include <atomic>
+
 #include "shim/intercept/cuda_entry_table.hpp"
 
 namespace computeprof::shim {
@@ -20,6 +22,8 @@ template <Entry E>
 typename EntryType<E>::type real() {
   return reinterpret_cast<typename EntryType<E>::type>(real_entry(E));
 }
+
+
 
 // The handle of the loaded libcuda, or null while none is loaded.
 void* loaded_driver_handle();

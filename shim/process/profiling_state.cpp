@@ -7,9 +7,11 @@
 #include "config/report.hpp"
 #include "shim/process/secure_execution.hpp"
 
+__attribute__((visibility("hidden"))) std::atomic<computeprof::shim::RecordingState> computeprof_cuda_state{
+    computeprof::shim::RecordingState::unknown};
+
 namespace computeprof::shim {
 namespace detail {
-std::atomic<RecordingState> g_cuda_state{RecordingState::unknown};
 std::atomic<RecordingState> g_opencl_state{RecordingState::unknown};
 }  // namespace detail
 
@@ -37,7 +39,7 @@ bool profiling_asked_for() {
 void load_profile() {
   if (secure_execution()) {
     g_profile = new ProcessProfile{};
-    detail::g_cuda_state.store(RecordingState::off, std::memory_order_release);
+    computeprof_cuda_state.store(RecordingState::off, std::memory_order_release);
     detail::g_opencl_state.store(RecordingState::off, std::memory_order_release);
     if (profiling_asked_for()) {
       config::warn("secure execution (a setuid, setgid or privileged program): nothing is profiled and no "
@@ -50,7 +52,7 @@ void load_profile() {
   const auto& cuda = g_profile->cuda.settings;
   RecordingState s = RecordingState::off;
   if (cuda.enabled) s = cuda.config.enable_on_start ? RecordingState::recording : RecordingState::paused;
-  detail::g_cuda_state.store(s, std::memory_order_release);
+  computeprof_cuda_state.store(s, std::memory_order_release);
   const auto& opencl = g_profile->opencl.settings;
   RecordingState cl = RecordingState::off;
   if (opencl.enabled) cl = opencl.config.enable_on_start ? RecordingState::recording : RecordingState::paused;
@@ -61,7 +63,7 @@ void load_profile() {
 
 RecordingState detail::initialise_profile() {
   pthread_once(&g_once, load_profile);
-  return g_cuda_state.load(std::memory_order_acquire);
+  return computeprof_cuda_state.load(std::memory_order_acquire);
 }
 
 const ProcessProfile& process_profile() {
@@ -72,7 +74,7 @@ const ProcessProfile& process_profile() {
 void set_cuda_paused(bool paused) {
   detail::initialise_profile();
   if (!process_profile().cuda.settings.enabled) return;
-  detail::g_cuda_state.store(paused ? RecordingState::paused : RecordingState::recording, std::memory_order_release);
+  computeprof_cuda_state.store(paused ? RecordingState::paused : RecordingState::recording, std::memory_order_release);
 }
 
 }  // namespace computeprof::shim

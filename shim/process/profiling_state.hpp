@@ -23,16 +23,30 @@ struct ProcessProfile {
   ApiProfile opencl;
 };
 
+}  // namespace computeprof::shim
+
+// Read by the trampolines of intercept/cuda_trampolines.S too: C linkage, and the
+// values of RecordingState (off 1 and paused 2 let calls through to the driver).
+extern "C" std::atomic<computeprof::shim::RecordingState> computeprof_cuda_state;
+
+namespace computeprof::shim {
+
 namespace detail {
-extern std::atomic<RecordingState> g_cuda_state;
 extern std::atomic<RecordingState> g_opencl_state;
 RecordingState initialise_profile();
 }  // namespace detail
 
 inline bool cuda_recording() {
-  RecordingState s = detail::g_cuda_state.load(std::memory_order_relaxed);
+  RecordingState s = computeprof_cuda_state.load(std::memory_order_relaxed);
   if (s == RecordingState::unknown) s = detail::initialise_profile();
   return s == RecordingState::recording;
+}
+
+// CUDA operations are certainly not recorded (profiling off, or paused): the wrappers'
+// pass-through test, one load. False while undecided.
+inline bool cuda_dormant() {
+  const RecordingState s = computeprof_cuda_state.load(std::memory_order_relaxed);
+  return s == RecordingState::off || s == RecordingState::paused;
 }
 
 // OpenCL contexts: there is no cuProfilerStart for them, so the state never changes

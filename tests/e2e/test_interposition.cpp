@@ -50,3 +50,31 @@ TEST_CASE("CUPTI's own driver lookups get the driver and the program's get the w
   REQUIRE(r.exit_code == 0);
   CHECK(r.out == "program: " SHIM_PATH "\nprofiler library: " SIMDRIVER_DIR "/libcuda.so.1\n");
 }
+
+TEST_CASE("installed but not enabled, every reach path runs the program as without the shim", "[e2e][facts]") {
+  const auto reach = GENERATE(as<std::string>{}, "linked", "dlsym", "procaddress", "procaddress-ptds", "runtime");
+  const auto scenario = GENERATE(as<std::string>{}, "basic", "graph-nodes", "library");
+  INFO(reach << " " << scenario);
+  RunOptions plain;
+  plain.preload_shim = false;
+  const auto expected = run_client(reach, scenario, plain);
+  REQUIRE(expected.exit_code == 0);
+  RunOptions dormant;  // preloaded, no variable set: the trampolines jump to the driver
+  dormant.directory = make_scratch_directory();
+  const auto r = run_client(reach, scenario, dormant);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == expected.out);
+  CHECK(r.err.empty());
+  CHECK(list_directory(dormant.directory).empty());
+}
+
+TEST_CASE("each trampoline jumps to its own entry point of the driver", "[e2e][facts]") {
+  RunOptions o;
+  o.argv = {TRAMPOLINE_PROBE_PATH};
+  o.simulated_driver = false;
+  o.env["LD_LIBRARY_PATH"] = FAKE_DRIVER_DIR;
+  const auto r = run(o);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "88 entry points checked, 0 reached another\n");
+}

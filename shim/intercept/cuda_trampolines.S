@@ -1,0 +1,56 @@
+/* The exported symbols of the calls that make operations (RECORDED_ENTRY in
+   cuda_entries.def). While CUDA operations are not recorded (profiling off or paused)
+   and the driver's function is known, a trampoline jumps straight to it: a few
+   instructions, the arguments untouched, no frame (what a system-wide install costs
+   every program). Otherwise it jumps to the shim's wrapper,
+   computeprof_recorded_<symbol>, which also finds the driver's function the first time.
+   computeprof_real_functions holds one pointer per entry, in the list's order; the
+   state's values are RecordingState's (profiling_state.hpp): off 1, paused 2. */
+        .set    computeprof_entry_index, 0
+
+#if defined(__x86_64__)
+#define TRAMPOLINE(sym)                                                   \
+        .globl  sym;                                                      \
+        .type   sym, @function;                                           \
+sym:    .cfi_startproc;                                                   \
+        movq    computeprof_real_functions+8*computeprof_entry_index(%rip), %rax; \
+        testq   %rax, %rax;                                               \
+        je      1f;                                                       \
+        movzbl  computeprof_cuda_state(%rip), %r11d;                      \
+        subl    $1, %r11d;                                                \
+        cmpl    $1, %r11d;                                                \
+        ja      1f;                                                       \
+        jmp     *%rax;                                                    \
+1:      jmp     computeprof_recorded_##sym;                               \
+        .cfi_endproc;                                                     \
+        .size   sym, .-sym
+#elif defined(__aarch64__)
+#define TRAMPOLINE(sym)                                                   \
+        .globl  sym;                                                      \
+        .type   sym, %function;                                           \
+sym:    .cfi_startproc;                                                   \
+        adrp    x16, computeprof_real_functions+8*computeprof_entry_index; \
+        ldr     x16, [x16, #:lo12:computeprof_real_functions+8*computeprof_entry_index]; \
+        cbz     x16, 1f;                                                  \
+        adrp    x17, computeprof_cuda_state;                              \
+        ldrb    w17, [x17, #:lo12:computeprof_cuda_state];                \
+        sub     w17, w17, #1;                                             \
+        cmp     w17, #1;                                                  \
+        b.hi    1f;                                                       \
+        br      x16;                                                      \
+1:      b       computeprof_recorded_##sym;                               \
+        .cfi_endproc;                                                     \
+        .size   sym, .-sym
+#else
+#error "computeprof: trampolines not written for this architecture"
+#endif
+
+        .text
+#define ENTRY(sym, base, version, per_thread, pfn) \
+        .set    computeprof_entry_index, computeprof_entry_index + 1
+#define RECORDED_ENTRY(sym, base, version, per_thread, pfn) \
+        TRAMPOLINE(sym);                                    \
+        .set    computeprof_entry_index, computeprof_entry_index + 1
+#include "shim/intercept/cuda_entries.def"
+
+        .section .note.GNU-stack,"",%progbits
