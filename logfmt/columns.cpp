@@ -7,14 +7,13 @@ namespace computeprof::logfmt {
 using config::Api;
 using config::Option;
 
-bool ColumnLayout::has(Column c) const {
-  return std::any_of(columns.begin(), columns.end(), [c](const ColumnSpec& s) { return s.column == c; });
-}
-
 ColumnLayout select_columns(const config::ProfileConfig& cfg, Api api) {
   ColumnLayout layout;
   layout.api = api;
-  auto add = [&](Column c) { layout.columns.push_back({c}); };
+  auto add = [&](Column c) {
+    layout.columns.push_back({c});
+    layout.present.set(static_cast<std::size_t>(c));
+  };
   if (cfg.has(Option::gpustarttimestamp)) add(Column::gpustarttimestamp);
   if (cfg.has(Option::gpuendtimestamp)) add(Column::gpuendtimestamp);
   if (cfg.has(Option::timestamp)) add(Column::timestamp);
@@ -41,7 +40,10 @@ ColumnLayout select_columns(const config::ProfileConfig& cfg, Api api) {
   if (cfg.has(Option::cacheconfigexecuted)) add(Column::cacheconfigexecuted);
   if (cfg.has(Option::cacheconfigrequested)) add(Column::cacheconfigrequested);
   for (std::size_t id = 0; id < config::kLegacyCounterCount; ++id) {
-    if (cfg.counters.test(id)) layout.columns.push_back({Column::counter, static_cast<std::uint8_t>(id)});
+    if (cfg.counters.test(id)) {
+      layout.columns.push_back({Column::counter, static_cast<std::uint8_t>(id)});
+      layout.present.set(static_cast<std::size_t>(Column::counter));
+    }
   }
   if (cfg.has(Option::memtransfersize)) add(Column::memtransfersize);
   if (cfg.has(Option::memtransferdir)) add(Column::memtransferdir);

@@ -1,6 +1,8 @@
 #pragma once
 // Which columns a log has, in the fixed order of docs/format.md "Columns", whatever the
 // order of the config file.
+#include <bitset>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -47,8 +49,10 @@ struct ColumnSpec {
 struct ColumnLayout {
   config::Api api = config::Api::cuda;
   std::vector<ColumnSpec> columns;
+  // Which kinds of column `columns` has: asked per record by the writers.
+  std::bitset<static_cast<std::size_t>(Column::memtransferhostmemtype) + 1> present;
 
-  bool has(Column c) const;
+  bool has(Column c) const { return present.test(static_cast<std::size_t>(c)); }
   bool has_gpu_timestamps() const { return has(Column::gpustarttimestamp) || has(Column::gpuendtimestamp); }
 };
 

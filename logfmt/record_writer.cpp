@@ -1,8 +1,6 @@
 #include "logfmt/record_writer.hpp"
 
-#include <fmt/format.h>
-
-#include <iterator>
+#include <charconv>
 
 namespace computeprof::logfmt {
 namespace {
@@ -49,48 +47,75 @@ bool applies(const ColumnSpec& spec, const Record& r) {
   return false;
 }
 
+// Numbers are written with std::to_chars into the line: no format string is parsed per
+// value (the writer formats every record the program makes).
+template <typename Integer>
+void append_integer(std::string& out, Integer value) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out.append(digits, end);
+}
+
 // Nanoseconds as microseconds with three decimals, exactly (no floating point).
 void append_micros(std::string& out, std::uint64_t ns) {
-  fmt::format_to(std::back_inserter(out), "{}.{:03}", ns / 1000, ns % 1000);
+  append_integer(out, ns / 1000);
+  const auto fraction = static_cast<unsigned>(ns % 1000);
+  const char decimals[4] = {'.', static_cast<char>('0' + fraction / 100), static_cast<char>('0' + fraction / 10 % 10),
+                            static_cast<char>('0' + fraction % 10)};
+  out.append(decimals, 4);
+}
+
+// 16 lower-case hex digits (docs/format.md, "Values").
+void append_hex16(std::string& out, std::uint64_t value) {
+  constexpr char kHex[] = "0123456789abcdef";
+  char digits[16];
+  for (int i = 15; i >= 0; --i, value >>= 4) digits[i] = kHex[value & 0xf];
+  out.append(digits, 16);
+}
+
+// Three decimals, rounded as printf's %.3f rounds.
+void append_fixed3(std::string& out, double value) {
+  char digits[32];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value, std::chars_format::fixed, 3).ptr;
+  out.append(digits, end);
 }
 
 // The value of one column; only called where applies() holds. Counters that are not
 // available write `unavailable` ("n/a" in key-value logs, "" in CSV).
 void append_value(std::string& out, const ColumnSpec& spec, const Record& r, std::string_view unavailable) {
-  auto out_it = std::back_inserter(out);
   switch (spec.column) {
-    case Column::gpustarttimestamp: fmt::format_to(out_it, "{:016x}", r.gpu_start_ns); return;
-    case Column::gpuendtimestamp: fmt::format_to(out_it, "{:016x}", r.gpu_end_ns); return;
+    case Column::gpustarttimestamp: append_hex16(out, r.gpu_start_ns); return;
+    case Column::gpuendtimestamp: append_hex16(out, r.gpu_end_ns); return;
     case Column::timestamp: append_micros(out, r.timestamp_ns); return;
     case Column::method: out.append(r.method); return;
     case Column::gputime: append_micros(out, r.gputime_ns); return;
     case Column::cputime: append_micros(out, r.cputime_ns); return;
-    case Column::gridsize_x: fmt::format_to(out_it, "{}", r.grid.x); return;
-    case Column::gridsize_y: fmt::format_to(out_it, "{}", r.grid.y); return;
-    case Column::gridsize_z: fmt::format_to(out_it, "{}", r.grid.z); return;
-    case Column::blocksize_x: fmt::format_to(out_it, "{}", r.block.x); return;
-    case Column::blocksize_y: fmt::format_to(out_it, "{}", r.block.y); return;
-    case Column::blocksize_z: fmt::format_to(out_it, "{}", r.block.z); return;
-    case Column::localblocksize: fmt::format_to(out_it, "{}", r.local_block_size); return;
-    case Column::dynsmemperblock: fmt::format_to(out_it, "{}", r.dynamic_smem); return;
-    case Column::stasmemperblock: fmt::format_to(out_it, "{}", r.static_smem); return;
-    case Column::regperthread: fmt::format_to(out_it, "{}", r.registers); return;
-    case Column::occupancy: fmt::format_to(out_it, "{:.3f}", *r.occupancy); return;
-    case Column::streamid: fmt::format_to(out_it, "{}", r.stream_id); return;
-    case Column::cacheconfigexecuted: fmt::format_to(out_it, "{}", r.cache_config_executed); return;
-    case Column::cacheconfigrequested: fmt::format_to(out_it, "{}", r.cache_config_requested); return;
+    case Column::gridsize_x: append_integer(out, r.grid.x); return;
+    case Column::gridsize_y: append_integer(out, r.grid.y); return;
+    case Column::gridsize_z: append_integer(out, r.grid.z); return;
+    case Column::blocksize_x: append_integer(out, r.block.x); return;
+    case Column::blocksize_y: append_integer(out, r.block.y); return;
+    case Column::blocksize_z: append_integer(out, r.block.z); return;
+    case Column::localblocksize: append_integer(out, r.local_block_size); return;
+    case Column::dynsmemperblock: append_integer(out, r.dynamic_smem); return;
+    case Column::stasmemperblock: append_integer(out, r.static_smem); return;
+    case Column::regperthread: append_integer(out, r.registers); return;
+    case Column::occupancy: append_fixed3(out, static_cast<double>(*r.occupancy)); return;
+    case Column::streamid: append_integer(out, r.stream_id); return;
+    case Column::cacheconfigexecuted: append_integer(out, r.cache_config_executed); return;
+    case Column::cacheconfigrequested: append_integer(out, r.cache_config_requested); return;
     case Column::counter: {
       const CounterValue v = r.counter(spec.counter);
       if (v.state == CounterValue::State::value) {
-        fmt::format_to(out_it, "{}", v.value);
+        append_integer(out, v.value);
       } else {
         out.append(unavailable);
       }
       return;
     }
-    case Column::memtransfersize: fmt::format_to(out_it, "{}", r.transfer_bytes); return;
-    case Column::memtransferdir: fmt::format_to(out_it, "{}", static_cast<int>(r.transfer_dir)); return;
-    case Column::memtransferhostmemtype: fmt::format_to(out_it, "{}", static_cast<int>(*r.host_mem_type)); return;
+    case Column::memtransfersize: append_integer(out, r.transfer_bytes); return;
+    case Column::memtransferdir: append_integer(out, static_cast<int>(r.transfer_dir)); return;
+    case Column::memtransferhostmemtype: append_integer(out, static_cast<int>(*r.host_mem_type)); return;
   }
 }
 
@@ -102,7 +127,14 @@ bool is_block(Column c) {
 // Grouped keys of the old logs: gridsize=[ 2, 1 ], gridsize3d=[ 2, 1, 1 ],
 // threadblocksize=[ 32, 8, 8 ] (ndrangesize / workgroupsize in OpenCL logs).
 void append_group(std::string& out, std::string_view key, std::initializer_list<std::uint32_t> values) {
-  fmt::format_to(std::back_inserter(out), "{}=[ {} ] ", key, fmt::join(values, ", "));
+  out.append(key).append("=[ ");
+  bool first = true;
+  for (std::uint32_t v : values) {
+    if (!first) out.append(", ");
+    first = false;
+    append_integer(out, v);
+  }
+  out.append(" ] ");
 }
 
 }  // namespace
