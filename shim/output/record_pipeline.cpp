@@ -1,7 +1,5 @@
 #include "shim/output/record_pipeline.hpp"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -24,9 +22,10 @@ struct QueuedRecord {
   logfmt::Record record;
 };
 
-// Single producer (its thread), single consumer (whoever holds the drain lock).
+// Single producer (its thread), single consumer (whoever holds the drain lock). 128
+// records of 184 bytes: 23 KiB per thread that makes operations.
 struct RecordRing {
-  static constexpr std::size_t kCapacity = 256;
+  static constexpr std::size_t kCapacity = 128;
   std::atomic<std::size_t> head{0};  // next to write, producer
   std::atomic<std::size_t> tail{0};  // next to read, consumer
   std::atomic<bool> owner_exited{false};
@@ -41,26 +40,30 @@ struct RecordRing {
     return true;
   }
   std::size_t size() const { return head.load(std::memory_order_acquire) - tail.load(std::memory_order_acquire); }
+  bool full() const { return size() == kCapacity; }
+};
 
-  template <typename Sink>
-  void pop_all(Sink&& sink) {
-    const std::size_t h = head.load(std::memory_order_acquire);
-    std::size_t t = tail.load(std::memory_order_relaxed);
-    for (; t != h; ++t) sink(slots[t % kCapacity]);
-    tail.store(t, std::memory_order_release);
-  }
+// A queued record's place, for ordering a batch without copying records.
+struct Queued {
+  std::uint64_t completed_ns;
+  QueuedRecord* record;
 };
 
 struct Pipeline {
   std::mutex drain_mutex;  // held by whoever drains: the writer or a flush
   std::mutex rings_mutex;  // guards `rings`
   std::vector<RecordRing*> rings;
-  std::vector<QueuedRecord> batch;  // drain holder's scratch
+  // The drain holder's scratch.
+  std::vector<RecordRing*> draining;
+  std::vector<std::size_t> heads;
+  std::vector<Queued> batch;
   RecordOutputs outputs{make_context_sinks, make_process_sinks};  // drain holder's only
 
   std::mutex wake_mutex;
   std::condition_variable wake;
   bool wake_requested = false;
+  // A thread whose ring is full waits here for the writer to free it.
+  std::condition_variable drained;
 
   std::atomic<std::uint64_t> fork_generation{0};
   std::atomic<bool> writer_started{false};
@@ -73,22 +76,36 @@ Pipeline& pipeline() {
 }
 
 void drain_locked(Pipeline& p) {
-  std::vector<RecordRing*> rings;
   {
     std::lock_guard lock(p.rings_mutex);
-    rings = p.rings;
+    p.draining.assign(p.rings.begin(), p.rings.end());
   }
+  // The records stay in their rings' slots, which their producers do not reuse until
+  // the tails move: only their places are gathered and ordered.
   p.batch.clear();
-  for (RecordRing* ring : rings) ring->pop_all([&](const QueuedRecord& q) { p.batch.push_back(q); });
-  // Each ring is in completion order already; merging rings needs the sort.
-  std::stable_sort(p.batch.begin(), p.batch.end(),
-                   [](const QueuedRecord& a, const QueuedRecord& b) { return a.completed_ns < b.completed_ns; });
-  for (QueuedRecord& q : p.batch) {
-    p.outputs.write(*q.context, q.record);
-    delete q.record.counters;  // the record's own (logfmt/record.hpp)
+  p.heads.clear();
+  for (RecordRing* ring : p.draining) {
+    const std::size_t head = ring->head.load(std::memory_order_acquire);
+    for (std::size_t t = ring->tail.load(std::memory_order_relaxed); t != head; ++t) {
+      QueuedRecord& q = ring->slots[t % RecordRing::kCapacity];
+      p.batch.push_back({q.completed_ns, &q});
+    }
+    p.heads.push_back(head);
   }
+  // Each ring is in completion order already: a batch of one ring, or of rings that did
+  // not overlap, needs no sort.
+  auto earlier = [](const Queued& a, const Queued& b) { return a.completed_ns < b.completed_ns; };
+  if (!std::is_sorted(p.batch.begin(), p.batch.end(), earlier)) std::stable_sort(p.batch.begin(), p.batch.end(), earlier);
+  for (const Queued& q : p.batch) {
+    p.outputs.write(*q.record->context, q.record->record);
+    delete q.record->record.counters;  // the record's own (logfmt/record.hpp)
+  }
+  for (std::size_t i = 0; i < p.draining.size(); ++i) p.draining[i]->tail.store(p.heads[i], std::memory_order_release);
   // Written through at once: a process killed later keeps what was done.
-  if (!p.batch.empty()) p.outputs.flush();
+  if (!p.batch.empty()) {
+    p.outputs.flush();
+    p.drained.notify_all();
+  }
 
   std::lock_guard lock(p.rings_mutex);
   std::erase_if(p.rings, [](RecordRing* ring) {
@@ -212,17 +229,19 @@ void submit_record(const ProfiledContext* context, std::uint64_t completed_ns, c
   auto& p = pipeline();
   if (!p.writer_started.load(std::memory_order_acquire)) start_writer();
   RecordRing* ring = this_thread_ring();
-  // A full ring waits for the writer: records are never dropped.
+  // A full ring waits for the writer, a millisecond at a time (a wake-up may be
+  // missed): records are never dropped.
   while (!ring->try_push(context, completed_ns, record)) {
     if (p.writer_started.load(std::memory_order_acquire)) {
       wake_writer();
-      sched_yield();
+      std::unique_lock lock(p.wake_mutex);
+      p.drained.wait_for(lock, std::chrono::milliseconds(1), [&] { return !ring->full(); });
     } else {
       std::lock_guard lock(p.drain_mutex);
       drain_locked(p);
     }
   }
-  if (ring->size() >= RecordRing::kCapacity / 2) wake_writer();
+  if (ring->size() == RecordRing::kCapacity / 2) wake_writer();
 }
 
 void flush_records() {

@@ -27,7 +27,7 @@ struct EventSlot {
 
 struct EventTrack {
   // Bounds what a thread may have in flight before it waits for the oldest.
-  static constexpr std::size_t kSlots = 256;
+  static constexpr std::size_t kSlots = 128;
 
   CUcontext context = nullptr;
   std::uint64_t context_id = 0;
