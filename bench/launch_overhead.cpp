@@ -1,26 +1,38 @@
 // Cost per kernel launch of the shim, measured as ratios within one run (this machine
 // is shared and noisy): the same child program launching the empty kernel N times,
-//   plain      no shim;
-//   dormant    shim preloaded, no variable set (what a system-wide install costs);
-//   serialized shim on: events around each launch and a wait (the old profiler's way);
-//   concurrent shim on with conckerneltrace, CUPTI kept away: events around each
-//              launch, no wait (the resolver thread completes the records);
-//   cupti      the same with CUPTI's activity records: an external correlation id
-//              pushed and popped around each launch on top (the CUPTI of --cupti, else
-//              the one the shim finds; where it cannot trace, this is `concurrent`);
-//   synced     no shim, the program itself waits after each launch (the floor of any
-//              serialized timing).
+//   plain             no shim;
+//   minimal           bench/minimal_interposer: two clock reads per launch into a
+//                     per-thread buffer, the floor of any launch profiler;
+//   dormant           shim preloaded, no variable set (what a system-wide install costs);
+//   serialized        shim on, the old profiler's way: each launch timed and waited for;
+//                     CUPTI kept away, so times come from event pairs;
+//   serialized-cupti  the same with CUPTI's activity records (the simulated CUPTI on the
+//                     simulated driver), as on a GPU;
+//   concurrent        shim on with conckerneltrace, CUPTI kept away: event pairs, no
+//                     wait (the resolver thread completes the records);
+//   concurrent-cupti  conckerneltrace with CUPTI: no events, an external correlation id
+//                     pushed and popped around each launch;
+//   synced            no shim, the program itself waits after each launch (the floor of
+//                     any serialized timing).
 // Each configuration runs `--rounds` times, interleaved; the median is reported.
 //
-//   launch_overhead [--launches N] [--rounds R] [--shim PATH] [--cupti PATH] [--real-driver]
+// With --instructions, each configuration runs once under valgrind's callgrind at two
+// launch counts instead; the difference divided by the difference in launches is the
+// instructions per launch, all threads, start-up and exit excluded, split by the object
+// that executed them (the profiler itself, the driver and CUPTI it calls, libc).
+//
+//   launch_overhead [--instructions] [--launches N] [--rounds R] [--shim PATH]
+//                   [--minimal PATH] [--cupti PATH] [--real-driver]
 // Without --real-driver the children run on the simulated driver of the build tree.
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +42,8 @@
 #include <vector>
 
 #include <cuda.h>
+
+#include "bench/callgrind_costs.hpp"
 
 extern char** environ;
 
@@ -80,15 +94,34 @@ int run_child(long launches, bool sync_each) {
 
 struct Config {
   const char* name;
-  bool shim;
-  bool profile;
+  enum class Preload { none, minimal, shim } preload;
+  bool profile;  // COMPUTE_PROFILE=1
   bool sync_each;
   const char* profile_config;  // COMPUTE_PROFILE_CONFIG text, or null
-  enum class Cupti { found, none } cupti = Cupti::found;
+  bool cupti;  // whether CUPTI may trace activities
 };
 
-double run_config(const char* self, const Config& c, long launches, const std::string& shim, const std::string& sim,
-                  const std::string& cupti, const std::string& dir) {
+const Config kConfigs[] = {
+    {"plain", Config::Preload::none, false, false, nullptr, false},
+    {"minimal", Config::Preload::minimal, false, false, nullptr, false},
+    {"dormant", Config::Preload::shim, false, false, nullptr, false},
+    {"serialized", Config::Preload::shim, true, false, nullptr, false},
+    {"serialized-cupti", Config::Preload::shim, true, false, nullptr, true},
+    {"concurrent", Config::Preload::shim, true, false, "conckerneltrace\n", false},
+    {"concurrent-cupti", Config::Preload::shim, true, false, "conckerneltrace\n", true},
+    {"synced", Config::Preload::none, false, true, nullptr, false},
+};
+
+struct Paths {
+  std::string self;
+  std::string shim = SHIM_PATH;
+  std::string minimal = MINIMAL_INTERPOSER_PATH;
+  std::string sim = SIMDRIVER_DIR;  // empty: the real driver
+  std::string cupti;                // empty: the simulated CUPTI, or the loader's on a GPU
+  std::string dir;                  // scratch
+};
+
+std::vector<std::string> child_environment(const Config& c, const Paths& paths) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     if (std::strncmp(*e, "LD_PRELOAD=", 11) && std::strncmp(*e, "COMPUTE_PROFILE", 15) &&
@@ -96,44 +129,144 @@ double run_config(const char* self, const Config& c, long launches, const std::s
       env.emplace_back(*e);
     }
   }
-  if (!sim.empty()) env.push_back("LD_LIBRARY_PATH=" + sim);
-  if (c.shim) env.push_back("LD_PRELOAD=" + shim);
-  if (c.cupti == Config::Cupti::none) env.push_back("COMPUTEPROF_CUPTI_LIBRARY=" + dir + "/no-libcupti.so");
-  if (c.cupti == Config::Cupti::found && !cupti.empty()) env.push_back("COMPUTEPROF_CUPTI_LIBRARY=" + cupti);
+  if (!paths.sim.empty()) env.push_back("LD_LIBRARY_PATH=" + paths.sim);
+  if (c.preload == Config::Preload::shim) env.push_back("LD_PRELOAD=" + paths.shim);
+  if (c.preload == Config::Preload::minimal) env.push_back("LD_PRELOAD=" + paths.minimal);
+  if (!c.cupti) {
+    env.push_back("COMPUTEPROF_CUPTI_LIBRARY=" + paths.dir + "/no-libcupti.so");
+  } else if (!paths.cupti.empty()) {
+    env.push_back("COMPUTEPROF_CUPTI_LIBRARY=" + paths.cupti);
+  } else if (!paths.sim.empty()) {
+    env.push_back("COMPUTEPROF_CUPTI_LIBRARY=" SIMCUPTI_PATH);
+  }
   if (c.profile) {
     env.push_back("COMPUTE_PROFILE=1");
-    env.push_back("COMPUTE_PROFILE_LOG=" + dir + "/bench_%p.log");
+    env.push_back("COMPUTE_PROFILE_LOG=" + paths.dir + "/bench_%p.log");
   }
   if (c.profile_config) {
-    const std::string path = dir + "/" + c.name + ".cfg";
+    const std::string path = paths.dir + "/" + c.name + ".cfg";
     FILE* f = std::fopen(path.c_str(), "w");
     if (!f || std::fputs(c.profile_config, f) < 0 || std::fclose(f) != 0) std::exit(1);
     env.push_back("COMPUTE_PROFILE_CONFIG=" + path);
   }
+  return env;
+}
+
+// Runs argv with env, its stdout read back and its stderr kept in `errors` (shown if it
+// fails); exits on any failure.
+std::string run_child_process(const std::vector<std::string>& args, std::vector<std::string> env, const char* what,
+                              const std::string& errors) {
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
-  const std::string n = std::to_string(launches);
-  const char* argv[] = {self, "--child", n.c_str(), c.sync_each ? "sync" : "nosync", nullptr};
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
   int fds[2];
   if (pipe(fds) != 0) std::exit(1);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
   posix_spawn_file_actions_addclose(&actions, fds[0]);
+  posix_spawn_file_actions_addopen(&actions, 2, errors.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   pid_t pid;
-  if (posix_spawn(&pid, self, &actions, nullptr, const_cast<char**>(argv), envp.data()) != 0) std::exit(1);
+  if (posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), envp.data()) != 0) {
+    std::fprintf(stderr, "launch_overhead: cannot run %s\n", argv[0]);
+    std::exit(1);
+  }
+  posix_spawn_file_actions_destroy(&actions);
   close(fds[1]);
-  char buf[64] = {};
-  const ssize_t got = read(fds[0], buf, sizeof buf - 1);
+  std::string out;
+  char buf[256];
+  for (ssize_t got; (got = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(got));
   close(fds[0]);
   int status = 0;
   waitpid(pid, &status, 0);
-  if (got <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::fprintf(stderr, "launch_overhead: configuration '%s' failed\n", c.name);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "launch_overhead: configuration '%s' failed; its stderr:\n", what);
+    const std::string show = "cat '" + errors + "' >&2";
+    if (std::system(show.c_str()) != 0) std::fprintf(stderr, "launch_overhead: cannot show %s\n", errors.c_str());
     std::exit(1);
   }
-  return std::atof(buf);
+  return out;
+}
+
+double time_per_launch(const Config& c, long launches, const Paths& paths) {
+  const std::string out = run_child_process({paths.self, "--child", std::to_string(launches), c.sync_each ? "sync" : "nosync"},
+                                            child_environment(c, paths), c.name, paths.dir + "/stderr");
+  return std::atof(out.c_str());
+}
+
+void report_times(long launches, int rounds, const Paths& paths) {
+  std::map<std::string, std::vector<double>> samples;
+  for (int r = 0; r < rounds; ++r) {
+    for (const auto& c : kConfigs) samples[c.name].push_back(time_per_launch(c, launches, paths));
+  }
+  std::map<std::string, double> median;
+  for (auto& [name, v] : samples) {
+    std::sort(v.begin(), v.end());
+    median[name] = v[v.size() / 2];
+  }
+  std::printf("%s driver, %ld launches x %d rounds, median ns per launch, and over plain\n",
+              paths.sim.empty() ? "real" : "simulated", launches, rounds);
+  for (const auto& c : kConfigs) {
+    std::printf("  %-17s %10.1f  %5.2fx\n", c.name, median[c.name], median[c.name] / median["plain"]);
+  }
+  std::printf("serialized/synced %.2f  serialized-cupti/synced %.2f  concurrent-cupti/plain %.2f  minimal/plain %.2f\n",
+              median["serialized"] / median["synced"], median["serialized-cupti"] / median["synced"],
+              median["concurrent-cupti"] / median["plain"], median["minimal"] / median["plain"]);
+}
+
+// What ran the instructions, in the table's columns.
+enum Part { profiler, driver, cupti, system, program, kParts };
+
+Part part_of(const std::string& object, const Paths& paths) {
+  if (object == paths.shim || object == paths.minimal) return profiler;
+  if (object.find("libcuda.so") != std::string::npos) return driver;
+  if (object.find("cupti") != std::string::npos) return cupti;
+  if (object == paths.self) return program;
+  return system;
+}
+
+using PartCosts = std::array<double, kParts>;
+
+PartCosts instructions(const Config& c, long launches, const Paths& paths) {
+  const std::string out = paths.dir + "/callgrind." + c.name + "." + std::to_string(launches);
+  run_child_process({"valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, paths.self, "--child",
+                     std::to_string(launches), c.sync_each ? "sync" : "nosync"},
+                    child_environment(c, paths), c.name, paths.dir + "/stderr");
+  std::map<std::string, std::uint64_t> costs;
+  if (!computeprof::bench::read_object_costs(out, costs)) {
+    std::fprintf(stderr, "launch_overhead: cannot read %s\n", out.c_str());
+    std::exit(1);
+  }
+  PartCosts parts{};
+  for (const auto& [object, ir] : costs) parts[part_of(object, paths)] += static_cast<double>(ir);
+  return parts;
+}
+
+void report_instructions(long launches, const Paths& paths) {
+  const long fewer = launches / 4;
+  std::map<std::string, PartCosts> per_launch;
+  for (const auto& c : kConfigs) {
+    const PartCosts many = instructions(c, launches, paths);
+    const PartCosts few = instructions(c, fewer, paths);
+    for (int p = 0; p < kParts; ++p) per_launch[c.name][p] = (many[p] - few[p]) / static_cast<double>(launches - fewer);
+  }
+  const PartCosts& plain = per_launch["plain"];
+  std::printf("%s driver, callgrind, instructions per launch (all threads; %ld minus %ld launches)\n",
+              paths.sim.empty() ? "real" : "simulated", launches, fewer);
+  std::printf("  %-17s %8s %8s   %s\n", "", "total", "added", "added in: profiler   driver    CUPTI   libc/ld");
+  for (const auto& c : kConfigs) {
+    const PartCosts& cost = per_launch[c.name];
+    double total = 0, added = 0;
+    for (int p = 0; p < kParts; ++p) {
+      total += cost[p];
+      added += cost[p] - plain[p];
+    }
+    std::printf("  %-17s %8.0f %8.0f   %18.0f %8.0f %8.0f %9.0f\n", c.name, total, added, cost[profiler] - plain[profiler],
+                cost[driver] - plain[driver], cost[cupti] - plain[cupti], cost[system] - plain[system]);
+  }
 }
 
 }  // namespace
@@ -141,53 +274,37 @@ double run_config(const char* self, const Config& c, long launches, const std::s
 int main(int argc, char** argv) {
   if (argc >= 4 && std::strcmp(argv[1], "--child") == 0) return run_child(std::atol(argv[2]), std::strcmp(argv[3], "sync") == 0);
 
-  long launches = 20000;
+  long launches = 0;
   int rounds = 5;
-  std::string shim = SHIM_PATH;
-  std::string sim = SIMDRIVER_DIR;
-  std::string cupti;
+  bool count_instructions = false;
+  Paths paths;
+  paths.self = argv[0];
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--launches" && i + 1 < argc) launches = std::atol(argv[++i]);
     else if (a == "--rounds" && i + 1 < argc) rounds = std::atoi(argv[++i]);
-    else if (a == "--shim" && i + 1 < argc) shim = argv[++i];
-    else if (a == "--cupti" && i + 1 < argc) cupti = argv[++i];
-    else if (a == "--real-driver") sim.clear();
+    else if (a == "--shim" && i + 1 < argc) paths.shim = argv[++i];
+    else if (a == "--minimal" && i + 1 < argc) paths.minimal = argv[++i];
+    else if (a == "--cupti" && i + 1 < argc) paths.cupti = argv[++i];
+    else if (a == "--real-driver") paths.sim.clear();
+    else if (a == "--instructions") count_instructions = true;
     else {
-      std::fprintf(stderr, "usage: %s [--launches N] [--rounds R] [--shim PATH] [--cupti PATH] [--real-driver]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--instructions] [--launches N] [--rounds R] [--shim PATH] [--minimal PATH] [--cupti PATH] "
+                   "[--real-driver]\n",
+                   argv[0]);
       return 2;
     }
   }
+  if (launches <= 0) launches = count_instructions ? 4000 : 20000;
   char dir_template[] = "/tmp/computeprof-bench-XXXXXX";
-  const std::string dir = mkdtemp(dir_template);
-
-  const Config configs[] = {{"plain", false, false, false, nullptr},
-                            {"dormant", true, false, false, nullptr},
-                            {"serialized", true, true, false, nullptr},
-                            {"concurrent", true, true, false, "conckerneltrace\n", Config::Cupti::none},
-                            {"cupti", true, true, false, "conckerneltrace\n"},
-                            {"synced", false, false, true, nullptr}};
-  std::map<std::string, std::vector<double>> samples;
-  for (int r = 0; r < rounds; ++r) {
-    for (const auto& c : configs) samples[c.name].push_back(run_config(argv[0], c, launches, shim, sim, cupti, dir));
+  if (!mkdtemp(dir_template)) return 1;
+  paths.dir = dir_template;
+  if (count_instructions) {
+    report_instructions(launches, paths);
+  } else {
+    report_times(launches, rounds, paths);
   }
-  std::map<std::string, double> median;
-  for (auto& [name, v] : samples) {
-    std::sort(v.begin(), v.end());
-    median[name] = v[v.size() / 2];
-  }
-  std::printf("%s driver, %ld launches x %d rounds, median ns per launch\n", sim.empty() ? "real" : "simulated",
-              launches, rounds);
-  for (const auto& c : configs) std::printf("  %-10s %10.1f\n", c.name, median[c.name]);
-  std::printf("dormant/plain %.2f  serialized/plain %.2f  serialized/synced %.2f  (serialized adds %.0f ns over synced)\n",
-              median["dormant"] / median["plain"], median["serialized"] / median["plain"],
-              median["serialized"] / median["synced"], median["serialized"] - median["synced"]);
-  std::printf("concurrent/plain %.2f  concurrent/serialized %.2f  (concurrent adds %.0f ns over plain)\n",
-              median["concurrent"] / median["plain"], median["concurrent"] / median["serialized"],
-              median["concurrent"] - median["plain"]);
-  std::printf("cupti/plain %.2f  cupti/concurrent %.2f  (CUPTI activity tracing adds %.0f ns over concurrent)\n",
-              median["cupti"] / median["plain"], median["cupti"] / median["concurrent"],
-              median["cupti"] - median["concurrent"]);
-  std::string cleanup = "rm -rf '" + dir + "'";
+  std::string cleanup = "rm -rf '" + paths.dir + "'";
   return std::system(cleanup.c_str()) == 0 ? 0 : 1;
 }

@@ -1,6 +1,8 @@
 #include "logfmt/record_writer.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 
 namespace computeprof::logfmt {
 namespace {
@@ -73,10 +75,33 @@ void append_hex16(std::string& out, std::uint64_t value) {
   out.append(digits, 16);
 }
 
-// Three decimals, rounded as printf's %.3f rounds.
-void append_fixed3(std::string& out, double value) {
-  char digits[32];
-  const auto end = std::to_chars(digits, digits + sizeof digits, value, std::chars_format::fixed, 3).ptr;
+// Three decimals, rounded as printf's %.3f rounds: to nearest, ties to even, from the
+// float's exact binary value. Occupancies (0..1) are scaled in integers, exactly; other
+// values go through std::to_chars (the same digits, slower).
+void append_fixed3(std::string& out, float value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  const int exponent = static_cast<int>(bits >> 23 & 0xff);
+  if (bits >> 31 == 0 && exponent < 127) {  // 0 <= value < 1
+    // value = mantissa * 2^-shift exactly; value * 1000 = scaled * 2^-shift.
+    const std::uint64_t mantissa = exponent == 0 ? (bits & 0x7fffff) : ((bits & 0x7fffff) | 0x800000);
+    const int shift = exponent == 0 ? 149 : 150 - exponent;
+    const std::uint64_t scaled = mantissa * 1000;  // < 2^34
+    std::uint64_t thousandths = 0;
+    if (shift < 64) {
+      thousandths = scaled >> shift;
+      const std::uint64_t rest = scaled & ((std::uint64_t{1} << shift) - 1);
+      const std::uint64_t half = std::uint64_t{1} << (shift - 1);
+      if (rest > half || (rest == half && (thousandths & 1) != 0)) ++thousandths;
+    }  // else value * 1000 < 2^-29: rounds to 0
+    const char digits[5] = {static_cast<char>('0' + thousandths / 1000), '.',
+                            static_cast<char>('0' + thousandths / 100 % 10),
+                            static_cast<char>('0' + thousandths / 10 % 10), static_cast<char>('0' + thousandths % 10)};
+    out.append(digits, 5);
+    return;
+  }
+  char digits[64];
+  const auto end = std::to_chars(digits, digits + sizeof digits, static_cast<double>(value), std::chars_format::fixed, 3).ptr;
   out.append(digits, end);
 }
 
@@ -100,7 +125,7 @@ void append_value(std::string& out, const ColumnSpec& spec, const Record& r, std
     case Column::dynsmemperblock: append_integer(out, r.dynamic_smem); return;
     case Column::stasmemperblock: append_integer(out, r.static_smem); return;
     case Column::regperthread: append_integer(out, r.registers); return;
-    case Column::occupancy: append_fixed3(out, static_cast<double>(*r.occupancy)); return;
+    case Column::occupancy: append_fixed3(out, *r.occupancy); return;
     case Column::streamid: append_integer(out, r.stream_id); return;
     case Column::cacheconfigexecuted: append_integer(out, r.cache_config_executed); return;
     case Column::cacheconfigrequested: append_integer(out, r.cache_config_requested); return;
@@ -171,7 +196,8 @@ void write_kvp_line(std::string& out, const Record& r, const ColumnLayout& layou
 }
 
 void append_kvp_field(std::string& out, std::string_view field) {
-  if (field.find_first_of("\n\r\\") == std::string_view::npos) {
+  // One pass over the name (find_first_of would search the set once per character).
+  if (std::none_of(field.begin(), field.end(), [](char c) { return c == '\n' || c == '\r' || c == '\\'; })) {
     out.append(field);
     return;
   }

@@ -1,5 +1,12 @@
 #include "catch.hpp"
 
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
 #include "config/profile_config.hpp"
 #include "csv_reader.hpp"
 #include "logfmt/header.hpp"
@@ -284,4 +291,53 @@ TEST_CASE("KVP escaping leaves CSV as it was: RFC 4180 quoting", "[writer][csv]"
   std::string out;
   write_csv_line(out, k, layout);
   CHECK(out == "\"line\nbreak\\n\",7.424,17.288,0.500\n");
+}
+
+namespace {
+
+// What printf's "%.3f" writes for the float's exact value, as std::to_chars does.
+std::string printf_fixed3(float value) {
+  char digits[64];
+  const auto end = std::to_chars(digits, digits + sizeof digits, static_cast<double>(value), std::chars_format::fixed, 3).ptr;
+  return std::string(digits, end);
+}
+
+std::string written_occupancy(const ColumnLayout& layout, float value) {
+  Record r = sample_kernel();
+  r.occupancy = value;
+  std::string line;
+  write_kvp_line(line, r, layout);
+  const auto start = line.find("occupancy=[ ") + 12;
+  return line.substr(start, line.find(" ]", start) - start);
+}
+
+}  // namespace
+
+TEST_CASE("occupancy is rounded as printf rounds the float's exact value, ties to even", "[writer]") {
+  const ColumnLayout layout = layout_for("");  // default columns: occupancy among them
+  std::vector<float> values = {0.0F, 1.0F, 0.9995F, 0.99949998F, 0.0005F, 0.00049999F, 1e-30F, 1e-45F,
+                               std::numeric_limits<float>::denorm_min(), std::nextafter(1.0F, 0.0F),
+                               1.5F, 2.0F, 123.4567F, 1e10F, -0.25F, -0.0F};
+  // Exact ties at the third decimal: (2k+1)/16 ends in ...5 at the fourth.
+  for (int k = 0; k < 8; ++k) values.push_back(static_cast<float>(2 * k + 1) / 16.0F);
+  // Every ratio of warps a GPU can have, and a sweep of the interval.
+  for (int d = 1; d <= 128; ++d) {
+    for (int n = 0; n <= d; ++n) values.push_back(static_cast<float>(n) / static_cast<float>(d));
+  }
+  for (std::uint32_t bits = 0x3a000000; bits < 0x3f800000; bits += 997) {
+    float v;
+    std::memcpy(&v, &bits, sizeof v);
+    values.push_back(v);
+  }
+  std::size_t mismatches = 0;
+  for (float v : values) {
+    if (written_occupancy(layout, v) != printf_fixed3(v)) {
+      ++mismatches;
+      UNSCOPED_INFO(v << ": wrote " << written_occupancy(layout, v) << ", printf " << printf_fixed3(v));
+    }
+  }
+  CHECK(values.size() > 20000);
+  CHECK(mismatches == 0);
+  CHECK(written_occupancy(layout, 0.0625F) == "0.062");
+  CHECK(written_occupancy(layout, 0.1875F) == "0.188");
 }
