@@ -19,7 +19,8 @@
 // With --instructions, each configuration runs once under valgrind's callgrind at two
 // launch counts instead; the difference divided by the difference in launches is the
 // instructions per launch, all threads, start-up and exit excluded, split by the object
-// that executed them (the profiler itself, the driver and CUPTI it calls, libc).
+// that executed them (the profiler itself, the driver and CUPTI it calls, the rest),
+// the C library's services counted in the column of their caller.
 //
 //   launch_overhead [--instructions] [--launches N] [--rounds R] [--shim PATH]
 //                   [--minimal PATH] [--cupti PATH] [--real-driver]
@@ -230,42 +231,81 @@ Part part_of(const std::string& object, const Paths& paths) {
 
 using PartCosts = std::array<double, kParts>;
 
-PartCosts instructions(const Config& c, long launches, const Paths& paths) {
+// The C and C++ libraries' services (locks, allocation, clocks, thread-locals): their
+// instructions are charged to whoever called them (callgrind's --fn-skip), so that the
+// table says which part of the process asked for them.
+constexpr const char* kCharged[] = {
+    "__tls_get_addr", "pthread_*", "__pthread_*", "_pthread_*", "__lll_*", "__condvar_*", "__futex*",
+    "malloc", "free", "calloc", "realloc", "_int_malloc", "_int_free", "malloc_consolidate", "unlink_chunk*",
+    "alloc_perturb", "sysmalloc", "tcache_*", "__mem*", "clock_gettime*", "clock_nanosleep*", "syscall", "getpid",
+    "std::condition_variable::*", "operator new*", "operator delete*"};
+
+// The whole process's instructions by part, and the profiler's own on the thread that
+// launches (the application's time).
+struct Instructions {
+  PartCosts all{};
+  double profiler_on_launching_thread = 0;
+};
+
+Instructions instructions(const Config& c, long launches, const Paths& paths) {
   const std::string out = paths.dir + "/callgrind." + c.name + "." + std::to_string(launches);
-  run_child_process({"valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, paths.self, "--child",
-                     std::to_string(launches), c.sync_each ? "sync" : "nosync"},
-                    child_environment(c, paths), c.name, paths.dir + "/stderr");
-  std::map<std::string, std::uint64_t> costs;
-  if (!computeprof::bench::read_object_costs(out, costs)) {
-    std::fprintf(stderr, "launch_overhead: cannot read %s\n", out.c_str());
-    std::exit(1);
+  std::vector<std::string> args = {"valgrind", "--tool=callgrind", "--separate-threads=yes",
+                                   "--callgrind-out-file=" + out};
+  for (const char* f : kCharged) args.push_back(std::string("--fn-skip=") + f);
+  for (const std::string& a : {paths.self, std::string("--child"), std::to_string(launches),
+                               std::string(c.sync_each ? "sync" : "nosync")}) {
+    args.push_back(a);
   }
-  PartCosts parts{};
-  for (const auto& [object, ir] : costs) parts[part_of(object, paths)] += static_cast<double>(ir);
-  return parts;
+  run_child_process(args, child_environment(c, paths), c.name, paths.dir + "/stderr");
+  // One file per thread: <out>-01 is the main thread, the one that launches.
+  Instructions result;
+  for (int thread = 1;; ++thread) {
+    char suffix[16];
+    std::snprintf(suffix, sizeof suffix, "-%02d", thread);
+    std::map<std::string, std::uint64_t> costs;
+    if (!computeprof::bench::read_object_costs(out + suffix, costs)) {
+      if (thread == 1) {
+        std::fprintf(stderr, "launch_overhead: cannot read %s%s\n", out.c_str(), suffix);
+        std::exit(1);
+      }
+      break;
+    }
+    for (const auto& [object, ir] : costs) {
+      const Part part = part_of(object, paths);
+      result.all[part] += static_cast<double>(ir);
+      if (thread == 1 && part == profiler) result.profiler_on_launching_thread += static_cast<double>(ir);
+    }
+  }
+  return result;
 }
 
 void report_instructions(long launches, const Paths& paths) {
   const long fewer = launches / 4;
-  std::map<std::string, PartCosts> per_launch;
+  std::map<std::string, Instructions> per_launch;
   for (const auto& c : kConfigs) {
-    const PartCosts many = instructions(c, launches, paths);
-    const PartCosts few = instructions(c, fewer, paths);
-    for (int p = 0; p < kParts; ++p) per_launch[c.name][p] = (many[p] - few[p]) / static_cast<double>(launches - fewer);
+    const Instructions many = instructions(c, launches, paths);
+    const Instructions few = instructions(c, fewer, paths);
+    Instructions& each = per_launch[c.name];
+    const auto n = static_cast<double>(launches - fewer);
+    for (int p = 0; p < kParts; ++p) each.all[p] = (many.all[p] - few.all[p]) / n;
+    each.profiler_on_launching_thread = (many.profiler_on_launching_thread - few.profiler_on_launching_thread) / n;
   }
-  const PartCosts& plain = per_launch["plain"];
-  std::printf("%s driver, callgrind, instructions per launch (all threads; %ld minus %ld launches)\n",
+  const PartCosts& plain = per_launch["plain"].all;
+  std::printf("%s driver, callgrind, instructions per launch (all threads; %ld minus %ld launches);\n"
+              "the C and C++ libraries' locks, allocations, clocks and thread-locals counted in their callers' columns\n",
               paths.sim.empty() ? "real" : "simulated", launches, fewer);
-  std::printf("  %-17s %8s %8s   %s\n", "", "total", "added", "added in: profiler   driver    CUPTI   libc/ld");
+  std::printf("  %-17s %8s %8s   %s\n", "", "total", "added",
+              "added in: profiler (launching thread)   driver    CUPTI    other");
   for (const auto& c : kConfigs) {
-    const PartCosts& cost = per_launch[c.name];
+    const Instructions& cost = per_launch[c.name];
     double total = 0, added = 0;
     for (int p = 0; p < kParts; ++p) {
-      total += cost[p];
-      added += cost[p] - plain[p];
+      total += cost.all[p];
+      added += cost.all[p] - plain[p];
     }
-    std::printf("  %-17s %8.0f %8.0f   %18.0f %8.0f %8.0f %9.0f\n", c.name, total, added, cost[profiler] - plain[profiler],
-                cost[driver] - plain[driver], cost[cupti] - plain[cupti], cost[system] - plain[system]);
+    std::printf("  %-17s %8.0f %8.0f   %18.0f %20.0f %8.0f %8.0f %8.0f\n", c.name, total, added,
+                cost.all[profiler] - plain[profiler], cost.profiler_on_launching_thread,
+                cost.all[driver] - plain[driver], cost.all[cupti] - plain[cupti], cost.all[system] - plain[system]);
   }
 }
 

@@ -1,6 +1,7 @@
 #include "shim/activity/activity_matcher.hpp"
 
 #include <algorithm>
+#include <span>
 #include <utility>
 
 namespace computeprof::shim {
@@ -10,7 +11,7 @@ namespace {
 
 // An operation's GPU times from its activities (one per call outside graphs; CUPTI
 // folds a batch of copies into one record).
-void take_times(logfmt::Record& r, const std::vector<GpuActivity>& activities) {
+void take_times(logfmt::Record& r, std::span<const GpuActivity> activities) {
   std::uint64_t start = activities.front().start_ns;
   std::uint64_t end = activities.front().end_ns;
   for (const GpuActivity& a : activities) {
@@ -25,8 +26,11 @@ void take_times(logfmt::Record& r, const std::vector<GpuActivity>& activities) {
 }  // namespace
 
 ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, std::uint64_t now_ns) {
-  auto [it, inserted] = correlations_.try_emplace(id);
-  if (inserted) it->second.first_seen_ns = now_ns;
+  auto [it, inserted] = correlations_.try_emplace(id, &memory_);
+  if (inserted) {
+    untagged_after_round_.push_back({round_ + kUntaggedRounds, id});
+    unclaimed_at_.push_back({now_ns + kUnclaimedNs, id});
+  }
   return it->second;
 }
 
@@ -45,7 +49,9 @@ void ActivityMatcher::expect(ExpectedOperation operation, std::uint64_t now_ns, 
   const std::uint64_t id = operation.external_id;
   const std::uint64_t sequence = next_sequence_++;
   if (in_order_) unfinished_.insert(sequence);
-  expected_[id] = Expected{std::move(operation), now_ns, sequence, false, 0};
+  const bool timed_by_events = operation.timed_by_events;
+  expected_.insert_or_assign(id, Expected{std::move(operation), now_ns, sequence, false, 0});
+  if (timed_by_events) overdue_at_.push_back({now_ns + kOverdueNs, id});
   if (auto c = correlation_of_.find(id); c != correlation_of_.end()) try_complete(c->second, now_ns, out);
 }
 
@@ -57,7 +63,7 @@ void ActivityMatcher::try_complete(std::uint32_t correlation_id, std::uint64_t n
   if (e == expected_.end()) return;
   ExpectedOperation& operation = e->second.operation;
   if (operation.record.kind == logfmt::RecordKind::graph) {
-    std::vector<GpuActivity>& nodes = c->second.activities;
+    auto& nodes = c->second.activities;
     std::sort(nodes.begin(), nodes.end(), [](const GpuActivity& a, const GpuActivity& b) { return a.start_ns < b.start_ns; });
     for (const GpuActivity& node : nodes) {
       emit(e->second.sequence, {operation.context, node_record(operation.record, node)}, out);
@@ -66,6 +72,7 @@ void ActivityMatcher::try_complete(std::uint32_t correlation_id, std::uint64_t n
     if (!e->second.matched) {
       e->second.linger_until_ns = now_ns + kGraphLingerNs;
       e->second.matched = true;
+      lingering_until_.push_back({e->second.linger_until_ns, e->first});
       finished(e->second.sequence, out);
     }
     return;
@@ -109,35 +116,46 @@ void ActivityMatcher::forget(std::uint64_t external_id) {
   }
 }
 
-void ActivityMatcher::end_round(std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
-  std::vector<std::uint64_t> done;
-  std::vector<std::uint64_t> overdue;
-  for (auto& [id, e] : expected_) {
-    if (e.matched) {
-      if (now_ns >= e.linger_until_ns) done.push_back(id);
-    } else if (e.operation.timed_by_events && now_ns - e.since_ns >= kOverdueNs) {
-      // Only an operation known to have completed can be overdue.
-      emit(e.sequence, fallback(e), out);
-      overdue.push_back(e.sequence);
-      done.push_back(id);
-    }
-  }
-  for (std::uint64_t id : done) forget(id);
-  std::sort(overdue.begin(), overdue.end());
-  for (std::uint64_t sequence : overdue) finished(sequence, out);
+void ActivityMatcher::drop_correlation(std::uint32_t id) {
+  auto it = correlations_.find(id);
+  if (it == correlations_.end()) return;
+  if (it->second.external_id != 0) correlation_of_.erase(it->second.external_id);
+  correlations_.erase(it);
+}
 
-  for (auto it = correlations_.begin(); it != correlations_.end();) {
-    Correlation& c = it->second;
-    const bool claimed = c.external_id != 0 && expected_.contains(c.external_id);
-    ++c.rounds;
-    const bool drop =
-        !claimed && (c.external_id == 0 ? c.rounds > kUntaggedRounds : now_ns - c.first_seen_ns >= kUnclaimedNs);
-    if (!drop) {
-      ++it;
-      continue;
+void ActivityMatcher::end_round(std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
+  ++round_;
+  // Operations known to have completed (their events) with no activity by now: out
+  // with their event times, in the order they were expected.
+  while (!overdue_at_.empty() && overdue_at_.front().at <= now_ns) {
+    const std::uint64_t id = overdue_at_.front().id;
+    overdue_at_.pop_front();
+    auto e = expected_.find(id);
+    if (e == expected_.end() || e->second.matched) continue;
+    const std::uint64_t sequence = e->second.sequence;
+    emit(sequence, fallback(e->second), out);
+    forget(id);
+    finished(sequence, out);
+  }
+  while (!lingering_until_.empty() && lingering_until_.front().at <= now_ns) {
+    const std::uint64_t id = lingering_until_.front().id;
+    lingering_until_.pop_front();
+    if (auto e = expected_.find(id); e != expected_.end() && e->second.matched) forget(id);
+  }
+  // Activities with no external correlation after a few deliveries: work the shim did
+  // not tag. Tagged ones no operation claims: calls that failed, or other tools' work.
+  while (!untagged_after_round_.empty() && untagged_after_round_.front().at < round_) {
+    const auto id = static_cast<std::uint32_t>(untagged_after_round_.front().id);
+    untagged_after_round_.pop_front();
+    if (auto c = correlations_.find(id); c != correlations_.end() && c->second.external_id == 0) drop_correlation(id);
+  }
+  while (!unclaimed_at_.empty() && unclaimed_at_.front().at <= now_ns) {
+    const auto id = static_cast<std::uint32_t>(unclaimed_at_.front().id);
+    unclaimed_at_.pop_front();
+    auto c = correlations_.find(id);
+    if (c != correlations_.end() && c->second.external_id != 0 && !expected_.contains(c->second.external_id)) {
+      drop_correlation(id);
     }
-    if (c.external_id != 0) correlation_of_.erase(c.external_id);
-    it = correlations_.erase(it);
   }
 }
 

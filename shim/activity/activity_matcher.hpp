@@ -10,7 +10,9 @@
 // Serialized records come out in the order they were expected. Not thread-safe: the
 // caller serialises (activity_trace.cpp). Time is passed in, so this is testable.
 #include <cstdint>
+#include <deque>
 #include <map>
+#include <memory_resource>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -19,6 +21,7 @@
 
 #include "logfmt/record.hpp"
 #include "shim/activity/activity_records.hpp"
+#include "shim/activity/node_pool.hpp"
 
 namespace computeprof::shim {
 
@@ -63,6 +66,10 @@ class ActivityMatcher {
   // `in_order`: records come out in the order their operations were expected (serialized
   // mode); otherwise as soon as they are complete.
   explicit ActivityMatcher(bool in_order = false) : in_order_(in_order) {}
+  ActivityMatcher(const ActivityMatcher&) = delete;
+  ActivityMatcher& operator=(const ActivityMatcher&) = delete;
+  // Before the first operation is expected.
+  void keep_order(bool in_order) { in_order_ = in_order; }
 
   void add(const GpuActivity& activity, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
   void add(const ExternalCorrelation& correlation, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
@@ -84,10 +91,9 @@ class ActivityMatcher {
 
  private:
   struct Correlation {
+    explicit Correlation(std::pmr::memory_resource* memory) : activities(memory) {}
     std::uint64_t external_id = 0;  // 0 until its external correlation record came
-    std::vector<GpuActivity> activities;
-    std::uint64_t first_seen_ns = 0;
-    int rounds = 0;
+    std::pmr::vector<GpuActivity> activities;
   };
   struct Expected {
     ExpectedOperation operation;
@@ -96,10 +102,16 @@ class ActivityMatcher {
     bool matched = false;        // graph launches: some node records came
     std::uint64_t linger_until_ns = 0;
   };
+  // A deadline to look at in end_round; what it names may be gone by then.
+  struct Deadline {
+    std::uint64_t at = 0;  // ns, or a round number
+    std::uint64_t id = 0;  // an external id, or a correlation id
+  };
 
   Correlation& correlation(std::uint32_t id, std::uint64_t now_ns);
   void try_complete(std::uint32_t correlation_id, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
   void forget(std::uint64_t external_id);
+  void drop_correlation(std::uint32_t id);
   // A record of the operation expected `sequence`-th is ready: out now, or held until
   // every operation expected before it is out (in order).
   void emit(std::uint64_t sequence, ReadyRecord ready, std::vector<ReadyRecord>& out);
@@ -109,10 +121,25 @@ class ActivityMatcher {
   logfmt::Record node_record(const logfmt::Record& launch, const GpuActivity& node);
   std::string_view intern(const char* name);
 
-  std::unordered_map<std::uint32_t, Correlation> correlations_;
-  std::unordered_map<std::uint64_t, std::uint32_t> correlation_of_;  // external id -> correlation id
-  std::unordered_map<std::uint64_t, Expected> expected_;              // by external id
-  std::unordered_set<std::string> names_;                             // never shrinks: records point into it
+  // Every operation and correlation is a node of these maps: made and freed per
+  // operation, from a pool rather than malloc. Declared first, destroyed last.
+  NodePool memory_;
+  template <typename Key, typename Value>
+  using Map = std::pmr::unordered_map<Key, Value>;
+  Map<std::uint32_t, Correlation> correlations_{&memory_};
+  Map<std::uint64_t, std::uint32_t> correlation_of_{&memory_};  // external id -> correlation id
+  Map<std::uint64_t, Expected> expected_{&memory_};             // by external id
+  std::unordered_set<std::string> names_;                      // never shrinks: records point into it
+
+  // What end_round looks at, oldest first, so that a round costs what expires in it
+  // rather than everything outstanding: operations timed by events (overdue after
+  // kOverdueNs), matched graph launches (until they stop lingering), and correlations
+  // (untagged after kUntaggedRounds, unclaimed after kUnclaimedNs).
+  std::deque<Deadline> overdue_at_;
+  std::deque<Deadline> lingering_until_;
+  std::deque<Deadline> untagged_after_round_;
+  std::deque<Deadline> unclaimed_at_;
+  std::uint64_t round_ = 0;
 
   bool in_order_;
   std::uint64_t next_sequence_ = 0;

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -24,6 +25,7 @@
 #include "shim/process/context_registry.hpp"
 #include "shim/process/lifecycle.hpp"
 #include "shim/process/profiling_state.hpp"
+#include "shim/process/thread_rings.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -44,16 +46,32 @@ constexpr std::uint64_t kPollIntervalNs = 5'000'000;
 constexpr auto kIdleInterval = std::chrono::milliseconds(100);
 constexpr int kSettleWaits = 50;  // of 1 ms
 
+// An operation made, not yet handed to the matcher: the application's threads queue
+// their own (no lock shared by all threads); the collector moves them into the matcher.
+struct PendingOperation {
+  ExpectedOperation operation;
+  std::uint64_t since_ns = 0;
+};
+// 128 operations of about 210 bytes: 26 KiB per thread that makes operations. The
+// collector is woken to take them when a ring is half full.
+using PendingRings = ThreadRings<PendingOperation, 128>;
+
 struct Activities {
-  std::mutex mutex;
+  std::mutex mutex;  // the matcher, the spare buffers, the scratch vectors
   ActivityMatcher matcher;
   std::vector<std::uint8_t*> spare_buffers;
+  PendingRings pending;
+  std::vector<PendingRings::Ring*> pending_rings;  // scratch
+  std::vector<std::size_t> pending_heads;
+  std::vector<PendingOperation*> pending_batch;
+  std::vector<ReadyRecord> ready;
 
   // The collector thread sleeps while nothing is awaited.
   std::mutex wake_mutex;
   std::condition_variable wake;
   bool wake_requested = false;
   std::atomic<bool> idle{false};
+  std::atomic<bool> take_requested{false};  // a pending ring is half full
 };
 // Leaked on purpose: used at exit, after static destructors could have run.
 Activities& activities() {
@@ -75,6 +93,30 @@ void submit_ready(std::vector<ReadyRecord>& ready) {
   ready.clear();
 }
 
+// Under the activities' mutex: the operations the threads queued go to the matcher, in
+// the order they were made.
+void take_pending_locked(Activities& a) {
+  a.pending.snapshot(a.pending_rings);
+  a.pending_heads.clear();
+  a.pending_batch.clear();
+  for (PendingRings::Ring* ring : a.pending_rings) {
+    a.pending_heads.push_back(ring->read([&](PendingOperation& p) { a.pending_batch.push_back(&p); }));
+  }
+  if (a.pending_rings.size() > 1) {
+    std::stable_sort(a.pending_batch.begin(), a.pending_batch.end(),
+                     [](const PendingOperation* x, const PendingOperation* y) { return x->since_ns < y->since_ns; });
+  }
+  for (PendingOperation* p : a.pending_batch) a.matcher.expect(std::move(p->operation), p->since_ns, a.ready);
+  for (std::size_t i = 0; i < a.pending_rings.size(); ++i) a.pending_rings[i]->release(a.pending_heads[i]);
+  a.pending.free_exited();
+  submit_ready(a.ready);
+}
+
+bool pending_empty(Activities& a) {
+  a.pending.snapshot(a.pending_rings);
+  return std::all_of(a.pending_rings.begin(), a.pending_rings.end(), [](auto* ring) { return ring->size() == 0; });
+}
+
 void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
   Activities& a = activities();
   {
@@ -93,16 +135,16 @@ void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::si
 void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t valid_size) {
   if (!buffer) return;
   Activities& a = activities();
-  std::vector<ReadyRecord> ready;
   const std::uint64_t now = monotonic_ns();
   std::lock_guard lock(a.mutex);
+  take_pending_locked(a);
   CUpti_Activity* record = nullptr;
   while (valid_size > 0 && g_cupti->cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
     const ActivityRecord read = read_activity_record(*record);
-    if (const auto* gpu = std::get_if<GpuActivity>(&read)) a.matcher.add(*gpu, now, ready);
-    if (const auto* c = std::get_if<ExternalCorrelation>(&read)) a.matcher.add(*c, now, ready);
+    if (const auto* gpu = std::get_if<GpuActivity>(&read)) a.matcher.add(*gpu, now, a.ready);
+    if (const auto* c = std::get_if<ExternalCorrelation>(&read)) a.matcher.add(*c, now, a.ready);
   }
-  submit_ready(ready);
+  submit_ready(a.ready);
   a.spare_buffers.push_back(buffer);
 }
 
@@ -176,18 +218,42 @@ void wait_for_context(CUcontext context) {
 
 // Delivers what CUPTI holds complete, then ends a round of the matcher.
 void collect_round() {
-  flush_cupti(0);
   Activities& a = activities();
-  std::vector<ReadyRecord> ready;
+  {
+    std::lock_guard lock(a.mutex);
+    take_pending_locked(a);
+  }
+  flush_cupti(0);
   std::lock_guard lock(a.mutex);
-  a.matcher.end_round(monotonic_ns(), ready);
-  submit_ready(ready);
+  a.matcher.end_round(monotonic_ns(), a.ready);
+  submit_ready(a.ready);
+}
+
+void take_pending() {
+  Activities& a = activities();
+  std::lock_guard lock(a.mutex);
+  take_pending_locked(a);
 }
 
 bool awaiting() {
   Activities& a = activities();
   std::lock_guard lock(a.mutex);
-  return a.matcher.waiting();
+  return a.matcher.waiting() || !pending_empty(a);
+}
+
+// Sleeps until the next round is due, taking the pending operations whenever a thread's
+// ring is half full meanwhile.
+void wait_for_round(Activities& a) {
+  const auto due = std::chrono::steady_clock::now() + std::chrono::nanoseconds(kPollIntervalNs);
+  for (;;) {
+    {
+      std::unique_lock lock(a.wake_mutex);
+      a.wake.wait_until(lock, due, [&] { return a.wake_requested; });
+      a.wake_requested = false;
+    }
+    if (a.take_requested.exchange(false, std::memory_order_acq_rel)) take_pending();
+    if (std::chrono::steady_clock::now() >= due) return;
+  }
 }
 
 void* collector_main(void*) {
@@ -195,7 +261,7 @@ void* collector_main(void*) {
   for (;;) {
     if (!activity_tracing()) return nullptr;
     if (awaiting()) {
-      std::this_thread::sleep_for(std::chrono::nanoseconds(kPollIntervalNs));
+      wait_for_round(a);
       if (activity_tracing()) collect_round();
       continue;
     }
@@ -214,15 +280,21 @@ void* collector_main(void*) {
   }
 }
 
-void wake_collector() {
-  Activities& a = activities();
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (!a.idle.load(std::memory_order_relaxed) || !a.idle.exchange(false, std::memory_order_relaxed)) return;
+void notify_collector(Activities& a) {
   {
     std::lock_guard lock(a.wake_mutex);
     a.wake_requested = true;
   }
   a.wake.notify_one();
+}
+
+// After an operation was queued: wakes a collector that sleeps for want of anything
+// awaited. One fence and one load per operation; a notify only when it was idle.
+void wake_collector() {
+  Activities& a = activities();
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (!a.idle.load(std::memory_order_relaxed) || !a.idle.exchange(false, std::memory_order_relaxed)) return;
+  notify_collector(a);
 }
 
 // At exit, once every operation completed (LifecycleStage::operations): the last
@@ -234,7 +306,12 @@ void settle_and_stop_at_exit() {
   for (CUpti_ActivityKind kind : kTracedKinds) g_cupti->cuptiActivityDisable(kind);
 }
 
-void settle_before_fork() { settle_activities(nullptr); }
+void settle_before_fork() {
+  settle_activities(nullptr);
+  activities().pending.lock_for_fork();
+}
+
+void unlock_after_fork() { activities().pending.unlock_in_parent(); }
 
 // The process ends without its exit handlers: no CUPTI call (its own state may be
 // mid-call on the ending thread); operations still waiting for activities are written
@@ -242,16 +319,17 @@ void settle_before_fork() { settle_activities(nullptr); }
 void settle_at_abrupt_end() {
   if (!activity_tracing()) return;
   Activities& a = activities();
-  std::vector<ReadyRecord> ready;
   std::lock_guard lock(a.mutex);
-  a.matcher.settle(nullptr, ready);
-  submit_ready(ready);
+  take_pending_locked(a);
+  a.matcher.settle(nullptr, a.ready);
+  submit_ready(a.ready);
 }
 
 // CUPTI does not carry over into a forked child: the child times with events only.
 void stop_in_child() {
   if (g_state.load(std::memory_order_relaxed) == State::tracing) g_state.store(State::off, std::memory_order_relaxed);
   activities().idle.store(false, std::memory_order_relaxed);
+  activities().pending.reset_in_child();
 }
 
 void decide() {
@@ -272,14 +350,14 @@ void decide() {
   g_cupti = &*load.library;
   // Serialized records are written in the order their operations ran.
   const bool serialized = !process_profile().cuda.settings.config.has(config::Option::conckerneltrace);
-  activities().matcher = ActivityMatcher(serialized);
+  activities().matcher.keep_order(serialized);
   if (!turn_tracing_on(*g_cupti)) {
     g_state.store(State::off, std::memory_order_release);
     return;
   }
   g_state.store(State::tracing, std::memory_order_release);
   add_lifecycle_handlers(LifecycleStage::activities,
-                         {settle_and_stop_at_exit, settle_before_fork, nullptr, stop_in_child, settle_at_abrupt_end});
+                         {settle_and_stop_at_exit, settle_before_fork, unlock_after_fork, stop_in_child, settle_at_abrupt_end});
   if (!start_internal_thread("cprof-activity", collector_main, nullptr)) {
     config::warn_once("cannot start the activity collector thread; records wait for the next flush point");
   }
@@ -305,10 +383,22 @@ void pop_activity_id() {
 
 void expect_activities(ExpectedOperation operation) {
   Activities& a = activities();
-  std::vector<ReadyRecord> ready;
-  std::lock_guard lock(a.mutex);
-  a.matcher.expect(std::move(operation), monotonic_ns(), ready);
-  submit_ready(ready);
+  PendingRings::Ring& ring = a.pending.this_thread_ring();
+  const std::uint64_t now = monotonic_ns();
+  const auto fill = [&](PendingOperation& p) {
+    p.operation = std::move(operation);
+    p.since_ns = now;
+  };
+  if (!ring.try_push(fill)) {
+    // The collector did not keep up: this thread hands the queued operations over
+    // itself, which empties its ring. Nothing is dropped.
+    take_pending();
+    ring.try_push(fill);
+  }
+  if (ring.size() == PendingRings::Ring::kCapacity / 2) {
+    a.take_requested.store(true, std::memory_order_release);
+    notify_collector(a);
+  }
   wake_collector();
 }
 
@@ -320,6 +410,7 @@ void settle_activities(const ProfiledContext* context) {
   std::vector<void*> running;
   {
     std::lock_guard lock(a.mutex);
+    take_pending_locked(a);
     running = a.matcher.running_device_contexts(context);
   }
   for (void* device_context : running) wait_for_context(static_cast<CUcontext>(device_context));
@@ -341,10 +432,10 @@ void settle_activities(const ProfiledContext* context) {
     }
     if (missing) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  std::vector<ReadyRecord> ready;
   std::lock_guard lock(a.mutex);
-  a.matcher.settle(context, ready);
-  submit_ready(ready);
+  take_pending_locked(a);
+  a.matcher.settle(context, a.ready);
+  submit_ready(a.ready);
 }
 
 }  // namespace computeprof::shim

@@ -1,7 +1,6 @@
 #include "shim/output/record_pipeline.hpp"
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
@@ -12,6 +11,7 @@
 #include "shim/output/record_outputs.hpp"
 #include "shim/output/sink_factory.hpp"
 #include "shim/process/lifecycle.hpp"
+#include "shim/process/thread_rings.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -22,26 +22,9 @@ struct QueuedRecord {
   logfmt::Record record;
 };
 
-// Single producer (its thread), single consumer (whoever holds the drain lock). 128
-// records of 184 bytes: 23 KiB per thread that makes operations.
-struct RecordRing {
-  static constexpr std::size_t kCapacity = 128;
-  std::atomic<std::size_t> head{0};  // next to write, producer
-  std::atomic<std::size_t> tail{0};  // next to read, consumer
-  std::atomic<bool> owner_exited{false};
-  std::uint64_t fork_generation = 0;
-  std::array<QueuedRecord, kCapacity> slots;
-
-  bool try_push(const ProfiledContext* context, std::uint64_t completed_ns, const logfmt::Record& r) {
-    const std::size_t h = head.load(std::memory_order_relaxed);
-    if (h - tail.load(std::memory_order_acquire) == kCapacity) return false;
-    slots[h % kCapacity] = QueuedRecord{context, completed_ns, r};
-    head.store(h + 1, std::memory_order_release);
-    return true;
-  }
-  std::size_t size() const { return head.load(std::memory_order_acquire) - tail.load(std::memory_order_acquire); }
-  bool full() const { return size() == kCapacity; }
-};
+// 128 records of 184 bytes: 23 KiB per thread that makes operations.
+using RecordRings = ThreadRings<QueuedRecord, 128>;
+using RecordRing = RecordRings::Ring;
 
 // A queued record's place, for ordering a batch without copying records.
 struct Queued {
@@ -51,8 +34,7 @@ struct Queued {
 
 struct Pipeline {
   std::mutex drain_mutex;  // held by whoever drains: the writer or a flush
-  std::mutex rings_mutex;  // guards `rings`
-  std::vector<RecordRing*> rings;
+  RecordRings rings;
   // The drain holder's scratch.
   std::vector<RecordRing*> draining;
   std::vector<std::size_t> heads;
@@ -65,7 +47,6 @@ struct Pipeline {
   // A thread whose ring is full waits here for the writer to free it.
   std::condition_variable drained;
 
-  std::atomic<std::uint64_t> fork_generation{0};
   std::atomic<bool> writer_started{false};
 };
 
@@ -76,21 +57,13 @@ Pipeline& pipeline() {
 }
 
 void drain_locked(Pipeline& p) {
-  {
-    std::lock_guard lock(p.rings_mutex);
-    p.draining.assign(p.rings.begin(), p.rings.end());
-  }
+  p.rings.snapshot(p.draining);
   // The records stay in their rings' slots, which their producers do not reuse until
   // the tails move: only their places are gathered and ordered.
   p.batch.clear();
   p.heads.clear();
   for (RecordRing* ring : p.draining) {
-    const std::size_t head = ring->head.load(std::memory_order_acquire);
-    for (std::size_t t = ring->tail.load(std::memory_order_relaxed); t != head; ++t) {
-      QueuedRecord& q = ring->slots[t % RecordRing::kCapacity];
-      p.batch.push_back({q.completed_ns, &q});
-    }
-    p.heads.push_back(head);
+    p.heads.push_back(ring->read([&](QueuedRecord& q) { p.batch.push_back({q.completed_ns, &q}); }));
   }
   // Each ring is in completion order already: a batch of one ring, or of rings that did
   // not overlap, needs no sort.
@@ -100,19 +73,13 @@ void drain_locked(Pipeline& p) {
     p.outputs.write(*q.record->context, q.record->record);
     delete q.record->record.counters;  // the record's own (logfmt/record.hpp)
   }
-  for (std::size_t i = 0; i < p.draining.size(); ++i) p.draining[i]->tail.store(p.heads[i], std::memory_order_release);
+  for (std::size_t i = 0; i < p.draining.size(); ++i) p.draining[i]->release(p.heads[i]);
   // Written through at once: a process killed later keeps what was done.
   if (!p.batch.empty()) {
     p.outputs.flush();
     p.drained.notify_all();
   }
-
-  std::lock_guard lock(p.rings_mutex);
-  std::erase_if(p.rings, [](RecordRing* ring) {
-    if (!ring->owner_exited.load(std::memory_order_acquire) || ring->size() != 0) return false;
-    delete ring;
-    return true;
-  });
+  p.rings.free_exited();
 }
 
 void* writer_main(void*) {
@@ -149,25 +116,22 @@ void before_fork() {
   auto& p = pipeline();
   p.drain_mutex.lock();
   drain_locked(p);
-  p.rings_mutex.lock();
+  p.rings.lock_for_fork();
 }
 
 void after_fork_in_parent() {
   auto& p = pipeline();
-  p.rings_mutex.unlock();
+  p.rings.unlock_in_parent();
   p.drain_mutex.unlock();
 }
 
 // Only resets state: no driver calls, no waiting (the driver forks helpers too).
 void after_fork_in_child() {
   auto& p = pipeline();
-  // The other threads' rings belong to threads the child does not have.
-  p.rings.clear();
-  p.fork_generation.fetch_add(1, std::memory_order_relaxed);
+  p.rings.reset_in_child();
   p.writer_started.store(false, std::memory_order_relaxed);
   p.wake_requested = false;
   p.outputs.abandon();
-  p.rings_mutex.unlock();
   p.drain_mutex.unlock();
 }
 
@@ -192,46 +156,21 @@ void add_pipeline_lifecycle() {
                                                    after_fork_in_child, write_out_at_abrupt_end});
 }
 
-// The thread's ring. Kept apart from the object whose destructor lets go of it: a
-// store into an object being destroyed is dead to the compiler, and the pointer must
-// read null afterwards (a late record, from an exit handler on this thread, gets a new
-// ring while the drain frees the old one).
-thread_local RecordRing* t_ring = nullptr;
-struct ThreadRingOwner {
-  bool armed = false;
-  ~ThreadRingOwner() {
-    if (t_ring) t_ring->owner_exited.store(true, std::memory_order_release);
-    t_ring = nullptr;
-  }
-};
-thread_local ThreadRingOwner t_ring_owner;
-
-RecordRing* this_thread_ring() {
-  auto& p = pipeline();
-  const std::uint64_t generation = p.fork_generation.load(std::memory_order_relaxed);
-  RecordRing* ring = t_ring;
-  if (ring && ring->fork_generation == generation) return ring;
-  ring = new RecordRing;
-  ring->fork_generation = generation;
-  {
-    std::lock_guard lock(p.rings_mutex);
-    p.rings.push_back(ring);
-  }
-  t_ring = ring;
-  t_ring_owner.armed = true;
-  return ring;
-}
-
 }  // namespace
 
 void submit_record(const ProfiledContext* context, std::uint64_t completed_ns, const logfmt::Record& record) {
   pthread_once(&g_hooks_once, add_pipeline_lifecycle);
   auto& p = pipeline();
   if (!p.writer_started.load(std::memory_order_acquire)) start_writer();
-  RecordRing* ring = this_thread_ring();
+  RecordRing* ring = &p.rings.this_thread_ring();
   // A full ring waits for the writer, a millisecond at a time (a wake-up may be
   // missed): records are never dropped.
-  while (!ring->try_push(context, completed_ns, record)) {
+  const auto fill = [&](QueuedRecord& q) {
+    q.context = context;
+    q.completed_ns = completed_ns;
+    q.record = record;
+  };
+  while (!ring->try_push(fill)) {
     if (p.writer_started.load(std::memory_order_acquire)) {
       wake_writer();
       std::unique_lock lock(p.wake_mutex);

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <cstdlib>
 
 #include "config/report.hpp"
@@ -18,7 +19,9 @@ std::atomic<RecordingState> g_opencl_state{RecordingState::unknown};
 namespace {
 
 pthread_once_t g_once = PTHREAD_ONCE_INIT;
-ProcessProfile* g_profile = nullptr;  // leaked: read until the very end of the process
+// Leaked: read until the very end of the process. Set once, after everything it holds;
+// read without pthread_once once set (asked several times per operation).
+std::atomic<ProcessProfile*> g_profile{nullptr};
 
 ApiProfile make_api_profile(config::Settings settings) {
   ApiProfile p;
@@ -38,7 +41,7 @@ bool profiling_asked_for() {
 
 void load_profile() {
   if (secure_execution()) {
-    g_profile = new ProcessProfile{};
+    g_profile.store(new ProcessProfile{}, std::memory_order_release);
     computeprof_cuda_state.store(RecordingState::off, std::memory_order_release);
     detail::g_opencl_state.store(RecordingState::off, std::memory_order_release);
     if (profiling_asked_for()) {
@@ -48,15 +51,17 @@ void load_profile() {
     return;
   }
   auto settings = config::load_process_settings(config::process_env, nullptr);
-  g_profile = new ProcessProfile{make_api_profile(std::move(settings.cuda)), make_api_profile(std::move(settings.opencl))};
-  const auto& cuda = g_profile->cuda.settings;
+  auto* profile =
+      new ProcessProfile{make_api_profile(std::move(settings.cuda)), make_api_profile(std::move(settings.opencl))};
+  const auto& cuda = profile->cuda.settings;
   RecordingState s = RecordingState::off;
   if (cuda.enabled) s = cuda.config.enable_on_start ? RecordingState::recording : RecordingState::paused;
   computeprof_cuda_state.store(s, std::memory_order_release);
-  const auto& opencl = g_profile->opencl.settings;
+  const auto& opencl = profile->opencl.settings;
   RecordingState cl = RecordingState::off;
   if (opencl.enabled) cl = opencl.config.enable_on_start ? RecordingState::recording : RecordingState::paused;
   detail::g_opencl_state.store(cl, std::memory_order_release);
+  g_profile.store(profile, std::memory_order_release);
 }
 
 }  // namespace
@@ -67,8 +72,9 @@ RecordingState detail::initialise_profile() {
 }
 
 const ProcessProfile& process_profile() {
+  if (const ProcessProfile* p = g_profile.load(std::memory_order_acquire)) return *p;
   pthread_once(&g_once, load_profile);
-  return *g_profile;
+  return *g_profile.load(std::memory_order_acquire);
 }
 
 void set_cuda_paused(bool paused) {

@@ -70,16 +70,16 @@ bool create_event_pair(CUcontext context, CUevent& start, CUevent& end) {
 ThreadContext* thread_context(CUcontext context) {
   // A forked child that goes on using a context (some drivers allow it) looks it up
   // afresh: the parent's view of it, its log included, is not the child's.
+  const std::uint64_t generation = g_generation.load(std::memory_order_acquire);
+  for (auto& tc : t_contexts) {
+    if (context && tc.context == context && tc.generation == generation) return &tc;
+  }
   static pthread_once_t fork_handler_once = PTHREAD_ONCE_INIT;
   pthread_once(&fork_handler_once, [] {
     add_lifecycle_handlers(LifecycleStage::contexts, {nullptr, nullptr, nullptr, forget_thread_contexts});
   });
   const DriverCalls* d = driver_calls();
   if (!d || !d->can_time() || !context) return nullptr;
-  const std::uint64_t generation = g_generation.load(std::memory_order_acquire);
-  for (auto& tc : t_contexts) {
-    if (tc.context == context && tc.generation == generation) return &tc;
-  }
   unsigned long long id = 0;
   if (d->ctx_get_id(context, &id) != CUDA_SUCCESS) return nullptr;
   // Same context, older generation (another context went): its events are still good.

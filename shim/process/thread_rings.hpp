@@ -1,0 +1,119 @@
+#pragma once
+// Per-thread queues from the application's threads to one consumer: each thread writes
+// into a ring of its own (no lock shared by all threads, no allocation after its
+// first use); whoever holds the consumer's side reads every ring. Used for records on
+// their way to the writer and for operations awaiting CUPTI's activity records.
+//
+// One ThreadRings per Item type and capacity (the thread's ring is a thread-local of
+// the type). A thread that exits leaves its ring to the consumer, which frees it once
+// read; a forked child forgets the other threads' rings (their threads are not in it).
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace computeprof::shim {
+
+template <typename Item, std::size_t Capacity>
+class ThreadRings {
+ public:
+  // Single producer (its thread), single consumer (the holder of the consumer's side).
+  struct Ring {
+    static constexpr std::size_t kCapacity = Capacity;
+    std::atomic<std::size_t> head{0};  // next to write, producer
+    std::atomic<std::size_t> tail{0};  // next to read, consumer
+    std::atomic<bool> owner_exited{false};
+    std::uint64_t fork_generation = 0;
+    std::array<Item, Capacity> slots;
+
+    // `fill(Item&)` writes the item in place; false when the ring is full.
+    template <typename Fill>
+    bool try_push(Fill&& fill) {
+      const std::size_t h = head.load(std::memory_order_relaxed);
+      if (h - tail.load(std::memory_order_acquire) == Capacity) return false;
+      fill(slots[h % Capacity]);
+      head.store(h + 1, std::memory_order_release);
+      return true;
+    }
+    std::size_t size() const { return head.load(std::memory_order_acquire) - tail.load(std::memory_order_acquire); }
+    bool full() const { return size() == Capacity; }
+
+    // Consumer: the items from `tail` up to the head read now stay valid until
+    // release(); `visit(Item&)` may move from them.
+    template <typename Visit>
+    std::size_t read(Visit&& visit) {
+      const std::size_t h = head.load(std::memory_order_acquire);
+      for (std::size_t t = tail.load(std::memory_order_relaxed); t != h; ++t) visit(slots[t % Capacity]);
+      return h;
+    }
+    void release(std::size_t up_to) { tail.store(up_to, std::memory_order_release); }
+  };
+
+  // The calling thread's ring, made and registered at its first use (and again in a
+  // forked child).
+  Ring& this_thread_ring() {
+    const std::uint64_t generation = fork_generation_.load(std::memory_order_relaxed);
+    Ring* ring = t_ring;
+    if (ring && ring->fork_generation == generation) return *ring;
+    ring = new Ring;
+    ring->fork_generation = generation;
+    {
+      std::lock_guard lock(mutex_);
+      rings_.push_back(ring);
+    }
+    t_ring = ring;
+    t_owner.armed = true;
+    return *ring;
+  }
+
+  // Consumer: the rings registered now.
+  void snapshot(std::vector<Ring*>& rings) {
+    std::lock_guard lock(mutex_);
+    rings.assign(rings_.begin(), rings_.end());
+  }
+
+  // Consumer: frees the rings whose threads exited once nothing is left in them.
+  void free_exited() {
+    std::lock_guard lock(mutex_);
+    std::erase_if(rings_, [](Ring* ring) {
+      if (!ring->owner_exited.load(std::memory_order_acquire) || ring->size() != 0) return false;
+      delete ring;
+      return true;
+    });
+  }
+
+  // Around fork: the registry is held so that no ring is registered half-way.
+  void lock_for_fork() { mutex_.lock(); }
+  void unlock_in_parent() { mutex_.unlock(); }
+  // Only the forking thread exists in the child: the other rings are forgotten (left
+  // allocated: their items belong to the parent), and every thread of the child gets a
+  // new ring at its next push.
+  void reset_in_child() {
+    rings_.clear();
+    fork_generation_.fetch_add(1, std::memory_order_relaxed);
+    mutex_.unlock();
+  }
+
+ private:
+  // Kept apart from the object whose destructor lets go of it: a store into an object
+  // being destroyed is dead to the compiler, and the pointer must read null afterwards
+  // (an item pushed later on this thread, from an exit handler, gets a new ring while
+  // the consumer frees the old one).
+  static inline thread_local Ring* t_ring = nullptr;
+  struct Owner {
+    bool armed = false;
+    ~Owner() {
+      if (t_ring) t_ring->owner_exited.store(true, std::memory_order_release);
+      t_ring = nullptr;
+    }
+  };
+  static inline thread_local Owner t_owner;
+
+  std::mutex mutex_;  // guards rings_
+  std::vector<Ring*> rings_;
+  std::atomic<std::uint64_t> fork_generation_{0};
+};
+
+}  // namespace computeprof::shim
