@@ -164,6 +164,8 @@ void apply_line(ProfileConfig& config, std::string_view line, std::size_t number
   }
   if (name == "summary") {
     config.summary = true;
+  } else if (name == "memtrace") {
+    config.memtrace = true;
   } else if (auto option = find_option(name)) {
     config.set(*option);
   } else if (auto counter = find_legacy_counter(name)) {

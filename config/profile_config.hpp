@@ -47,6 +47,7 @@ struct ProfileConfig {
   bool counters_dropped = false;
   std::bitset<kExportFormatCount> exports;  // indexed by ExportFormat
   bool summary = false;                     // nvprof's summary table at exit
+  bool memtrace = false;                    // every allocation and free traced (docs/format.md)
 
   bool exports_to(ExportFormat f) const { return exports.test(static_cast<std::size_t>(f)); }
 

@@ -158,7 +158,9 @@ constexpr CUpti_ActivityKind kTracedKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KE
 // call: those are turned on for the calls the shim wraps, not for every driver call.
 constexpr CUpti_CallbackId kWrappedCalls[] = {
 #define ENTRY(symbol, base, version, per_thread, pfn) CUPTI_DRIVER_TRACE_CBID_##symbol,
+#define MEMORY_ENTRY(symbol, base, version, per_thread, pfn)
 #include "shim/intercept/cuda_entries.def"
+#undef MEMORY_ENTRY
 #undef ENTRY
 };
 

@@ -5,7 +5,10 @@
    every program). Otherwise it jumps to the shim's wrapper,
    computeprof_recorded_<symbol>, which also finds the driver's function the first time.
    computeprof_real_functions holds one pointer per entry, in the list's order; the
-   state's values are RecordingState's (profiling_state.hpp): off 1, paused 2. */
+   state's values are RecordingState's (profiling_state.hpp): off 1, paused 2.
+   The allocation calls (MEMORY_ENTRY) do the same on computeprof_memory_state
+   (MemoryTracing: off 1): straight to the driver unless memtrace is on or undecided;
+   their wrappers are computeprof_memory_<symbol>. */
         .set    computeprof_entry_index, 0
 
 #if defined(__x86_64__)
@@ -22,6 +25,19 @@ sym:    .cfi_startproc;                                                   \
         ja      1f;                                                       \
         jmp     *%rax;                                                    \
 1:      jmp     computeprof_recorded_##sym;                               \
+        .cfi_endproc;                                                     \
+        .size   sym, .-sym
+#define MEMORY_TRAMPOLINE(sym)                                            \
+        .globl  sym;                                                      \
+        .type   sym, @function;                                           \
+sym:    .cfi_startproc;                                                   \
+        movq    computeprof_real_functions+8*computeprof_entry_index(%rip), %rax; \
+        testq   %rax, %rax;                                               \
+        je      1f;                                                       \
+        cmpb    $1, computeprof_memory_state(%rip);                       \
+        jne     1f;                                                       \
+        jmp     *%rax;                                                    \
+1:      jmp     computeprof_memory_##sym;                                 \
         .cfi_endproc;                                                     \
         .size   sym, .-sym
 #elif defined(__aarch64__)
@@ -41,6 +57,21 @@ sym:    .cfi_startproc;                                                   \
 1:      b       computeprof_recorded_##sym;                               \
         .cfi_endproc;                                                     \
         .size   sym, .-sym
+#define MEMORY_TRAMPOLINE(sym)                                            \
+        .globl  sym;                                                      \
+        .type   sym, %function;                                           \
+sym:    .cfi_startproc;                                                   \
+        adrp    x16, computeprof_real_functions+8*computeprof_entry_index; \
+        ldr     x16, [x16, #:lo12:computeprof_real_functions+8*computeprof_entry_index]; \
+        cbz     x16, 1f;                                                  \
+        adrp    x17, computeprof_memory_state;                            \
+        ldrb    w17, [x17, #:lo12:computeprof_memory_state];              \
+        cmp     w17, #1;                                                  \
+        b.ne    1f;                                                       \
+        br      x16;                                                      \
+1:      b       computeprof_memory_##sym;                                 \
+        .cfi_endproc;                                                     \
+        .size   sym, .-sym
 #else
 #error "computeprof: trampolines not written for this architecture"
 #endif
@@ -50,6 +81,9 @@ sym:    .cfi_startproc;                                                   \
         .set    computeprof_entry_index, computeprof_entry_index + 1
 #define RECORDED_ENTRY(sym, base, version, per_thread, pfn) \
         TRAMPOLINE(sym);                                    \
+        .set    computeprof_entry_index, computeprof_entry_index + 1
+#define MEMORY_ENTRY(sym, base, version, per_thread, pfn)   \
+        MEMORY_TRAMPOLINE(sym);                             \
         .set    computeprof_entry_index, computeprof_entry_index + 1
 #include "shim/intercept/cuda_entries.def"
 

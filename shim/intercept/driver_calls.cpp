@@ -46,6 +46,10 @@ DriverCalls* load(void* driver) {
   resolve(driver, d->occupancy_max_blocks, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
   resolve(driver, d->pointer_get_attributes, "cuPointerGetAttributes");
   resolve(driver, d->array_get_descriptor, "cuArray3DGetDescriptor_v2");
+  resolve(driver, d->mem_get_info, "cuMemGetInfo_v2");
+  resolve(driver, d->mem_pool_get_attribute, "cuMemPoolGetAttribute");
+  resolve(driver, d->device_get_mem_pool, "cuDeviceGetMemPool");
+  resolve(driver, d->pointer_get_attribute, "cuPointerGetAttribute");
   return d;
 }
 

@@ -34,6 +34,11 @@ struct DriverCalls {
   PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050 occupancy_max_blocks = nullptr;
   PFN_cuPointerGetAttributes_v7000 pointer_get_attributes = nullptr;
   PFN_cuArray3DGetDescriptor_v3020 array_get_descriptor = nullptr;
+  // memtrace
+  PFN_cuMemGetInfo_v3020 mem_get_info = nullptr;
+  PFN_cuMemPoolGetAttribute_v11020 mem_pool_get_attribute = nullptr;
+  PFN_cuDeviceGetMemPool_v11020 device_get_mem_pool = nullptr;
+  PFN_cuPointerGetAttribute_v4000 pointer_get_attribute = nullptr;
 
   // Everything timing needs is there.
   bool can_time() const;

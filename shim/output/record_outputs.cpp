@@ -24,12 +24,27 @@ void RecordOutputs::write(const ProfiledContext& context, const logfmt::Record& 
     for (auto& sink : c.sinks) sink->write(context, record);
   }
   if (process_ended_) return;
-  if (!process_begun_) {
-    process_sinks_ = make_process_sinks_();
-    for (auto& sink : process_sinks_) sink->begin();
-    process_begun_ = true;
-  }
+  begin_process();
   for (auto& sink : process_sinks_) sink->write(context, record);
+}
+
+void RecordOutputs::begin_process() {
+  if (process_begun_) return;
+  process_sinks_ = make_process_sinks_();
+  for (auto& sink : process_sinks_) sink->begin();
+  process_begun_ = true;
+}
+
+void RecordOutputs::write_memory(logfmt::MemoryEvent event) {
+  if (process_ended_) return;
+  begin_process();
+  memory_.apply(event);
+  for (auto& sink : process_sinks_) sink->write_memory(event, memory_);
+}
+
+void RecordOutputs::checkpoint() {
+  flush();
+  for (auto& sink : process_sinks_) sink->checkpoint();
 }
 
 void RecordOutputs::flush() {
@@ -67,6 +82,7 @@ void RecordOutputs::abandon() {
   process_sinks_.clear();
   process_begun_ = false;
   process_ended_ = false;
+  memory_ = logfmt::MemoryLedger{};
   log_paths().clear();
 }
 

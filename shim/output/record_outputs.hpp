@@ -7,6 +7,8 @@
 #include <memory>
 #include <vector>
 
+#include "logfmt/memory_event.hpp"
+#include "logfmt/memory_ledger.hpp"
 #include "logfmt/record.hpp"
 #include "shim/output/record_sink.hpp"
 
@@ -21,8 +23,13 @@ class RecordOutputs {
   RecordOutputs(ContextSinkFactory context_sinks, ProcessSinkFactory process_sinks);
 
   void write(const ProfiledContext& context, const logfmt::Record& record);
+  // An allocation or free, in the order the program made them: through the ledger,
+  // which completes it, to the process-wide sinks.
+  void write_memory(logfmt::MemoryEvent event);
   // Every sink that has begun.
   void flush();
+  // A flush point the program made: flush, and the process-wide sinks' checkpoint.
+  void checkpoint();
   // `context` ended: its sinks end; later records of it are dropped.
   void end_context(const ProfiledContext& context);
   // The process ends: the process-wide sinks end (once; later records reach only the
@@ -38,6 +45,7 @@ class RecordOutputs {
     SinkList sinks;
   };
   ContextSinks& of(const ProfiledContext& context);
+  void begin_process();
 
   ContextSinkFactory make_context_sinks_;
   ProcessSinkFactory make_process_sinks_;
@@ -46,6 +54,7 @@ class RecordOutputs {
   bool process_begun_ = false;
   bool process_ended_ = false;
   SinkList process_sinks_;
+  logfmt::MemoryLedger memory_;
 };
 
 }  // namespace computeprof::shim

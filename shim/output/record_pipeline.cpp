@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/report.hpp"
+#include "shim/output/memory_event_queue.hpp"
 #include "shim/output/record_outputs.hpp"
 #include "shim/output/sink_factory.hpp"
 #include "shim/process/lifecycle.hpp"
@@ -35,6 +36,7 @@ struct Queued {
 struct Pipeline {
   std::mutex drain_mutex;  // held by whoever drains: the writer or a flush
   RecordRings rings;
+  MemoryEventQueue memory;
   // The drain holder's scratch.
   std::vector<RecordRing*> draining;
   std::vector<std::size_t> heads;
@@ -56,7 +58,10 @@ Pipeline& pipeline() {
   return *p;
 }
 
-void drain_locked(Pipeline& p) {
+// `everything`: the process ends; memory events are handed on whatever gaps remain.
+void drain_locked(Pipeline& p, bool everything = false) {
+  const std::size_t memory_events =
+      p.memory.drain([&](const logfmt::MemoryEvent& e) { p.outputs.write_memory(e); }, everything);
   p.rings.snapshot(p.draining);
   // The records stay in their rings' slots, which their producers do not reuse until
   // the tails move: only their places are gathered and ordered.
@@ -75,7 +80,7 @@ void drain_locked(Pipeline& p) {
   }
   for (std::size_t i = 0; i < p.draining.size(); ++i) p.draining[i]->release(p.heads[i]);
   // Written through at once: a process killed later keeps what was done.
-  if (!p.batch.empty()) {
+  if (!p.batch.empty() || memory_events != 0) {
     p.outputs.flush();
     p.drained.notify_all();
   }
@@ -106,9 +111,10 @@ void wake_writer() {
 }
 
 void flush_at_exit() {
-  flush_records();
   auto& p = pipeline();
   std::lock_guard lock(p.drain_mutex);
+  drain_locked(p, true);
+  p.outputs.flush();
   p.outputs.end_process();
 }
 
@@ -116,11 +122,14 @@ void before_fork() {
   auto& p = pipeline();
   p.drain_mutex.lock();
   drain_locked(p);
+  p.outputs.checkpoint();
   p.rings.lock_for_fork();
+  p.memory.lock_for_fork();
 }
 
 void after_fork_in_parent() {
   auto& p = pipeline();
+  p.memory.unlock_in_parent();
   p.rings.unlock_in_parent();
   p.drain_mutex.unlock();
 }
@@ -129,6 +138,7 @@ void after_fork_in_parent() {
 void after_fork_in_child() {
   auto& p = pipeline();
   p.rings.reset_in_child();
+  p.memory.reset_in_child();
   p.writer_started.store(false, std::memory_order_relaxed);
   p.wake_requested = false;
   p.outputs.abandon();
@@ -156,38 +166,51 @@ void add_pipeline_lifecycle() {
                                                    after_fork_in_child, write_out_at_abrupt_end});
 }
 
-}  // namespace
-
-void submit_record(const ProfiledContext* context, std::uint64_t completed_ns, const logfmt::Record& record) {
+// Pushes into the calling thread's ring of `rings`; a full ring waits for the writer, a
+// millisecond at a time (a wake-up may be missed): nothing is dropped.
+template <typename Ring, typename Fill>
+void push_or_wait(Pipeline& p, Ring& ring, Fill&& fill) {
   pthread_once(&g_hooks_once, add_pipeline_lifecycle);
-  auto& p = pipeline();
   if (!p.writer_started.load(std::memory_order_acquire)) start_writer();
-  RecordRing* ring = &p.rings.this_thread_ring();
-  // A full ring waits for the writer, a millisecond at a time (a wake-up may be
-  // missed): records are never dropped.
-  const auto fill = [&](QueuedRecord& q) {
-    q.context = context;
-    q.completed_ns = completed_ns;
-    q.record = record;
-  };
-  while (!ring->try_push(fill)) {
+  while (!ring.try_push(fill)) {
     if (p.writer_started.load(std::memory_order_acquire)) {
       wake_writer();
       std::unique_lock lock(p.wake_mutex);
-      p.drained.wait_for(lock, std::chrono::milliseconds(1), [&] { return !ring->full(); });
+      p.drained.wait_for(lock, std::chrono::milliseconds(1), [&] { return !ring.full(); });
     } else {
       std::lock_guard lock(p.drain_mutex);
       drain_locked(p);
     }
   }
-  if (ring->size() == RecordRing::kCapacity / 2) wake_writer();
+  if (ring.size() == Ring::kCapacity / 2) wake_writer();
+}
+
+}  // namespace
+
+void submit_record(const ProfiledContext* context, std::uint64_t completed_ns, const logfmt::Record& record) {
+  auto& p = pipeline();
+  push_or_wait(p, p.rings.this_thread_ring(), [&](QueuedRecord& q) {
+    q.context = context;
+    q.completed_ns = completed_ns;
+    q.record = record;
+  });
+}
+
+std::uint64_t next_memory_sequence() { return pipeline().memory.next_sequence(); }
+
+void submit_memory_event(const logfmt::MemoryEvent& event, bool cancelled) {
+  auto& p = pipeline();
+  push_or_wait(p, p.memory.this_thread_ring(), [&](QueuedMemoryEvent& q) {
+    q.event = event;
+    q.cancelled = cancelled;
+  });
 }
 
 void flush_records() {
   auto& p = pipeline();
   std::lock_guard lock(p.drain_mutex);
   drain_locked(p);
-  p.outputs.flush();
+  p.outputs.checkpoint();
 }
 
 void retire_context(const ProfiledContext* context) {
@@ -195,6 +218,7 @@ void retire_context(const ProfiledContext* context) {
   std::lock_guard lock(p.drain_mutex);
   drain_locked(p);
   p.outputs.end_context(*context);
+  p.outputs.checkpoint();
 }
 
 }  // namespace computeprof::shim

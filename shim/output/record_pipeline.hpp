@@ -6,6 +6,7 @@
 // destroyed, cuProfilerStop, exit, fork) drain synchronously.
 #include <cstdint>
 
+#include "logfmt/memory_event.hpp"
 #include "logfmt/record.hpp"
 #include "shim/process/context_registry.hpp"
 
@@ -14,6 +15,11 @@ namespace computeprof::shim {
 // Hands one record to the writer. `completed_ns`: monotonic time the operation was
 // seen complete; it orders the log.
 void submit_record(const ProfiledContext* context, std::uint64_t completed_ns, const logfmt::Record& record);
+
+// Memory events (memtrace): the number that orders an event (MemoryEventQueue), then the
+// event with it. `cancelled`: a free the driver refused, submitted for its number only.
+std::uint64_t next_memory_sequence();
+void submit_memory_event(const logfmt::MemoryEvent& event, bool cancelled = false);
 
 // Writes every submitted record and flushes every sink.
 void flush_records();

@@ -4,6 +4,8 @@
 // (the classic logs: a file per context) or the whole process (exports: one file with
 // every context). The record pipeline's writer thread is its only caller, one call at
 // a time: a sink needs no lock of its own.
+#include "logfmt/memory_event.hpp"
+#include "logfmt/memory_ledger.hpp"
 #include "logfmt/record.hpp"
 #include "shim/process/context_registry.hpp"
 
@@ -17,9 +19,16 @@ class RecordSink {
   virtual void begin() = 0;
   // One record, in the order operations completed.
   virtual void write(const ProfiledContext& context, const logfmt::Record& record) = 0;
-  // A flush point (a context ends, cuProfilerStop, fork, exit, and after each batch):
-  // what was written reaches the file, in a form a reader can use as it stands.
+  // One allocation or free (memtrace; process-wide sinks only), in the order the
+  // program made them, completed by `ledger` (a free has its allocation's bytes), which
+  // holds the memory picture up to and including it.
+  virtual void write_memory(const logfmt::MemoryEvent& /*event*/, const logfmt::MemoryLedger& /*ledger*/) {}
+  // After each batch of records: what was written reaches the file, in a form a reader
+  // can use as it stands.
   virtual void flush() = 0;
+  // A flush point the program made (a context ends, cuProfilerStop, fork): also what a
+  // sink writes only now and then (the memory report) is brought up to date.
+  virtual void checkpoint() {}
   // The sink's context ended (per-context sinks); nothing is written after this.
   virtual void end() = 0;
   // In a forked child: lets go of the parent's output without writing to it; the sink

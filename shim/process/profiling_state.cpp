@@ -10,6 +10,8 @@
 
 __attribute__((visibility("hidden"))) std::atomic<computeprof::shim::RecordingState> computeprof_cuda_state{
     computeprof::shim::RecordingState::unknown};
+__attribute__((visibility("hidden"))) std::atomic<computeprof::shim::MemoryTracing> computeprof_memory_state{
+    computeprof::shim::MemoryTracing::unknown};
 
 namespace computeprof::shim {
 namespace detail {
@@ -43,6 +45,7 @@ void load_profile() {
   if (secure_execution()) {
     g_profile.store(new ProcessProfile{}, std::memory_order_release);
     computeprof_cuda_state.store(RecordingState::off, std::memory_order_release);
+    computeprof_memory_state.store(MemoryTracing::off, std::memory_order_release);
     detail::g_opencl_state.store(RecordingState::off, std::memory_order_release);
     if (profiling_asked_for()) {
       config::warn("secure execution (a setuid, setgid or privileged program): nothing is profiled and no "
@@ -57,6 +60,8 @@ void load_profile() {
   RecordingState s = RecordingState::off;
   if (cuda.enabled) s = cuda.config.enable_on_start ? RecordingState::recording : RecordingState::paused;
   computeprof_cuda_state.store(s, std::memory_order_release);
+  computeprof_memory_state.store(cuda.enabled && cuda.config.memtrace ? MemoryTracing::on : MemoryTracing::off,
+                                 std::memory_order_release);
   const auto& opencl = profile->opencl.settings;
   RecordingState cl = RecordingState::off;
   if (opencl.enabled) cl = opencl.config.enable_on_start ? RecordingState::recording : RecordingState::paused;

@@ -12,6 +12,11 @@ namespace computeprof::shim {
 
 enum class RecordingState : std::uint8_t { unknown, off, paused, recording };
 
+// memtrace: allocations and frees are traced whenever CUDA profiling is enabled and the
+// config asks for it, paused or not (a picture of memory missing some allocations
+// would be wrong).
+enum class MemoryTracing : std::uint8_t { unknown, off, on };
+
 // Settings of one kind of context, with what is derived from them once.
 struct ApiProfile {
   config::Settings settings;
@@ -28,6 +33,9 @@ struct ProcessProfile {
 // Read by the trampolines of intercept/cuda_trampolines.S too: C linkage, and the
 // values of RecordingState (off 1 and paused 2 let calls through to the driver).
 extern "C" std::atomic<computeprof::shim::RecordingState> computeprof_cuda_state;
+// Read by the allocation calls' trampolines: MemoryTracing's values (off 1 lets calls
+// through to the driver).
+extern "C" std::atomic<computeprof::shim::MemoryTracing> computeprof_memory_state;
 
 namespace computeprof::shim {
 
@@ -47,6 +55,15 @@ inline bool cuda_recording() {
 inline bool cuda_dormant() {
   const RecordingState s = computeprof_cuda_state.load(std::memory_order_relaxed);
   return s == RecordingState::off || s == RecordingState::paused;
+}
+
+inline bool memory_tracing() {
+  MemoryTracing s = computeprof_memory_state.load(std::memory_order_relaxed);
+  if (s == MemoryTracing::unknown) {
+    detail::initialise_profile();
+    s = computeprof_memory_state.load(std::memory_order_acquire);
+  }
+  return s == MemoryTracing::on;
 }
 
 // OpenCL contexts: there is no cuProfilerStart for them, so the state never changes

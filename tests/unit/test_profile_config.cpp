@@ -145,6 +145,15 @@ TEST_CASE("export and summary: formats on one line or several, an unknown one is
                                                      "cfg:3: 'summary' takes no value; 'yes' ignored"});
 }
 
+TEST_CASE("memtrace: a line of its own, no value", "[config]") {
+  WarningCapture warnings;
+  CHECK_FALSE(parse_profile_config("summary\n", "cfg").memtrace);
+  CHECK(parse_profile_config("memtrace\n", "cfg").memtrace);
+  CHECK(warnings.lines().empty());
+  CHECK(parse_profile_config("memtrace on\n", "cfg").memtrace);
+  CHECK(warnings.lines() == std::vector<std::string>{"cfg:1: 'memtrace' takes no value; 'on' ignored"});
+}
+
 TEST_CASE("warnings escape the source name and the values they echo", "[config]") {
   WarningCapture warnings;
   auto cfg = parse_profile_config("enableonstart 1\v0\n" + std::string(300, 'n') + "\n", "a\nb.cfg");

@@ -1,0 +1,17 @@
+#pragma once
+// The memtrace report, `<log stem>.memory` (docs/format.md, "Memory report"), and its
+// short form on stderr at exit.
+#include <string>
+#include <string_view>
+
+#include "logfmt/memory_ledger.hpp"
+
+namespace computeprof::logfmt {
+
+std::string memory_report(const MemoryLedger& ledger);
+
+// One line per device that had memory, and one for what was never freed:
+// "computeprof: memory: device 0 peak 9.813 MiB at 0.532 ms (7 allocations live)".
+std::string memory_report_summary(const MemoryLedger& ledger, std::string_view report_path);
+
+}  // namespace computeprof::logfmt
