@@ -113,6 +113,28 @@ void LogFile::flush_with_tail(std::string_view tail) {
   }
 }
 
+void LogFile::rewrite(std::string_view text) {
+  if (fd_ < 0 || write_failed_) return;
+  buffer_.clear();
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::pwrite(fd_, text.data() + done, text.size() - done, static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = errno;
+      config::warn(fmt::format("cannot write '{}': {}", config::escape_for_warning(path_),
+                               n < 0 ? std::strerror(err) : "no progress"));
+      write_failed_ = true;
+      return;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::ftruncate(fd_, static_cast<off_t>(text.size())) != 0) {
+    config::warn(fmt::format("cannot write '{}': {}", config::escape_for_warning(path_), std::strerror(errno)));
+    write_failed_ = true;
+  }
+}
+
 void LogFile::write_all(std::string_view text) {
   while (!text.empty()) {
     ssize_t n = ::write(fd_, text.data(), text.size());

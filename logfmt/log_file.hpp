@@ -57,6 +57,9 @@ class LogFile {
   // Writes everything buffered, then `tail` after it without counting it as written:
   // the next write replaces the tail (a JSON file stays valid after every flush).
   void flush_with_tail(std::string_view tail);
+  // Replaces the whole file with `text` (a snapshot written again at each flush point,
+  // such as the memory report); nothing may be appended to such a file.
+  void rewrite(std::string_view text);
   // Writes everything buffered, then closes the file, which releases its lock.
   void close();
 

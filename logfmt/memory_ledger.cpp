@@ -52,8 +52,8 @@ void MemoryLedger::allocated(MemoryEvent& event) {
     implied.operation = MemoryOperation::free;
     freed(implied);
   }
-  live_[key] = Allocation{event.address, event.bytes, event.wall_ns, event.sequence, event.pool,
-                          event.api,     event.device, event.kind};
+  live_[key] = Allocation{event.address, event.bytes, event.wall_ns,      event.sequence,
+                          event.pool,    event.api,   event.device,       event.context_id, event.kind};
   DeviceUse& use = devices_[event.device];
   const std::size_t k = index(event.kind);
   use.by_kind[k] += event.bytes;
@@ -85,6 +85,7 @@ void MemoryLedger::freed(MemoryEvent& event) {
   event.bytes = a.bytes;
   event.kind = a.kind;
   event.device = a.device;
+  event.context_id = a.context_id;
   if (event.pool == 0) event.pool = a.pool;
   DeviceUse& use = devices_[a.device];
   use.by_kind[index(a.kind)] -= a.bytes;

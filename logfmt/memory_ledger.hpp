@@ -23,6 +23,7 @@ struct Allocation {
   std::uint64_t pool = 0;
   std::string_view api;
   std::uint32_t device = 0;
+  std::uint32_t context_id = 0;
   MemoryKind kind = MemoryKind::device;
 };
 
@@ -61,7 +62,7 @@ class MemoryLedger {
   static constexpr std::size_t kMaxSteps = 1 << 16;
 
   // Applies one event and completes it: a free gets its allocation's bytes, kind,
-  // device and pool, or is marked unknown (no live allocation at that address).
+  // device, context and pool, or is marked unknown (no live allocation at that address).
   void apply(MemoryEvent& event);
 
   std::uint64_t events() const { return events_; }

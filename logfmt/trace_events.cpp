@@ -188,6 +188,21 @@ void append_flow(std::string& out, std::uint64_t id, TraceTrack from, std::uint6
   out.append(",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
 }
 
+void append_counter_event(std::string& out, std::uint64_t pid, std::string_view name, std::uint64_t at_ns,
+                          std::span<const CounterSeries> series) {
+  fmt::format_to(std::back_inserter(out), "{{\"ph\":\"C\",\"cat\":\"gpu_memory\",\"name\":");
+  append_json_string(out, name);
+  fmt::format_to(std::back_inserter(out), ",\"pid\":{},\"tid\":0,\"ts\":", pid);
+  append_trace_micros(out, at_ns);
+  out.append(",\"args\":{");
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    append_json_string(out, series[i].name);
+    fmt::format_to(std::back_inserter(out), ":{}", series[i].value);
+  }
+  out.append("}}");
+}
+
 void append_process_name(std::string& out, std::uint64_t pid, std::string_view name, std::string_view label) {
   auto it = std::back_inserter(out);
   fmt::format_to(it, "{{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":{},\"tid\":0,\"args\":{{\"name\":", pid);

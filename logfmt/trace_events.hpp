@@ -48,6 +48,15 @@ void append_host_event(std::string& out, const Record& record, bool opencl, Trac
 void append_flow(std::string& out, std::uint64_t id, TraceTrack from, std::uint64_t from_ns, TraceTrack to,
                  std::uint64_t to_ns);
 
+// A counter event ("C"): the named series' values at `at_ns`, drawn as one counter track
+// per `name` in process `pid` (memtrace: a device's bytes in use, by kind).
+struct CounterSeries {
+  std::string_view name;
+  std::uint64_t value = 0;
+};
+void append_counter_event(std::string& out, std::uint64_t pid, std::string_view name, std::uint64_t at_ns,
+                          std::span<const CounterSeries> series);
+
 // Metadata events that name tracks: "process_name" (with "process_labels" when `label`
 // is not empty) and "thread_name".
 void append_process_name(std::string& out, std::uint64_t pid, std::string_view name, std::string_view label);

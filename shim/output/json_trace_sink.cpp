@@ -8,6 +8,7 @@
 #include "config/report.hpp"
 #include "logfmt/export_path.hpp"
 #include "shim/output/log_paths.hpp"
+#include "shim/process/profiling_state.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -34,11 +35,6 @@ void JsonTraceSink::begin() {
   const std::string path = claim_output_path(logfmt::export_path_template(settings_.log_template, ".json"), 0, 0);
   if (!open_output_file(file_, path)) return;
   pid_ = static_cast<std::uint64_t>(getpid());
-  base_ns_ = first_context_origin().wall_ns;
-  // Kineto's layout; "ms" is a display hint to chrome://tracing (times are always
-  // microseconds there), while Perfetto would read "ns" as the times' own unit.
-  buffer_ = fmt::format("{{\"schemaVersion\":1,\"displayTimeUnit\":\"ms\",\"baseTimeNanoseconds\":{},\"traceEvents\":[\n",
-                        base_ns_);
   std::string& out = next_event();
   logfmt::append_process_name(out, pid_, program_invocation_short_name, "CPU");
 }
@@ -75,8 +71,28 @@ void JsonTraceSink::name_tracks(const ProfiledContext& context, logfmt::TraceTra
   }
 }
 
+void JsonTraceSink::settle_base() {
+  if (base_ns_ != 0) return;
+  base_ns_ = export_base_wall_ns();
+}
+
+void JsonTraceSink::write_memory(const logfmt::MemoryEvent& event, const logfmt::MemoryLedger& ledger) {
+  if (!file_.is_open() || ended_ || event.unknown) return;
+  settle_base();
+  const auto use = ledger.devices().find(event.device);
+  if (use == ledger.devices().end()) return;
+  // Every kind the device has had, so that each series steps back to 0.
+  std::vector<logfmt::CounterSeries> series{{"device total", use->second.current}};
+  for (std::size_t k = 0; k < logfmt::kMemoryKindCount; ++k) {
+    if (use->second.peak_by_kind[k] == 0) continue;
+    series.push_back({logfmt::memory_kind_name(static_cast<logfmt::MemoryKind>(k)), use->second.by_kind[k]});
+  }
+  logfmt::append_counter_event(next_event(), event.device, "GPU memory (bytes)", since(event.wall_ns, base_ns_), series);
+}
+
 void JsonTraceSink::write(const ProfiledContext& context, const logfmt::Record& r) {
   if (!file_.is_open() || ended_) return;
+  settle_base();
   const logfmt::TraceTrack host{pid_, r.thread_id};
   const logfmt::TraceTrack gpu{device_pid(context), r.stream_id};
   name_tracks(context, host, gpu);
@@ -108,6 +124,14 @@ std::string JsonTraceSink::tail() const {
 
 void JsonTraceSink::flush() {
   if (!file_.is_open()) return;
+  if (!header_written_) {
+    settle_base();
+    // Kineto's layout; "ms" is a display hint to chrome://tracing (times are always
+    // microseconds there), while Perfetto would read "ns" as the times' own unit.
+    file_.append(fmt::format(
+        "{{\"schemaVersion\":1,\"displayTimeUnit\":\"ms\",\"baseTimeNanoseconds\":{},\"traceEvents\":[\n", base_ns_));
+    header_written_ = true;
+  }
   file_.append(buffer_);
   buffer_.clear();
   file_.flush_with_tail(tail());

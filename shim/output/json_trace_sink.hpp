@@ -23,6 +23,8 @@ class JsonTraceSink final : public RecordSink {
 
   void begin() override;
   void write(const ProfiledContext& context, const logfmt::Record& record) override;
+  // A counter event of the device's bytes in use after the event, by kind.
+  void write_memory(const logfmt::MemoryEvent& event, const logfmt::MemoryLedger& ledger) override;
   void flush() override;
   void end() override;
   void abandon() override;
@@ -32,12 +34,15 @@ class JsonTraceSink final : public RecordSink {
   std::string& next_event();
   void name_tracks(const ProfiledContext& context, logfmt::TraceTrack host, logfmt::TraceTrack gpu);
   std::string tail() const;
+  // The trace's time 0 (log_paths.hpp, export_base_wall_ns), fixed at its first event.
+  void settle_base();
 
   const config::Settings& settings_;
   std::vector<std::size_t> counters_;  // the configured legacy counters
   logfmt::LogFile file_;
   std::string buffer_;
   std::uint64_t base_ns_ = 0;  // wall clock; event times count from here
+  bool header_written_ = false;
   std::uint64_t pid_ = 0;
   std::uint64_t events_ = 0;
   std::uint64_t flows_ = 0;

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "config/report.hpp"
+#include "shim/process/context_registry.hpp"
+#include "shim/process/profiling_state.hpp"
 
 namespace computeprof::shim {
 
@@ -60,6 +62,16 @@ void note_log_path(const std::string& path) {
   // One write with O_APPEND: lines from several processes never interleave.
   [[maybe_unused]] auto n = ::write(fd, line.data(), line.size());
   ::close(fd);
+}
+
+}  // namespace computeprof::shim
+
+namespace computeprof::shim {
+
+std::uint64_t export_base_wall_ns() {
+  const ProcessProfile& profile = process_profile();
+  if (profile.cuda.settings.enabled && profile.cuda.settings.config.memtrace) return profile_loaded_wall_ns();
+  return first_context_origin().wall_ns;
 }
 
 }  // namespace computeprof::shim

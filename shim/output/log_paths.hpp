@@ -20,6 +20,11 @@ void note_log_path(const std::string& path);
 // this host, and claimed for `claimant` (a context number; 0 for a process-wide file).
 std::string claim_output_path(std::string_view path_template, int device, int claimant);
 
+// Time 0 of the process-wide exports (docs/format.md, "Exports"): the first context's
+// origin; with memtrace, when the settings were read, since the program may allocate
+// before any operation is recorded (no event is older).
+std::uint64_t export_base_wall_ns();
+
 // Opens `path` for `file`; where another live process writes that file (it holds its
 // lock), opens the path with `_<pid>` before the extension instead, and says so once.
 // Notes the path opened in COMPUTEPROF_LOG_INDEX. False when no file could be opened.

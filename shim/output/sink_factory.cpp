@@ -2,6 +2,7 @@
 
 #include "shim/output/classic_log_sink.hpp"
 #include "shim/output/json_trace_sink.hpp"
+#include "shim/output/memory_report_sink.hpp"
 #include "shim/output/sqlite_export_sink.hpp"
 #include "shim/output/summary_sink.hpp"
 #include "shim/process/profiling_state.hpp"
@@ -29,6 +30,9 @@ SinkList make_process_sinks() {
     sinks.push_back(std::make_unique<SqliteExportSink>(settings));
   }
   if (settings.config.summary) sinks.push_back(std::make_unique<SummarySink>());
+  if (profile.cuda.settings.enabled && profile.cuda.settings.config.memtrace) {
+    sinks.push_back(std::make_unique<MemoryReportSink>(profile.cuda.settings));
+  }
   return sinks;
 }
 

@@ -12,6 +12,7 @@
 #include "logfmt/kernel_names.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/output/sqlite_schema.hpp"
+#include "shim/process/profiling_state.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -33,6 +34,10 @@ constexpr const char* kStatementSql[] = {
     "globalPid, value, bytes, graphNodeId, memKind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "INSERT INTO COMPUTEPROF_COUNTERS (correlationId, nameId, value) VALUES (?, ?, ?)",
     "INSERT INTO TARGET_INFO_GPU (vmId, id, name) VALUES (0, ?, ?)",
+    "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS (start, globalPid, deviceId, contextId, address, pc, bytes, memKind, "
+    "memoryOperationType, name, correlationId, streamId, localMemoryPoolAddress, localMemoryPoolReleaseThreshold, "
+    "localMemoryPoolSize, localMemoryPoolUtilizedSize, importedMemoryPoolAddress, importedMemoryPoolProcessId) VALUES "
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 };
 
 // OpenCL devices are numbered after CUDA's (as the JSON trace's processes).
@@ -126,7 +131,7 @@ bool SqliteExportSink::open(const std::string& path) {
 void SqliteExportSink::begin() {
   const std::string path = claim_output_path(logfmt::export_path_template(settings_.log_template, ".sqlite"), 0, 0);
   if (!open(path)) return;
-  base_ns_ = static_cast<std::int64_t>(first_context_origin().wall_ns);
+  base_ns_ = static_cast<std::int64_t>(export_base_wall_ns());
   const std::int64_t pid = getpid();
   global_pid_ = pid << 24;
   const std::string start = fmt::format(
@@ -176,12 +181,40 @@ void SqliteExportSink::insert(Statement s, std::initializer_list<std::optional<s
   sql_->reset(st);
 }
 
-void SqliteExportSink::write(const ProfiledContext& c, const logfmt::Record& r) {
-  if (!db_) return;
+bool SqliteExportSink::in_transaction() {
+  if (!db_) return false;
   if (!in_transaction_) {
-    if (!exec("BEGIN")) return;
+    if (!exec("BEGIN")) return false;
     in_transaction_ = true;
   }
+  return true;
+}
+
+void SqliteExportSink::write_memory(const logfmt::MemoryEvent& e, const logfmt::MemoryLedger&) {
+  // A free of an unknown address has no bytes to give back; a mapping's memory is its
+  // cuMemCreate's, counted there.
+  if (e.unknown || e.kind == logfmt::MemoryKind::mapping || !in_transaction()) return;
+  const auto correlation = static_cast<std::int64_t>(e.correlation_id);
+  const std::int64_t start = static_cast<std::int64_t>(e.start_ns) - base_ns_;
+  const std::int64_t end = static_cast<std::int64_t>(e.wall_ns) - base_ns_;
+  insert(runtime, {start, end, nsys::cuda_driver, global_pid_ | (e.thread_id & 0xFFFFFF), correlation,
+                   string_id_of(e.api), 0, std::nullopt});
+  const bool pooled = e.pool != 0;
+  const auto pool_value = [&](std::uint64_t v) {
+    return pooled ? std::optional<std::int64_t>(static_cast<std::int64_t>(v)) : std::nullopt;
+  };
+  insert(memory_usage, {end, global_pid_, static_cast<std::int64_t>(e.device), static_cast<std::int64_t>(e.context_id),
+                        static_cast<std::int64_t>(e.address), 0, static_cast<std::int64_t>(e.bytes),
+                        logfmt::nsys_memory_kind(e.kind), e.operation == logfmt::MemoryOperation::free ? 1 : 0,
+                        std::nullopt, correlation,
+                        e.stream_id != 0 ? std::optional<std::int64_t>(static_cast<std::int64_t>(e.stream_id))
+                                         : std::nullopt,
+                        pool_value(e.pool), std::nullopt, pool_value(e.pool_reserved), pool_value(e.pool_used),
+                        std::nullopt, std::nullopt});
+}
+
+void SqliteExportSink::write(const ProfiledContext& c, const logfmt::Record& r) {
+  if (!in_transaction()) return;
   const std::int64_t device = device_id(c);
   if (devices_.insert(device).second) {
     if (!db_) return;

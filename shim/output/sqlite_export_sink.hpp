@@ -22,12 +22,14 @@ class SqliteExportSink final : public RecordSink {
 
   void begin() override;
   void write(const ProfiledContext& context, const logfmt::Record& record) override;
+  // A RUNTIME row for the call and a CUDA_GPU_MEMORY_USAGE_EVENTS row (nsys's columns).
+  void write_memory(const logfmt::MemoryEvent& event, const logfmt::MemoryLedger& ledger) override;
   void flush() override;
   void end() override;
   void abandon() override;
 
  private:
-  enum Statement : std::size_t { string_id, runtime, kernel, memcpy, memset, counter, gpu, kStatements };
+  enum Statement : std::size_t { string_id, runtime, kernel, memcpy, memset, counter, gpu, memory_usage, kStatements };
 
   bool exec(const char* sql);
   bool open(const std::string& path);
@@ -37,6 +39,7 @@ class SqliteExportSink final : public RecordSink {
   void insert(Statement s, std::initializer_list<std::optional<std::int64_t>> values);
   void insert_text(Statement s, std::int64_t id, std::string_view text);
   void fail(std::string_view what);
+  bool in_transaction();
 
   const config::Settings& settings_;
   std::vector<std::size_t> counters_;  // configured legacy counters

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "config/report.hpp"
+#include "shim/process/clock.hpp"
 #include "shim/process/secure_execution.hpp"
 
 __attribute__((visibility("hidden"))) std::atomic<computeprof::shim::RecordingState> computeprof_cuda_state{
@@ -24,6 +25,7 @@ pthread_once_t g_once = PTHREAD_ONCE_INIT;
 // Leaked: read until the very end of the process. Set once, after everything it holds;
 // read without pthread_once once set (asked several times per operation).
 std::atomic<ProcessProfile*> g_profile{nullptr};
+std::atomic<std::uint64_t> g_loaded_wall_ns{0};
 
 ApiProfile make_api_profile(config::Settings settings) {
   ApiProfile p;
@@ -42,6 +44,7 @@ bool profiling_asked_for() {
 }
 
 void load_profile() {
+  g_loaded_wall_ns.store(wall_ns(), std::memory_order_relaxed);
   if (secure_execution()) {
     g_profile.store(new ProcessProfile{}, std::memory_order_release);
     computeprof_cuda_state.store(RecordingState::off, std::memory_order_release);
@@ -80,6 +83,11 @@ const ProcessProfile& process_profile() {
   if (const ProcessProfile* p = g_profile.load(std::memory_order_acquire)) return *p;
   pthread_once(&g_once, load_profile);
   return *g_profile.load(std::memory_order_acquire);
+}
+
+std::uint64_t profile_loaded_wall_ns() {
+  detail::initialise_profile();
+  return g_loaded_wall_ns.load(std::memory_order_relaxed);
 }
 
 void set_cuda_paused(bool paused) {

@@ -86,6 +86,10 @@ inline bool opencl_enabled() {
 // Read once; valid after the first cuda_recording() call.
 const ProcessProfile& process_profile();
 
+// The wall clock when the settings were read (the first wrapped call): no event the
+// shim records is older. Time 0 of exports where no context was recorded yet.
+std::uint64_t profile_loaded_wall_ns();
+
 // cuProfilerStart / cuProfilerStop: no effect unless profiling is enabled.
 void set_cuda_paused(bool paused);
 

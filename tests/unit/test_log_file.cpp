@@ -115,6 +115,20 @@ TEST_CASE("a log file is emptied, buffered and written on flush and close", "[lo
   CHECK(slurp(p) == "line 1\nline 2\n");
 }
 
+TEST_CASE("a snapshot file is replaced whole, longer or shorter than before", "[logfile]") {
+  TempDir dir;
+  fs::path p = dir.write("run.memory", "");
+  LogFile file;
+  REQUIRE(file.open(p.string()).status == OpenStatus::opened);
+  file.rewrite("first snapshot, rather long\n");
+  CHECK(slurp(p) == "first snapshot, rather long\n");
+  file.rewrite("second\n");
+  CHECK(slurp(p) == "second\n");
+  file.rewrite("third, longer than the second\n");
+  file.close();
+  CHECK(slurp(p) == "third, longer than the second\n");
+}
+
 TEST_CASE("a new log has mode 0644 minus umask", "[logfile]") {
   TempDir dir;
   mode_t old_mask = ::umask(022);

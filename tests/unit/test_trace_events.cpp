@@ -98,3 +98,12 @@ TEST_CASE("strings stay one JSON string: quotes and backslashes escaped, control
   append_json_string(out, "a\"b\\c\nd");
   CHECK(out == R"j("a\"b\\c d")j");
 }
+
+TEST_CASE("memory in use is a counter event per device, one series per kind", "[trace]") {
+  std::string out;
+  const CounterSeries series[] = {{"device total", 10289152}, {"device", 5308416}, {"pinned", 0}};
+  append_counter_event(out, 0, "GPU memory (bytes)", 11'000'500, series);
+  CHECK(out ==
+        "{\"ph\":\"C\",\"cat\":\"gpu_memory\",\"name\":\"GPU memory (bytes)\",\"pid\":0,\"tid\":0,\"ts\":11000.500,"
+        "\"args\":{\"device total\":10289152,\"device\":5308416,\"pinned\":0}}");
+}

@@ -1,0 +1,61 @@
+#include "shim/output/memory_report_sink.hpp"
+
+#include <unistd.h>
+
+#include "config/report.hpp"
+#include "logfmt/export_path.hpp"
+#include "logfmt/memory_report.hpp"
+#include "logfmt/memory_svg.hpp"
+#include "shim/output/log_paths.hpp"
+
+namespace computeprof::shim {
+
+void MemoryReportSink::write_memory(const logfmt::MemoryEvent&, const logfmt::MemoryLedger& ledger) {
+  ledger_ = &ledger;
+  changed_ = true;
+}
+
+void MemoryReportSink::write_files() {
+  if (!ledger_ || !changed_) return;
+  changed_ = false;
+  if (!opened_) {
+    // Claimed and opened when there is something to say: a process that allocates
+    // nothing leaves no empty report.
+    opened_ = true;
+    const auto claim = [&](logfmt::LogFile& file, std::string_view extension) {
+      open_output_file(file, claim_output_path(logfmt::export_path_template(settings_.log_template, extension), 0, 0));
+    };
+    claim(report_, ".memory");
+    claim(picture_, "_memory.svg");
+  }
+  if (report_.is_open()) report_.rewrite(logfmt::memory_report(*ledger_));
+  if (picture_.is_open()) picture_.rewrite(logfmt::memory_svg(*ledger_));
+}
+
+void MemoryReportSink::checkpoint() { write_files(); }
+
+void MemoryReportSink::end() {
+  if (ended_) return;
+  ended_ = true;
+  write_files();
+  if (!ledger_ || !report_.is_open()) return;
+  const std::string summary =
+      logfmt::memory_report_summary(*ledger_, config::escape_for_warning(report_.path()));
+  // One write: the lines stay whole beside the program's own output.
+  std::string_view rest = summary;
+  while (!rest.empty()) {
+    const ssize_t n = ::write(STDERR_FILENO, rest.data(), rest.size());
+    if (n <= 0) break;
+    rest.remove_prefix(static_cast<std::size_t>(n));
+  }
+  report_.close();
+  picture_.close();
+}
+
+void MemoryReportSink::abandon() {
+  report_.abandon();
+  picture_.abandon();
+  ledger_ = nullptr;
+}
+
+}  // namespace computeprof::shim
