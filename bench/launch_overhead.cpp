@@ -22,8 +22,11 @@
 // that executed them (the profiler itself, the driver and CUPTI it calls, the rest),
 // the C library's services counted in the column of their caller.
 //
-//   launch_overhead [--instructions] [--launches N] [--rounds R] [--shim PATH]
-//                   [--minimal PATH] [--cupti PATH] [--real-driver]
+// With --allocations, the child makes cuMemAlloc/cuMemFree pairs instead of launches,
+// without the shim, with it dormant, profiling without memtrace, and with memtrace.
+//
+//   launch_overhead [--allocations] [--instructions] [--launches N] [--rounds R]
+//                   [--shim PATH] [--minimal PATH] [--cupti PATH] [--real-driver]
 // Without --real-driver the children run on the simulated driver of the build tree.
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -39,6 +42,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -68,7 +72,30 @@ std::uint64_t now_ns() {
     }                                                                \
   } while (0)
 
-// The child: N launches through the linked driver API; prints ns per launch.
+// The child, allocations: N pairs of cuMemAlloc and cuMemFree of 256 bytes through the
+// linked driver API; prints ns per pair.
+int run_allocation_child(long pairs) {
+  CHECK_CU(cuInit(0));
+  CUdevice dev;
+  CHECK_CU(cuDeviceGet(&dev, 0));
+  CUcontext ctx;
+  CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CHECK_CU(cuCtxSetCurrent(ctx));
+  CUdeviceptr p = 0;
+  for (int i = 0; i < 100; ++i) {  // first-use costs are not per pair
+    CHECK_CU(cuMemAlloc(&p, 256));
+    CHECK_CU(cuMemFree(p));
+  }
+  const auto start = now_ns();
+  for (long i = 0; i < pairs; ++i) {
+    CHECK_CU(cuMemAlloc(&p, 256));
+    CHECK_CU(cuMemFree(p));
+  }
+  std::printf("%.1f\n", static_cast<double>(now_ns() - start) / static_cast<double>(pairs));
+  return 0;
+}
+
+// The child, launches: N launches through the linked driver API; prints ns per launch.
 int run_child(long launches, bool sync_each) {
   CHECK_CU(cuInit(0));
   CUdevice dev;
@@ -97,20 +124,29 @@ struct Config {
   const char* name;
   enum class Preload { none, minimal, shim } preload;
   bool profile;  // COMPUTE_PROFILE=1
-  bool sync_each;
+  const char* workload;  // the child's: "nosync", "sync" (launches), "allocate"
   const char* profile_config;  // COMPUTE_PROFILE_CONFIG text, or null
   bool cupti;  // whether CUPTI may trace activities
 };
 
-const Config kConfigs[] = {
-    {"plain", Config::Preload::none, false, false, nullptr, false},
-    {"minimal", Config::Preload::minimal, false, false, nullptr, false},
-    {"dormant", Config::Preload::shim, false, false, nullptr, false},
-    {"serialized", Config::Preload::shim, true, false, nullptr, false},
-    {"serialized-cupti", Config::Preload::shim, true, false, nullptr, true},
-    {"concurrent", Config::Preload::shim, true, false, "conckerneltrace\n", false},
-    {"concurrent-cupti", Config::Preload::shim, true, false, "conckerneltrace\n", true},
-    {"synced", Config::Preload::none, false, true, nullptr, false},
+const Config kLaunchConfigs[] = {
+    {"plain", Config::Preload::none, false, "nosync", nullptr, false},
+    {"minimal", Config::Preload::minimal, false, "nosync", nullptr, false},
+    {"dormant", Config::Preload::shim, false, "nosync", nullptr, false},
+    {"serialized", Config::Preload::shim, true, "nosync", nullptr, false},
+    {"serialized-cupti", Config::Preload::shim, true, "nosync", nullptr, true},
+    {"concurrent", Config::Preload::shim, true, "nosync", "conckerneltrace\n", false},
+    {"concurrent-cupti", Config::Preload::shim, true, "nosync", "conckerneltrace\n", true},
+    {"synced", Config::Preload::none, false, "sync", nullptr, false},
+};
+
+// --allocations: profiled without memtrace, the allocation calls' trampolines jump
+// straight to the driver; with memtrace each pair makes two events.
+const Config kAllocationConfigs[] = {
+    {"plain", Config::Preload::none, false, "allocate", nullptr, false},
+    {"dormant", Config::Preload::shim, false, "allocate", nullptr, false},
+    {"profiled", Config::Preload::shim, true, "allocate", nullptr, false},
+    {"memtrace", Config::Preload::shim, true, "allocate", "memtrace\n", false},
 };
 
 struct Paths {
@@ -192,16 +228,36 @@ std::string run_child_process(const std::vector<std::string>& args, std::vector<
   return out;
 }
 
-double time_per_launch(const Config& c, long launches, const Paths& paths) {
-  const std::string out = run_child_process({paths.self, "--child", std::to_string(launches), c.sync_each ? "sync" : "nosync"},
+double time_per_unit(const Config& c, long units, const Paths& paths) {
+  const std::string out = run_child_process({paths.self, "--child", std::to_string(units), c.workload},
                                             child_environment(c, paths), c.name, paths.dir + "/stderr");
   return std::atof(out.c_str());
+}
+
+void report_allocation_times(long pairs, int rounds, const Paths& paths) {
+  std::map<std::string, std::vector<double>> samples;
+  for (int r = 0; r < rounds; ++r) {
+    for (const auto& c : kAllocationConfigs) samples[c.name].push_back(time_per_unit(c, pairs, paths));
+  }
+  std::map<std::string, double> median;
+  for (auto& [name, v] : samples) {
+    std::sort(v.begin(), v.end());
+    median[name] = v[v.size() / 2];
+  }
+  std::printf("%s driver, %ld cuMemAlloc+cuMemFree pairs x %d rounds, median ns per pair, added over plain\n",
+              paths.sim.empty() ? "real" : "simulated", pairs, rounds);
+  for (const auto& c : kAllocationConfigs) {
+    std::printf("  %-17s %10.1f  %+8.1f ns  %5.2fx\n", c.name, median[c.name], median[c.name] - median["plain"],
+                median[c.name] / median["plain"]);
+  }
+  std::printf("memtrace adds %.0f ns per allocation or free over profiled\n",
+              (median["memtrace"] - median["profiled"]) / 2);
 }
 
 void report_times(long launches, int rounds, const Paths& paths) {
   std::map<std::string, std::vector<double>> samples;
   for (int r = 0; r < rounds; ++r) {
-    for (const auto& c : kConfigs) samples[c.name].push_back(time_per_launch(c, launches, paths));
+    for (const auto& c : kLaunchConfigs) samples[c.name].push_back(time_per_unit(c, launches, paths));
   }
   std::map<std::string, double> median;
   for (auto& [name, v] : samples) {
@@ -210,7 +266,7 @@ void report_times(long launches, int rounds, const Paths& paths) {
   }
   std::printf("%s driver, %ld launches x %d rounds, median ns per launch, and over plain\n",
               paths.sim.empty() ? "real" : "simulated", launches, rounds);
-  for (const auto& c : kConfigs) {
+  for (const auto& c : kLaunchConfigs) {
     std::printf("  %-17s %10.1f  %5.2fx\n", c.name, median[c.name], median[c.name] / median["plain"]);
   }
   std::printf("serialized/synced %.2f  serialized-cupti/synced %.2f  concurrent-cupti/plain %.2f  minimal/plain %.2f\n",
@@ -252,8 +308,7 @@ Instructions instructions(const Config& c, long launches, const Paths& paths) {
   std::vector<std::string> args = {"valgrind", "--tool=callgrind", "--separate-threads=yes",
                                    "--callgrind-out-file=" + out};
   for (const char* f : kCharged) args.push_back(std::string("--fn-skip=") + f);
-  for (const std::string& a : {paths.self, std::string("--child"), std::to_string(launches),
-                               std::string(c.sync_each ? "sync" : "nosync")}) {
+  for (const std::string& a : {paths.self, std::string("--child"), std::to_string(launches), std::string(c.workload)}) {
     args.push_back(a);
   }
   run_child_process(args, child_environment(c, paths), c.name, paths.dir + "/stderr");
@@ -279,10 +334,10 @@ Instructions instructions(const Config& c, long launches, const Paths& paths) {
   return result;
 }
 
-void report_instructions(long launches, const Paths& paths) {
+void report_instructions(std::span<const Config> configs, const char* unit, long launches, const Paths& paths) {
   const long fewer = launches / 4;
   std::map<std::string, Instructions> per_launch;
-  for (const auto& c : kConfigs) {
+  for (const auto& c : configs) {
     const Instructions many = instructions(c, launches, paths);
     const Instructions few = instructions(c, fewer, paths);
     Instructions& each = per_launch[c.name];
@@ -291,12 +346,12 @@ void report_instructions(long launches, const Paths& paths) {
     each.profiler_on_launching_thread = (many.profiler_on_launching_thread - few.profiler_on_launching_thread) / n;
   }
   const PartCosts& plain = per_launch["plain"].all;
-  std::printf("%s driver, callgrind, instructions per launch (all threads; %ld minus %ld launches);\n"
+  std::printf("%s driver, callgrind, instructions per %s (all threads; %ld minus %ld of them);\n"
               "the C and C++ libraries' locks, allocations, clocks and thread-locals counted in their callers' columns\n",
-              paths.sim.empty() ? "real" : "simulated", launches, fewer);
+              paths.sim.empty() ? "real" : "simulated", unit, launches, fewer);
   std::printf("  %-17s %8s %8s   %s\n", "", "total", "added",
-              "added in: profiler (launching thread)   driver    CUPTI    other");
-  for (const auto& c : kConfigs) {
+              "added in: profiler (calling thread)   driver    CUPTI    other");
+  for (const auto& c : configs) {
     const Instructions& cost = per_launch[c.name];
     double total = 0, added = 0;
     for (int p = 0; p < kParts; ++p) {
@@ -312,11 +367,15 @@ void report_instructions(long launches, const Paths& paths) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc >= 4 && std::strcmp(argv[1], "--child") == 0) return run_child(std::atol(argv[2]), std::strcmp(argv[3], "sync") == 0);
+  if (argc >= 4 && std::strcmp(argv[1], "--child") == 0) {
+    if (std::strcmp(argv[3], "allocate") == 0) return run_allocation_child(std::atol(argv[2]));
+    return run_child(std::atol(argv[2]), std::strcmp(argv[3], "sync") == 0);
+  }
 
   long launches = 0;
   int rounds = 5;
   bool count_instructions = false;
+  bool allocations = false;
   Paths paths;
   paths.self = argv[0];
   for (int i = 1; i < argc; ++i) {
@@ -328,10 +387,11 @@ int main(int argc, char** argv) {
     else if (a == "--cupti" && i + 1 < argc) paths.cupti = argv[++i];
     else if (a == "--real-driver") paths.sim.clear();
     else if (a == "--instructions") count_instructions = true;
+    else if (a == "--allocations") allocations = true;
     else {
       std::fprintf(stderr,
-                   "usage: %s [--instructions] [--launches N] [--rounds R] [--shim PATH] [--minimal PATH] [--cupti PATH] "
-                   "[--real-driver]\n",
+                   "usage: %s [--allocations] [--instructions] [--launches N] [--rounds R] [--shim PATH] [--minimal PATH] "
+                   "[--cupti PATH] [--real-driver]\n",
                    argv[0]);
       return 2;
     }
@@ -341,7 +401,13 @@ int main(int argc, char** argv) {
   if (!mkdtemp(dir_template)) return 1;
   paths.dir = dir_template;
   if (count_instructions) {
-    report_instructions(launches, paths);
+    if (allocations) {
+      report_instructions(kAllocationConfigs, "cuMemAlloc+cuMemFree pair", launches, paths);
+    } else {
+      report_instructions(kLaunchConfigs, "launch", launches, paths);
+    }
+  } else if (allocations) {
+    report_allocation_times(launches, rounds, paths);
   } else {
     report_times(launches, rounds, paths);
   }

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
 #include <cmath>
 #include <iterator>
 #include <vector>
@@ -51,21 +53,70 @@ struct Scale {
   }
 };
 
+// Coordinates with two decimals, from integers (the picture may have many points).
+void append_coordinate(std::string& out, double v) {
+  const auto hundredths = static_cast<std::int64_t>(std::llround(v * 100));
+  const std::int64_t whole = hundredths / 100;
+  const auto fraction = static_cast<int>(std::abs(hundredths % 100));
+  char digits[32];
+  char* end = std::to_chars(digits, digits + sizeof digits, whole).ptr;
+  if (hundredths < 0 && whole == 0) out.push_back('-');
+  out.append(digits, end);
+  out.push_back('.');
+  out.push_back(static_cast<char>('0' + fraction / 10));
+  out.push_back(static_cast<char>('0' + fraction % 10));
+}
+
+// Steps beyond which data-steps is left out (the path still draws them all).
+constexpr std::size_t kMaxListedSteps = 4096;
+
 // A step line: flat at each value until the next step, from 0 before the first, to
-// the end of the trace after the last. Its steps also go in data-steps
-// ("ns-since-first:bytes ..."), so that tools can read the values back exactly.
+// the end of the trace after the last. Steps that fall in one pixel column are drawn as
+// that column's lowest, highest and last values, so the path stays a few thousand points
+// whatever the number of events (and a peak stays visible). Up to kMaxListedSteps steps
+// also go in data-steps ("ns-since-first:bytes ..."), for tools to read back exactly.
 void append_series(std::string& out, const std::vector<UsageStep>& steps, const Scale& s, std::uint64_t end_ns,
                    const char* colour, double width, std::string_view name) {
-  fmt::format_to(std::back_inserter(out), "<path fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" data-series=\"{}\" data-steps=\"",
+  fmt::format_to(std::back_inserter(out), "<path fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" data-series=\"{}\"",
                  colour, width, name);
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    fmt::format_to(std::back_inserter(out), "{}{}:{}", i ? " " : "", steps[i].wall_ns - s.t0, steps[i].bytes);
+  if (steps.size() <= kMaxListedSteps) {
+    out.append(" data-steps=\"");
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      fmt::format_to(std::back_inserter(out), "{}{}:{}", i ? " " : "", steps[i].wall_ns - s.t0, steps[i].bytes);
+    }
+    out.push_back('"');
   }
-  fmt::format_to(std::back_inserter(out), "\" d=\"M{:.2f},{:.2f}", s.x(steps.front().wall_ns), s.y(0));
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    fmt::format_to(std::back_inserter(out), " V{:.2f}", s.y(steps[i].bytes));
-    const std::uint64_t until = i + 1 < steps.size() ? steps[i + 1].wall_ns : end_ns;
-    fmt::format_to(std::back_inserter(out), " H{:.2f}", s.x(until));
+  out.append(" d=\"M");
+  append_coordinate(out, s.x(steps.front().wall_ns));
+  out.push_back(',');
+  append_coordinate(out, s.y(0));
+  const auto vertical = [&](double y) {
+    out.append(" V");
+    append_coordinate(out, y);
+  };
+  const auto horizontal = [&](double x) {
+    out.append(" H");
+    append_coordinate(out, x);
+  };
+  for (std::size_t i = 0; i < steps.size();) {
+    // The steps in this pixel column.
+    const double column = std::floor(s.x(steps[i].wall_ns));
+    double low = s.y(steps[i].bytes), high = low, last = low;
+    std::size_t j = i + 1;
+    for (; j < steps.size() && std::floor(s.x(steps[j].wall_ns)) == column; ++j) {
+      last = s.y(steps[j].bytes);
+      low = std::max(low, last);  // y grows downwards: the lowest value has the largest y
+      high = std::min(high, last);
+    }
+    if (j - i == 1) {
+      vertical(last);
+    } else {
+      vertical(low);
+      vertical(high);
+      vertical(last);
+    }
+    horizontal(s.x(j < steps.size() ? steps[j].wall_ns : end_ns));
+    i = j;
   }
   fmt::format_to(std::back_inserter(out), "\"><title>{}</title></path>\n", name);
 }

@@ -104,4 +104,6 @@ ThreadContext* thread_context(CUcontext context) {
 
 void forget_thread_contexts() { g_generation.fetch_add(1, std::memory_order_acq_rel); }
 
+std::uint64_t thread_contexts_generation() { return g_generation.load(std::memory_order_acquire); }
+
 }  // namespace computeprof::shim

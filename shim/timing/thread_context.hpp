@@ -29,5 +29,8 @@ bool create_event_pair(CUcontext context, CUevent& start, CUevent& end);
 // cached view is checked again before its next use (the handle may come back as
 // another context, and the context's events are gone).
 void forget_thread_contexts();
+// Changes whenever forget_thread_contexts() is called: what a thread caches about a
+// context handle is good while this stays the same.
+std::uint64_t thread_contexts_generation();
 
 }  // namespace computeprof::shim
