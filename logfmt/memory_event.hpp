@@ -72,7 +72,7 @@ struct MemoryEvent {
   // sampled (at most once a millisecond per device); 0 when not.
   std::uint64_t device_used = 0;
   std::uint32_t device = 0;
-  std::uint32_t context_id = 0;
+  std::uint32_t context_id = 0;  // the logs' context number (CUDA_CONTEXT)
   std::uint32_t thread_id = 0;
   MemoryKind kind = MemoryKind::device;
   MemoryOperation operation = MemoryOperation::allocation;

@@ -81,30 +81,28 @@ void lower_use(MemoryKind space, std::uint64_t address) {
   h.in_use[entry.second].fetch_sub(entry.first, std::memory_order_relaxed);
 }
 
-// The thread's last context, its id and device: asked of the driver again only when
-// the context changed or a context went (the handle may come back as another).
+// The thread's last context, its number in the logs and its device: looked up again
+// only when the context changed or a context went (the handle may come back as another).
 struct CurrentContext {
   CUcontext context = nullptr;
   std::uint64_t generation = 0;
-  std::uint32_t id = 0;
-  int device = 0;
+  const ProfiledContext* profiled = nullptr;
 };
 thread_local CurrentContext t_current;
 
-// The current context's device and id (0s when there is none); `device` >= 0 overrides.
+// The current context's number and device (0s when there is none); `device` >= 0
+// overrides the device.
 void describe_context(const DriverCalls& d, logfmt::MemoryEvent& e, int device) {
   CUcontext context = nullptr;
   if (d.ctx_get_current && d.ctx_get_current(&context) == CUDA_SUCCESS && context) {
     const std::uint64_t generation = thread_contexts_generation();
     if (context != t_current.context || generation != t_current.generation) {
-      unsigned long long id = 0;
-      CUdevice current = 0;
-      t_current = {context, generation,
-                   d.ctx_get_id && d.ctx_get_id(context, &id) == CUDA_SUCCESS ? static_cast<std::uint32_t>(id) : 0,
-                   d.ctx_get_device && d.ctx_get_device(&current) == CUDA_SUCCESS ? current : 0};
+      t_current = {context, generation, profiled_context(context)};
     }
-    e.context_id = t_current.id;
-    if (device < 0) device = t_current.device;
+    if (const ProfiledContext* p = t_current.profiled) {
+      e.context_id = static_cast<std::uint32_t>(p->number);
+      if (device < 0) device = p->device;
+    }
   }
   e.device = device < 0 ? 0 : static_cast<std::uint32_t>(device);
 }

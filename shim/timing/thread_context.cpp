@@ -68,16 +68,11 @@ bool create_event_pair(CUcontext context, CUevent& start, CUevent& end) {
 }
 
 ThreadContext* thread_context(CUcontext context) {
-  // A forked child that goes on using a context (some drivers allow it) looks it up
-  // afresh: the parent's view of it, its log included, is not the child's.
   const std::uint64_t generation = g_generation.load(std::memory_order_acquire);
   for (auto& tc : t_contexts) {
     if (context && tc.context == context && tc.generation == generation) return &tc;
   }
-  static pthread_once_t fork_handler_once = PTHREAD_ONCE_INIT;
-  pthread_once(&fork_handler_once, [] {
-    add_lifecycle_handlers(LifecycleStage::contexts, {nullptr, nullptr, nullptr, forget_thread_contexts});
-  });
+  forget_in_forked_children();
   const DriverCalls* d = driver_calls();
   if (!d || !d->can_time() || !context) return nullptr;
   unsigned long long id = 0;
@@ -100,6 +95,16 @@ ThreadContext* thread_context(CUcontext context) {
   }
   if (!slot) slot = &t_contexts[t_next_victim++ % kThreadContexts];
   return fill(*slot, *d, context, id, generation) ? slot : nullptr;
+}
+
+const ProfiledContext* profiled_context(CUcontext context) {
+  forget_in_forked_children();
+  const DriverCalls* d = driver_calls();
+  unsigned long long id = 0;
+  if (!d || !context || !d->ctx_get_id || !d->ctx_get_device || d->ctx_get_id(context, &id) != CUDA_SUCCESS) {
+    return nullptr;
+  }
+  return find_or_create_context({config::Api::cuda, id}, [&] { return describe(*d, context); });
 }
 
 void forget_thread_contexts() { g_generation.fetch_add(1, std::memory_order_acq_rel); }

@@ -22,6 +22,10 @@ struct ThreadContext {
 // timing needs (the operation then runs untimed and unrecorded).
 ThreadContext* thread_context(CUcontext context);
 
+// The context as records know it (created at its first use, as for an operation),
+// without the thread's timing events; null when the driver cannot describe it.
+const ProfiledContext* profiled_context(CUcontext context);
+
 // Creates two timing events in `context` (made current for the call if it is not).
 bool create_event_pair(CUcontext context, CUevent& start, CUevent& end);
 
