@@ -57,6 +57,15 @@ bool fill(ThreadContext& tc, const DriverCalls& d, CUcontext context, std::uint6
   return true;
 }
 
+// A forked child that goes on using a context (some drivers allow it) looks it up
+// afresh: the parent's view of it, its log included, is not the child's.
+void forget_in_forked_children() {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, [] {
+    add_lifecycle_handlers(LifecycleStage::contexts, {nullptr, nullptr, nullptr, forget_thread_contexts});
+  });
+}
+
 }  // namespace
 
 bool create_event_pair(CUcontext context, CUevent& start, CUevent& end) {

@@ -1,0 +1,130 @@
+// memtrace: every allocation and free the program makes, whichever way it reaches the
+// driver, in the report, the picture, the trace's counters and the database; nothing
+// when memtrace is off.
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+
+#include "database_query.hpp"
+#include "e2e_support.hpp"
+
+using namespace e2e;
+
+namespace {
+
+// The report with what varies from run to run (times, addresses, the epoch, the
+// driver's own figures) replaced by '?'.
+std::string normalized(std::string text) {
+  text = std::regex_replace(text, std::regex("0x[0-9a-f]+"), "0x?");
+  text = std::regex_replace(text, std::regex("[0-9]+\\.[0-9]{3} ms"), "? ms");
+  text = std::regex_replace(text, std::regex("time 0 is [0-9]+ ns"), "time 0 is ? ns");
+  text = std::regex_replace(text, std::regex("cuMemGetInfo used: [0-9]+ bytes \\([0-9.]+ MiB\\)"),
+                            "cuMemGetInfo used: ? bytes (? MiB)");
+  return text;
+}
+
+// driver_client's "basic": four device buffers and one pinned one of 40960 bytes, all
+// freed before the end.
+const char* const kBasicReport =
+    "# COMPUTEPROF_MEMORY 1\n"
+    "# time 0 is ? ns since the epoch (the first event); times are ms from it\n"
+    "# 10 events, 0 frees of unknown addresses\n"
+    "device 0\n"
+    "  peak: 163840 bytes (0.156 MiB) at ? ms, reached by cuMemAlloc_v2\n"
+    "  cuMemGetInfo used: ? bytes (? MiB) at ? ms\n"
+    "  live at the peak: 4 allocations, 163840 bytes\n"
+    "    40960 device 0x? cuMemAlloc_v2 at ? ms\n"
+    "    40960 device 0x? cuMemAlloc_v2 at ? ms\n"
+    "    40960 device 0x? cuMemAlloc_v2 at ? ms\n"
+    "    40960 device 0x? cuMemAlloc_v2 at ? ms\n"
+    "  never freed: 0 allocations, 0 bytes\n"
+    "  peak of each kind: device 163840\n"
+    "host and managed memory (not in the devices' peaks)\n"
+    "  managed: peak 0 bytes; never freed: 0 allocations, 0 bytes\n"
+    "  pinned: peak 40960 bytes; never freed: 0 allocations, 0 bytes\n"
+    "  registered: peak 0 bytes; never freed: 0 allocations, 0 bytes\n"
+    "memory pools\n"
+    "frees of unknown addresses: 0\n";
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("memtrace: every reach path gives the same report, picture, counters and rows", "[e2e][memtrace]") {
+  const auto reach = GENERATE(as<std::string>{}, "linked", "dlsym", "procaddress", "procaddress-ptds", "runtime");
+  INFO("reach " << reach);
+  auto o = profiling("memtrace\nexport json,sqlite\n");
+  const auto r = run_client(reach, "basic", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.ends_with("PASS\n"));
+
+  const std::string stem = o.directory + "/compute_profile";
+  CHECK(normalized(read_file(stem + ".memory")) == kBasicReport);
+  CHECK(normalized(r.err).find("computeprof: memory: device 0 peak 0.156 MiB at ? ms (4 allocations live)\n"
+                               "computeprof: memory: 0 allocations never freed (0.000 MiB); details in "
+                               "compute_profile.memory\n") != std::string::npos);
+
+  // The picture: the device's total steps up by 40960 four times, then down to 0.
+  const std::string svg = read_file(stem + "_memory.svg");
+  const std::regex total("data-series=\"device total\" data-steps=\"([^\"]*)\"");
+  std::smatch m;
+  REQUIRE(std::regex_search(svg, m, total));
+  const std::string steps = m[1];
+  const std::regex step("[0-9]+:([0-9]+)");
+  std::vector<std::string> values;
+  for (auto it = std::sregex_iterator(steps.begin(), steps.end(), step); it != std::sregex_iterator(); ++it) {
+    values.push_back((*it)[1]);
+  }
+  CHECK(values == std::vector<std::string>{"40960", "81920", "122880", "163840", "122880", "81920", "40960", "0"});
+
+  // The trace: a counter event per allocation and free; the last one back at 0.
+  const std::string trace = read_file(stem + ".json");
+  CHECK(count_of(trace, "\"ph\":\"C\",\"cat\":\"gpu_memory\"") == 10);
+  const auto last = trace.rfind("\"ph\":\"C\"");
+  CHECK(trace.find("\"args\":{\"device total\":0,\"device\":0,\"pinned\":0}", last) != std::string::npos);
+
+  // The database, as the nsys memory scripts read it.
+  const std::string db = stem + ".sqlite";
+  CHECK(query(db, "SELECT memoryOperationType, memKind, bytes, count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS "
+                  "GROUP BY 1, 2, 3 ORDER BY 1, 2") ==
+        std::vector<std::string>{"0|1|40960|1", "0|2|40960|4", "1|1|40960|1", "1|2|40960|4"});
+  // Each event joins exactly one driver call that contains it in time.
+  CHECK(query(db, "SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS e JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+                  "ON r.correlationId = e.correlationId AND r.eventClass = 1 AND r.start <= e.start AND "
+                  "e.start <= r.end AND r.globalTid / 16777216 = e.globalPid / 16777216") ==
+        std::vector<std::string>{"10"});
+  CHECK(query(db, "SELECT s.value, count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS e JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+                  "ON r.correlationId = e.correlationId JOIN StringIds s ON s.id = r.nameId GROUP BY 1 ORDER BY 1") ==
+        std::vector<std::string>{"cuMemAllocHost_v2|1", "cuMemAlloc_v2|4", "cuMemFreeHost|1", "cuMemFree_v2|4"});
+  // The watermark of device memory, as a running sum in event order.
+  CHECK(query(db, "SELECT max(used) FROM (SELECT sum(CASE memoryOperationType WHEN 0 THEN bytes ELSE -bytes END) "
+                  "OVER (ORDER BY start, rowid) AS used FROM CUDA_GPU_MEMORY_USAGE_EVENTS WHERE memKind = 2)") ==
+        std::vector<std::string>{"163840"});
+  // Every allocation was freed, at the same address, with the same size.
+  CHECK(query(db, "SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS a WHERE a.memoryOperationType = 0 AND NOT "
+                  "EXISTS (SELECT 1 FROM CUDA_GPU_MEMORY_USAGE_EVENTS f WHERE f.memoryOperationType = 1 AND "
+                  "f.address = a.address AND f.bytes = a.bytes AND f.start >= a.start)") ==
+        std::vector<std::string>{"0"});
+}
+
+TEST_CASE("memtrace off: no memory files, and allocations reach the driver as before", "[e2e][memtrace]") {
+  auto o = profiling("export json,sqlite\n");
+  const auto r = run_client("dlsym", "basic", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.ends_with("PASS\n"));
+  const std::string stem = o.directory + "/compute_profile";
+  CHECK_FALSE(file_exists(stem + ".memory"));
+  CHECK_FALSE(file_exists(stem + "_memory.svg"));
+  CHECK(read_file(stem + ".json").find("\"ph\":\"C\"") == std::string::npos);
+  CHECK(query(stem + ".sqlite", "SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS") ==
+        std::vector<std::string>{"0"});
+  CHECK(r.err.find("computeprof: memory:") == std::string::npos);
+}
