@@ -11,8 +11,6 @@ using namespace sim;
 namespace {
 void tear_down() { driver().deinitialised = true; }
 
-bool valid_device(CUdevice d) { return d >= 0 && d < driver().device_count; }
-
 bool valid_context(Context* c) {
   std::lock_guard lock(driver().mutex);
   return driver().contexts.count(c) != 0;

@@ -71,14 +71,6 @@ SIM_API CUresult cuStreamDestroy_v2(CUstream handle) {
   return CUDA_SUCCESS;
 }
 
-#define SIM_STREAM_PAIR(RET_NAME, PT_NAME, PARAMS, ARGS, ...) \
-  namespace {                                                 \
-  CUresult RET_NAME##_impl(bool per_thread, SIM_UNPAREN PARAMS) __VA_ARGS__ \
-  }                                                            \
-  SIM_API CUresult RET_NAME PARAMS { return RET_NAME##_impl(false, SIM_UNPAREN ARGS); } \
-  SIM_API CUresult PT_NAME PARAMS { return RET_NAME##_impl(true, SIM_UNPAREN ARGS); }
-#define SIM_UNPAREN(...) __VA_ARGS__
-
 SIM_STREAM_PAIR(cuStreamSynchronize, cuStreamSynchronize_ptsz, (CUstream h), (h), {
   if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
   Stream* s = resolve_stream(h, per_thread);

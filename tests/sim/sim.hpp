@@ -215,6 +215,8 @@ Stream* resolve_stream(CUstream handle, bool per_thread_variant);
 // Before a legacy-stream operation: wait for the context's blocking streams.
 Operation after_blocking_streams(Stream* legacy, Operation op);
 
+bool valid_device(CUdevice d);
+
 // The allocation containing [p, p + n), or null.
 const Allocation* find_allocation(std::uintptr_t p, std::size_t n = 1);
 bool valid_array(CUarray a);

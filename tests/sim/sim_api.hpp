@@ -11,6 +11,16 @@
 
 #define SIM_API extern "C" __attribute__((visibility("default")))
 
+// An entry point taking a stream and its per-thread variant (PT_NAME, whose NULL stream
+// is the calling thread's): one body, told which by `per_thread`.
+#define SIM_STREAM_PAIR(RET_NAME, PT_NAME, PARAMS, ARGS, ...) \
+  namespace {                                                 \
+  CUresult RET_NAME##_impl(bool per_thread, SIM_UNPAREN PARAMS) __VA_ARGS__ \
+  }                                                            \
+  SIM_API CUresult RET_NAME PARAMS { return RET_NAME##_impl(false, SIM_UNPAREN ARGS); } \
+  SIM_API CUresult PT_NAME PARAMS { return RET_NAME##_impl(true, SIM_UNPAREN ARGS); }
+#define SIM_UNPAREN(...) __VA_ARGS__
+
 namespace sim {
 #ifdef SIMCUDA_OLD_DRIVER
 constexpr int kDriverVersion = 12020;

@@ -336,6 +336,8 @@ Operation after_blocking_streams(Stream* legacy, Operation op) {
   };
 }
 
+bool valid_device(CUdevice d) { return d >= 0 && d < driver().device_count; }
+
 const Allocation* find_allocation(std::uintptr_t p, std::size_t n) {
   auto& allocs = driver().allocations;
   std::lock_guard lock(driver().mutex);
