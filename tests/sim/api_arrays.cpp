@@ -1,4 +1,7 @@
-// CUDA arrays: opaque device storage of elements of a format.
+// CUDA arrays and mipmapped arrays: opaque device storage of elements of a format.
+#include <algorithm>
+#include <bit>
+
 #include "sim.hpp"
 #include "sim_api.hpp"
 
@@ -18,16 +21,31 @@ std::size_t format_bytes(CUarray_format f) {
   }
 }
 
+std::size_t element_bytes(const CUDA_ARRAY3D_DESCRIPTOR& desc) { return format_bytes(desc.Format) * desc.NumChannels; }
+
+bool valid_descriptor(const CUDA_ARRAY3D_DESCRIPTOR* desc) {
+  return desc && desc->Width != 0 && (desc->NumChannels == 1 || desc->NumChannels == 2 || desc->NumChannels == 4);
+}
+
+// The bytes of mipmap level `level`: each level halves every extent, down to 1 (an
+// extent of 0 is a dimension the array does not have).
+std::size_t level_bytes(const CUDA_ARRAY3D_DESCRIPTOR& desc, unsigned int level) {
+  const auto extent = [level](std::size_t n) { return std::max<std::size_t>(std::max<std::size_t>(n, 1) >> level, 1); };
+  return extent(desc.Width) * extent(desc.Height) * extent(desc.Depth) * element_bytes(desc);
+}
+
 }  // namespace
 
 SIM_API CUresult cuArray3DCreate_v2(CUarray* array, const CUDA_ARRAY3D_DESCRIPTOR* desc) {
   if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
-  if (!current_context()) return CUDA_ERROR_INVALID_CONTEXT;
-  if (!array || !desc || desc->Width == 0 || desc->NumChannels == 0) return CUDA_ERROR_INVALID_VALUE;
+  Context* c = current_context();
+  if (!c) return CUDA_ERROR_INVALID_CONTEXT;
+  if (!array || !valid_descriptor(desc)) return CUDA_ERROR_INVALID_VALUE;
   auto* a = new Array;
   a->desc = *desc;
-  a->element_size = format_bytes(desc->Format) * desc->NumChannels;
-  a->data.resize(desc->Width * (desc->Height ? desc->Height : 1) * (desc->Depth ? desc->Depth : 1) * a->element_size);
+  a->element_size = element_bytes(*desc);
+  a->device = c->device;
+  a->data.resize(level_bytes(*desc, 0));
   std::lock_guard lock(driver().mutex);
   driver().arrays.insert(a);
   *array = reinterpret_cast<CUarray>(a);
@@ -69,5 +87,31 @@ SIM_API CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR* desc, CUarray ar
   desc->Height = d3.Height;
   desc->Format = d3.Format;
   desc->NumChannels = d3.NumChannels;
+  return CUDA_SUCCESS;
+}
+
+SIM_API CUresult cuMipmappedArrayCreate(CUmipmappedArray* array, const CUDA_ARRAY3D_DESCRIPTOR* desc,
+                                        unsigned int levels) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  Context* c = current_context();
+  if (!c) return CUDA_ERROR_INVALID_CONTEXT;
+  if (!array || !valid_descriptor(desc) || levels == 0) return CUDA_ERROR_INVALID_VALUE;
+  // No more levels than halvings of the largest extent, down to 1.
+  const std::size_t largest = std::max({desc->Width, desc->Height, desc->Depth});
+  if (levels > static_cast<unsigned int>(std::bit_width(largest))) return CUDA_ERROR_INVALID_VALUE;
+  auto* a = new MipmappedArray{0, c->device};
+  for (unsigned int level = 0; level < levels; ++level) a->bytes += level_bytes(*desc, level);
+  std::lock_guard lock(driver().mutex);
+  driver().mipmapped_arrays.insert(a);
+  *array = reinterpret_cast<CUmipmappedArray>(a);
+  return CUDA_SUCCESS;
+}
+
+SIM_API CUresult cuMipmappedArrayDestroy(CUmipmappedArray array) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  auto* a = reinterpret_cast<MipmappedArray*>(array);
+  std::lock_guard lock(driver().mutex);
+  if (!driver().mipmapped_arrays.erase(a)) return CUDA_ERROR_INVALID_HANDLE;
+  delete a;
   return CUDA_SUCCESS;
 }

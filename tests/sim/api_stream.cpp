@@ -306,6 +306,16 @@ SIM_API CUresult cuEventElapsedTime_v2(float* ms, CUevent start, CUevent end) {
 
 SIM_API CUresult cuEventElapsedTime(float* ms, CUevent start, CUevent end) { return cuEventElapsedTime_v2(ms, start, end); }
 
+SIM_API CUresult cuGraphCreate(CUgraph* graph, unsigned int flags) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  if (!graph || flags != 0) return CUDA_ERROR_INVALID_VALUE;
+  auto* g = new Graph;
+  std::lock_guard lock(driver().mutex);
+  driver().graphs.insert(g);
+  *graph = reinterpret_cast<CUgraph>(g);
+  return CUDA_SUCCESS;
+}
+
 SIM_API CUresult cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph graph, unsigned long long) {
   if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
   if (!exec) return CUDA_ERROR_INVALID_VALUE;

@@ -160,17 +160,84 @@ struct Library {
 };
 
 enum class MemoryKind { device, host, managed, registered };
+// What made a device allocation: what may free it, and what cuMemGetInfo counts of it.
+enum class Origin {
+  allocation,  // cuMemAlloc, cuMemAllocPitch (and every kind but device)
+  pool,        // stream-ordered: its pool's reserved bytes count instead
+  graph,       // a graph's allocation node
+  mapping,     // a range made accessible by cuMemSetAccess: its physical memory counts instead
+};
+struct MemoryPool;
+struct GraphMemory;
 struct Allocation {
   std::uintptr_t base;
   std::size_t size;
   MemoryKind kind;
-  Context* context;
+  Context* context;  // null for a mapping or graph memory made without a current context
+  int device;
+  Origin origin = Origin::allocation;
+  MemoryPool* pool = nullptr;            // Origin::pool
+  GraphMemory* graph_memory = nullptr;   // Origin::graph
 };
 struct Array {
   CUDA_ARRAY3D_DESCRIPTOR desc;
   std::size_t element_size;
+  int device;
   std::vector<unsigned char> data;
 };
+// Nothing reads a mipmapped array's levels in the sim: only their bytes are kept, for
+// cuMemGetInfo.
+struct MipmappedArray {
+  std::size_t bytes;
+  int device;
+};
+
+// The granularity of physical memory, pools' reservations and graph memory: 2 MiB, as
+// on the GPUs the sim stands for.
+constexpr std::size_t kGranularity = std::size_t{2} << 20;
+constexpr std::size_t round_up(std::size_t n, std::size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
+
+// A stream-ordered memory pool (api_pools.cpp). Simplifications: cuMemAllocAsync and
+// cuMemFreeAsync change a pool when they are called, not when their stream reaches them,
+// and a pool keeps no freed memory: its reserved bytes are always its used bytes rounded
+// up to kGranularity, whatever its release threshold.
+struct MemoryPool {
+  int device = 0;
+  bool is_default = false;
+  bool destroyed = false;  // its handle is gone; what was allocated from it lives on
+  std::uint64_t used = 0;
+  std::uint64_t used_high = 0;
+  std::uint64_t reserved_high = 0;
+  std::uint64_t release_threshold = 0;
+  std::uint64_t reserved() const { return round_up(used, kGranularity); }
+};
+
+// Physical memory of cuMemCreate (api_virtual_memory.cpp): a memory file, mapped where
+// cuMemMap puts it. It is gone once released and no longer mapped.
+struct PhysicalMemory {
+  int fd;
+  std::size_t size;
+  int device;
+  int mappings = 0;
+  bool released = false;
+};
+struct Mapping {
+  std::size_t size;
+  PhysicalMemory* memory;
+};
+
+// The memory of a graph's allocation node (api_graph_memory.cpp): its address is the
+// graph's for good; it is allocated (`live`) from the node's creation, or again when the
+// node runs after a free, until a free node runs, cuMemFree or cuMemFreeAsync.
+struct GraphMemory {
+  std::uintptr_t base;
+  std::size_t size;
+  int device;
+  Context* context;
+  bool live = true;
+  bool has_free_node = false;  // then only that node frees it
+};
+struct GraphNode;
 
 // Everything, under one lock (the sim is test equipment: simple beats fast, but
 // operations themselves run without it).
@@ -193,6 +260,16 @@ struct Driver {
   std::set<GraphExec*> graph_execs;
   std::map<std::uintptr_t, Allocation> allocations;
   std::set<Array*> arrays;
+  std::set<MipmappedArray*> mipmapped_arrays;
+  // Every pool made, destroyed ones too: their memory outlives their handles.
+  std::set<MemoryPool*> pools;
+  MemoryPool* default_pool[kMaxDevices] = {};  // made when first asked for
+  MemoryPool* current_pool[kMaxDevices] = {};  // null: the default pool
+  std::map<std::uintptr_t, std::size_t> reservations;  // base -> size
+  std::map<std::uintptr_t, Mapping> mappings;          // base -> mapping
+  std::set<PhysicalMemory*> physical;
+  std::map<std::uintptr_t, GraphMemory> graph_memory;  // by address, never forgotten
+  std::set<GraphNode*> graph_nodes;
   // Destroyed objects are kept, not freed: a stale handle or a worker still finishing
   // stays harmless memory (and leak checkers see it is still owned).
   std::vector<const void*> retired;
@@ -220,6 +297,16 @@ bool valid_device(CUdevice d);
 // The allocation containing [p, p + n), or null.
 const Allocation* find_allocation(std::uintptr_t p, std::size_t n = 1);
 bool valid_array(CUarray a);
+
+// Device memory's storage (device_memory.cpp): zeroed host memory, given back with
+// std::free.
+void* new_storage(std::size_t size);
+// Forgets the device or managed allocation at `p` for cuMemFree and cuMemFreeAsync, with
+// the driver's lock held; `storage` gets what to give back with std::free once nothing
+// uses it (null for graph memory, whose address stays its graph's).
+CUresult forget_device_allocation(std::uintptr_t p, void** storage);
+// What cuMemGetInfo counts as used on `device`, with the driver's lock held.
+std::uint64_t device_bytes_in_use(int device);
 
 // Runs `op` on the stream; a synchronous call then waits for it.
 CUresult submit(CUstream handle, bool per_thread, bool synchronous, Operation op);
