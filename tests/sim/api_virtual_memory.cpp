@@ -2,13 +2,18 @@
 // address space: a reservation is an inaccessible range of it, physical memory is a
 // memory file, cuMemMap maps that file into a reservation (still inaccessible) and
 // cuMemSetAccess opens the mapping: from then on copies and memsets reach it
-// (find_allocation finds it). The granularity is 2 MiB.
+// (find_allocation finds it). The granularity is 2 MiB. Physical memory is shared with
+// another process as a file descriptor of its memory file, named after its device.
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim.hpp"
@@ -28,6 +33,28 @@ void* inaccessible(void* where, std::size_t size, int flags) {
 }
 
 bool device_location(const CUmemLocation& l) { return l.type == CU_MEM_LOCATION_TYPE_DEVICE; }
+
+constexpr std::string_view kMemoryFilePrefix = "simcuda-device-";
+
+// The device whose memory file `fd` is; -1 when it is none of the sim's.
+int device_of_memory_file(int fd) {
+  char target[128];
+  const std::string link = "/proc/self/fd/" + std::to_string(fd);
+  const ssize_t n = readlink(link.c_str(), target, sizeof target);
+  const std::string_view name(target, n > 0 ? static_cast<std::size_t>(n) : 0);
+  const std::string expected = "/memfd:" + std::string(kMemoryFilePrefix);
+  if (!name.starts_with(expected)) return -1;
+  int device = -1;
+  const char* digits = name.data() + expected.size();
+  std::from_chars(digits, name.data() + name.size(), device);
+  return valid_device(device) ? device : -1;
+}
+
+PhysicalMemory* add_physical(int fd, std::size_t size, int device, bool exportable) {
+  auto* m = new PhysicalMemory{fd, size, device, exportable};
+  driver().physical.insert(m);
+  return m;
+}
 
 // Physical memory the program may still use, with the driver's lock held; null otherwise.
 PhysicalMemory* physical_of(CUmemGenericAllocationHandle handle) {
@@ -123,21 +150,54 @@ SIM_API CUresult cuMemCreate(CUmemGenericAllocationHandle* handle, size_t size, 
                              unsigned long long flags) {
   if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
   if (!handle || !prop || flags != 0 || prop->type != CU_MEM_ALLOCATION_TYPE_PINNED) return CUDA_ERROR_INVALID_VALUE;
-  // The sim makes device memory only.
+  // The sim makes device memory only, shared by file descriptor only.
   if (!device_location(prop->location)) return CUDA_ERROR_NOT_SUPPORTED;
+  if ((prop->requestedHandleTypes & ~CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) != 0) return CUDA_ERROR_NOT_SUPPORTED;
   if (!valid_device(prop->location.id)) return CUDA_ERROR_INVALID_DEVICE;
   if (size == 0 || size % kGranularity != 0) return CUDA_ERROR_INVALID_VALUE;
-  const std::string name = "simcuda-device-" + std::to_string(prop->location.id);
+  const std::string name = std::string(kMemoryFilePrefix) + std::to_string(prop->location.id);
   const int fd = memfd_create(name.c_str(), MFD_CLOEXEC);
   if (fd < 0) return CUDA_ERROR_OUT_OF_MEMORY;
   if (ftruncate(fd, static_cast<off_t>(size)) != 0) {
     close(fd);
     return CUDA_ERROR_OUT_OF_MEMORY;
   }
-  auto* m = new PhysicalMemory{fd, size, prop->location.id};
+  const bool exportable = prop->requestedHandleTypes == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
   std::lock_guard lock(driver().mutex);
-  driver().physical.insert(m);
-  *handle = reinterpret_cast<std::uintptr_t>(m);
+  *handle = reinterpret_cast<std::uintptr_t>(add_physical(fd, size, prop->location.id, exportable));
+  return CUDA_SUCCESS;
+}
+
+// A new file descriptor of the memory file, the caller's to pass on and close.
+SIM_API CUresult cuMemExportToShareableHandle(void* shareable, CUmemGenericAllocationHandle handle,
+                                              CUmemAllocationHandleType type, unsigned long long flags) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  if (!shareable || flags != 0) return CUDA_ERROR_INVALID_VALUE;
+  if (type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) return CUDA_ERROR_NOT_SUPPORTED;
+  std::lock_guard lock(driver().mutex);
+  const PhysicalMemory* m = physical_of(handle);
+  // Only as what was asked for when it was made.
+  if (!m || !m->exportable) return CUDA_ERROR_INVALID_VALUE;
+  const int fd = fcntl(m->fd, F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) return CUDA_ERROR_OUT_OF_MEMORY;
+  *static_cast<int*>(shareable) = fd;
+  return CUDA_SUCCESS;
+}
+
+// `os_handle` is the file descriptor itself (cast to a pointer), which stays the caller's.
+SIM_API CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle* handle, void* os_handle,
+                                                CUmemAllocationHandleType type) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  if (!handle) return CUDA_ERROR_INVALID_VALUE;
+  if (type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) return CUDA_ERROR_NOT_SUPPORTED;
+  const int shared = static_cast<int>(reinterpret_cast<std::intptr_t>(os_handle));
+  const int device = device_of_memory_file(shared);
+  struct stat st {};
+  if (device < 0 || fstat(shared, &st) != 0) return CUDA_ERROR_INVALID_VALUE;
+  const int fd = fcntl(shared, F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) return CUDA_ERROR_OUT_OF_MEMORY;
+  std::lock_guard lock(driver().mutex);
+  *handle = reinterpret_cast<std::uintptr_t>(add_physical(fd, static_cast<std::size_t>(st.st_size), device, true));
   return CUDA_SUCCESS;
 }
 

@@ -213,11 +213,13 @@ struct MemoryPool {
 };
 
 // Physical memory of cuMemCreate (api_virtual_memory.cpp): a memory file, mapped where
-// cuMemMap puts it. It is gone once released and no longer mapped.
+// cuMemMap puts it, shared with other processes as its file descriptor. It is gone once
+// released and no longer mapped.
 struct PhysicalMemory {
   int fd;
   std::size_t size;
   int device;
+  bool exportable;  // asked for with CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
   int mappings = 0;
   bool released = false;
 };
