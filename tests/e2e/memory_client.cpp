@@ -3,7 +3,7 @@
 //
 //   memory_client <reach> <scenario>
 //   reach:    linked | dlsym | procaddress | procaddress-ptds
-//   scenario: peak
+//   scenario: peak | unknown-free
 //
 // Like driver_client: `linked` (the memory_client_linked build) takes the addresses of
 // the symbols it links against, `dlsym` looks them up on a libcuda handle, and the
@@ -13,10 +13,14 @@
 // (an array's or physical memory's handle as its address), each free `free <label> <api>
 // 0x<address>`; the last line is PASS or FAIL.
 #include <dlfcn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -67,6 +71,8 @@ namespace {
   X(mem_map, cuMemMap, cuMemMap, 10020)                                                 \
   X(mem_unmap, cuMemUnmap, cuMemUnmap, 10020)                                           \
   X(mem_set_access, cuMemSetAccess, cuMemSetAccess, 10020)                              \
+  X(mem_export, cuMemExportToShareableHandle, cuMemExportToShareableHandle, 10020)      \
+  X(mem_import, cuMemImportFromShareableHandle, cuMemImportFromShareableHandle, 10020)  \
   X(memset_d8, cuMemsetD8_v2, cuMemsetD8, 3020)                                         \
   X(memcpy_dtoh, cuMemcpyDtoH_v2, cuMemcpyDtoH, 3020)                                   \
   X(mem_get_info, cuMemGetInfo_v2, cuMemGetInfo, 3020)                                  \
@@ -197,16 +203,21 @@ CUmemLocation device_zero() {
   return l;
 }
 
-// The peak of device 0 is right after d3's allocation; meminfo is read there. Device-
-// resident then: d1, d2, a1, the two pools' reservations (2 MiB each: p1's 2 MiB in the
-// default pool, p2's 512 KiB in the created one), the 2 MiB of physical memory and d3.
-int scenario_peak() {
+void open_primary_context() {
   check(g.init(0), "cuInit");
   CUdevice dev = 0;
   check(g.device_get(&dev, 0), "cuDeviceGet");
   CUcontext ctx = nullptr;
   check(g.primary_retain(&ctx, dev), "cuDevicePrimaryCtxRetain");
   check(g.ctx_set_current(ctx), "cuCtxSetCurrent");
+}
+
+// The peak of device 0 is right after d3's allocation; meminfo is read there. Device-
+// resident then: d1, d2, a1, the two pools' reservations (2 MiB each: p1's 2 MiB in the
+// default pool, p2's 512 KiB in the created one), the 2 MiB of physical memory and d3.
+void scenario_peak() {
+  open_primary_context();
+  const CUdevice dev = 0;
   CUstream s = nullptr;
   check(g.stream_create(&s, 0), "cuStreamCreate");
 
@@ -349,7 +360,120 @@ int scenario_peak() {
   freed("mm1", "cuMipmappedArrayDestroy", mm1);
 
   check(g.ctx_synchronize(), "cuCtxSynchronize");
-  return 0;
+}
+
+// Physical memory passes between processes as a file descriptor, over a Unix socket.
+void send_fd(int socket, int fd) {
+  char byte = 0;
+  iovec data{&byte, 1};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr message{};
+  message.msg_iov = &data;
+  message.msg_iovlen = 1;
+  message.msg_control = control;
+  message.msg_controllen = sizeof control;
+  cmsghdr* c = CMSG_FIRSTHDR(&message);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int));
+  std::memcpy(CMSG_DATA(c), &fd, sizeof(int));
+  if (sendmsg(socket, &message, 0) != 1) fail("sendmsg");
+}
+
+int receive_fd(int socket) {
+  char byte = 0;
+  iovec data{&byte, 1};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr message{};
+  message.msg_iov = &data;
+  message.msg_iovlen = 1;
+  message.msg_control = control;
+  message.msg_controllen = sizeof control;
+  if (recvmsg(socket, &message, 0) != 1) fail("recvmsg");
+  const cmsghdr* c = CMSG_FIRSTHDR(&message);
+  if (!c || c->cmsg_type != SCM_RIGHTS) fail("no file descriptor received");
+  int fd = -1;
+  std::memcpy(&fd, CMSG_DATA(c), sizeof(int));
+  return fd;
+}
+
+constexpr unsigned char kExportedByte = 0x3c;
+
+// The other program of unknown-free (run as `memory_client <reach> export-to <socket>`):
+// 2 MiB of device 0's physical memory, filled with kExportedByte, sent on `socket` as a
+// file descriptor; its own handle released before it exits.
+void scenario_export_to(int socket) {
+  open_primary_context();
+  CUmemAllocationProp prop{};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  prop.location = device_zero();
+  CUmemGenericAllocationHandle handle = 0;
+  check(g.mem_create(&handle, 2 * MiB, &prop, 0), "cuMemCreate");
+  CUdeviceptr va = 0;
+  check(g.address_reserve(&va, 2 * MiB, 0, 0, 0), "cuMemAddressReserve");
+  check(g.mem_map(va, 2 * MiB, 0, handle, 0), "cuMemMap");
+  CUmemAccessDesc access{};
+  access.location = device_zero();
+  access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  check(g.mem_set_access(va, 2 * MiB, &access, 1), "cuMemSetAccess");
+  check(g.memset_d8(va, kExportedByte, 2 * MiB), "cuMemsetD8");
+  check(g.mem_unmap(va, 2 * MiB), "cuMemUnmap");
+  check(g.address_free(va, 2 * MiB), "cuMemAddressFree");
+  int fd = -1;
+  check(g.mem_export(&fd, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), "cuMemExportToShareableHandle");
+  send_fd(socket, fd);
+  close(fd);
+  check(g.mem_release(handle), "cuMemRelease");
+}
+
+// A free of memory the profiler cannot have seen allocated: another program (this client
+// run again, unprofiled like any program the user did not ask to profile) makes the
+// physical memory and hands it over as a file descriptor. This one imports it (no
+// allocation: the memory exists already; printed `import x1 <api> 0x<handle> <bytes>`),
+// maps it, checks it holds what the other program wrote, unmaps it and releases it: a
+// cuMemRelease of a handle no allocation call of this process returned.
+void scenario_unknown_free(const char* reach) {
+  int sockets[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) fail("socketpair");
+  const pid_t child = fork();
+  if (child == 0) {
+    // The child's end must survive the exec.
+    const int end = dup(sockets[1]);
+    setenv("COMPUTE_PROFILE", "0", 1);
+    execl("/proc/self/exe", "memory_client", reach, "export-to", std::to_string(end).c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(sockets[1]);
+  const int fd = receive_fd(sockets[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail("the exporting program failed");
+
+  open_primary_context();
+  CUmemGenericAllocationHandle handle = 0;
+  check(g.mem_import(&handle, reinterpret_cast<void*>(static_cast<std::intptr_t>(fd)),
+                     CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+        "cuMemImportFromShareableHandle");
+  close(fd);
+  std::printf("import x1 cuMemImportFromShareableHandle 0x%llx %zu\n", static_cast<unsigned long long>(handle), 2 * MiB);
+  CUdeviceptr va = 0;
+  check(g.address_reserve(&va, 2 * MiB, 0, 0, 0), "cuMemAddressReserve");
+  check(g.mem_map(va, 2 * MiB, 0, handle, 0), "cuMemMap");
+  allocated("xva", "cuMemMap", va, 2 * MiB);
+  CUmemAccessDesc access{};
+  access.location = device_zero();
+  access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  check(g.mem_set_access(va, 2 * MiB, &access, 1), "cuMemSetAccess");
+  unsigned char first = 0;
+  check(g.memcpy_dtoh(&first, va, 1), "cuMemcpyDtoH");
+  if (first != kExportedByte) fail("the imported memory does not hold what the other program wrote");
+  check(g.mem_unmap(va, 2 * MiB), "cuMemUnmap");
+  freed("xva", "cuMemUnmap", va);
+  check(g.address_free(va, 2 * MiB), "cuMemAddressFree");
+  check(g.mem_release(handle), "cuMemRelease");
+  freed("x1", "cuMemRelease", handle);
 }
 
 }  // namespace
@@ -361,7 +485,13 @@ int main(int argc, char** argv) {
   }
   resolve(argv[1]);
   const std::string_view scenario = argv[2];
+  // unknown-free's other program says nothing unless it fails.
+  if (scenario == "export-to" && argc > 3) {
+    scenario_export_to(std::atoi(argv[3]));
+    return 0;
+  }
   if (scenario == "peak") scenario_peak();
+  else if (scenario == "unknown-free") scenario_unknown_free(argv[1]);
   else fail("unknown scenario");
   std::printf("PASS\n");
   // Like many programs: exit with d1 still allocated and the primary context retained.

@@ -1,6 +1,7 @@
 // memory_client on the simulated driver alone (no profiler): every reach path makes the
-// same allocations and frees, and cuMemGetInfo at the peak counts what the simulated
-// driver says it counts (tests/sim/device_memory.cpp).
+// same allocations and frees, cuMemGetInfo at the peak counts what the simulated driver
+// says it counts (tests/sim/device_memory.cpp), and memory another program made can be
+// imported, used and released.
 #include <cstdint>
 #include <map>
 #include <regex>
@@ -63,20 +64,30 @@ std::string expected_peak(const std::string& reach) {
          "PASS\n";
 }
 
-// Each free names the address its label's allocation printed.
+// Each free names the address its label's allocation (or import) printed.
 void check_frees_match_allocations(const std::string& out) {
   std::istringstream lines(out);
   std::map<std::string, std::string> allocated;
-  std::string verb, label, api, address;
   std::string line;
   while (std::getline(lines, line)) {
     std::istringstream words(line);
+    std::string verb, label, api, address;
     words >> verb >> label >> api >> address;
     INFO(line);
-    if (verb == "alloc") allocated[label] = address;
+    if (verb == "alloc" || verb == "import") allocated[label] = address;
     if (verb == "free") CHECK(allocated[label] == address);
   }
 }
+
+RunResult run_memory_client(const std::string& reach, const std::string& scenario) {
+  RunOptions o;
+  o.directory = make_scratch_directory();
+  o.preload_shim = false;
+  o.argv = {reach == "linked" ? MEMORY_CLIENT_LINKED_PATH : MEMORY_CLIENT_PATH, reach, scenario};
+  return run(o);
+}
+
+std::string without_addresses(const std::string& out) { return std::regex_replace(out, std::regex("0x[0-9a-f]+"), "0x?"); }
 
 }  // namespace
 
@@ -84,14 +95,27 @@ TEST_CASE("memory_client peak: the same allocations and frees on every reach pat
           "[e2e][memory_client]") {
   const auto reach = GENERATE(as<std::string>{}, "linked", "dlsym", "procaddress", "procaddress-ptds");
   INFO("reach " << reach);
-  RunOptions o;
-  o.directory = make_scratch_directory();
-  o.preload_shim = false;
-  o.argv = {reach == "linked" ? MEMORY_CLIENT_LINKED_PATH : MEMORY_CLIENT_PATH, reach, "peak"};
-  const RunResult r = run(o);
+  const RunResult r = run_memory_client(reach, "peak");
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(r.err.empty());
-  CHECK(std::regex_replace(r.out, std::regex("0x[0-9a-f]+"), "0x?") == expected_peak(reach));
+  CHECK(without_addresses(r.out) == expected_peak(reach));
+  check_frees_match_allocations(r.out);
+}
+
+TEST_CASE("memory_client unknown-free: physical memory another program made, imported, used and released",
+          "[e2e][memory_client]") {
+  const auto reach = GENERATE(as<std::string>{}, "linked", "dlsym", "procaddress", "procaddress-ptds");
+  INFO("reach " << reach);
+  const RunResult r = run_memory_client(reach, "unknown-free");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.empty());
+  CHECK(without_addresses(r.out) ==
+        "import x1 cuMemImportFromShareableHandle 0x? 2097152\n"
+        "alloc xva cuMemMap 0x? 2097152\n"
+        "free xva cuMemUnmap 0x?\n"
+        "free x1 cuMemRelease 0x?\n"
+        "PASS\n");
   check_frees_match_allocations(r.out);
 }
