@@ -33,6 +33,11 @@ RunResult run_client(const std::string& reach, const std::string& scenario, RunO
   return run(options);
 }
 
+RunResult run_memory_client(const std::string& reach, const std::string& scenario, RunOptions options) {
+  options.argv = {reach == "linked" ? MEMORY_CLIENT_LINKED_PATH : MEMORY_CLIENT_PATH, reach, scenario};
+  return run(options);
+}
+
 std::string printed_value(const std::string& out, const std::string& prefix) {
   std::istringstream in(out);
   std::string line;

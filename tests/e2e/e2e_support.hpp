@@ -29,6 +29,9 @@ std::string write_config(const std::string& directory, const std::string& text);
 RunResult run_client(const std::string& reach, const std::string& scenario, RunOptions options = {},
                      std::vector<std::string> extra_args = {});
 
+// memory_client <reach> <scenario> (tests/e2e/memory_client.cpp).
+RunResult run_memory_client(const std::string& reach, const std::string& scenario, RunOptions options);
+
 // The value printed on a "<prefix> <value>" line of `out`.
 std::string printed_value(const std::string& out, const std::string& prefix);
 

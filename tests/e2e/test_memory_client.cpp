@@ -83,8 +83,7 @@ RunResult run_memory_client(const std::string& reach, const std::string& scenari
   RunOptions o;
   o.directory = make_scratch_directory();
   o.preload_shim = false;
-  o.argv = {reach == "linked" ? MEMORY_CLIENT_LINKED_PATH : MEMORY_CLIENT_PATH, reach, scenario};
-  return run(o);
+  return e2e::run_memory_client(reach, scenario, o);
 }
 
 std::string without_addresses(const std::string& out) { return std::regex_replace(out, std::regex("0x[0-9a-f]+"), "0x?"); }
