@@ -234,16 +234,22 @@ double time_per_unit(const Config& c, long units, const Paths& paths) {
   return std::atof(out.c_str());
 }
 
-void report_allocation_times(long pairs, int rounds, const Paths& paths) {
+// Each configuration's median time per unit over `rounds` runs, interleaved.
+std::map<std::string, double> median_times(std::span<const Config> configs, long units, int rounds, const Paths& paths) {
   std::map<std::string, std::vector<double>> samples;
   for (int r = 0; r < rounds; ++r) {
-    for (const auto& c : kAllocationConfigs) samples[c.name].push_back(time_per_unit(c, pairs, paths));
+    for (const auto& c : configs) samples[c.name].push_back(time_per_unit(c, units, paths));
   }
   std::map<std::string, double> median;
   for (auto& [name, v] : samples) {
     std::sort(v.begin(), v.end());
     median[name] = v[v.size() / 2];
   }
+  return median;
+}
+
+void report_allocation_times(long pairs, int rounds, const Paths& paths) {
+  std::map<std::string, double> median = median_times(kAllocationConfigs, pairs, rounds, paths);
   std::printf("%s driver, %ld cuMemAlloc+cuMemFree pairs x %d rounds, median ns per pair, added over plain\n",
               paths.sim.empty() ? "real" : "simulated", pairs, rounds);
   for (const auto& c : kAllocationConfigs) {
@@ -255,15 +261,7 @@ void report_allocation_times(long pairs, int rounds, const Paths& paths) {
 }
 
 void report_times(long launches, int rounds, const Paths& paths) {
-  std::map<std::string, std::vector<double>> samples;
-  for (int r = 0; r < rounds; ++r) {
-    for (const auto& c : kLaunchConfigs) samples[c.name].push_back(time_per_unit(c, launches, paths));
-  }
-  std::map<std::string, double> median;
-  for (auto& [name, v] : samples) {
-    std::sort(v.begin(), v.end());
-    median[name] = v[v.size() / 2];
-  }
+  std::map<std::string, double> median = median_times(kLaunchConfigs, launches, rounds, paths);
   std::printf("%s driver, %ld launches x %d rounds, median ns per launch, and over plain\n",
               paths.sim.empty() ? "real" : "simulated", launches, rounds);
   for (const auto& c : kLaunchConfigs) {
