@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -359,7 +360,9 @@ int scenario_abrupt_end(std::string_view how) {
   if (how == "quick_exit") std::quick_exit(5);
   if (how == "abort") std::abort();
   if (how == "segv") {
-    volatile int* nowhere = nullptr;
+    // An unmapped page, not null: a real fault under UBSan too (it reports null stores
+    // itself and exits instead).
+    volatile int* nowhere = reinterpret_cast<volatile int*>(std::uintptr_t{64});
     *nowhere = 1;
   }
   if (how == "sigint") raise(SIGINT);

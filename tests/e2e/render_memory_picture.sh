@@ -2,14 +2,16 @@
 # The memtrace picture of memory_client's peak renders as an image (rsvg-convert, from
 # librsvg2-bin, as a browser would read it): a PNG of the SVG's size whose pixels are not
 # all white. Exit 77 (skipped) where rsvg-convert is not installed.
-#   render_memory_picture.sh <memory_client> <libcomputeprof.so> <simdriver dir> <out dir>
+#   render_memory_picture.sh <memory_client> <libcomputeprof.so> <simdriver dir> <out dir> [sanitizer runtime]
 set -euo pipefail
-client=$1 shim=$2 simdriver=$3 out=$4
+client=$1 simdriver=$3 out=$4
+# The shim, after the sanitizer runtime when one is given (it must come first).
+preload=${5:+$5:}$2
 command -v rsvg-convert >/dev/null || { echo "rsvg-convert not installed (librsvg2-bin)"; exit 77; }
 rm -rf "$out" && mkdir -p "$out" && cd "$out"
 printf 'memtrace\n' >memtrace.cfg
 env COMPUTE_PROFILE=1 COMPUTE_PROFILE_CONFIG=memtrace.cfg COMPUTE_PROFILE_LOG=run.log LD_LIBRARY_PATH="$simdriver" \
-  LD_PRELOAD="$shim" "$client" dlsym peak >client.out 2>client.err
+  LD_PRELOAD="$preload" "$client" dlsym peak >client.out 2>client.err
 rsvg-convert run_memory.svg -o run_memory.png
 python3 - run_memory.png <<'PY'
 import struct, sys, zlib
