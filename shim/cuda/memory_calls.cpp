@@ -2,8 +2,6 @@
 
 #include <array>
 #include <atomic>
-#include <mutex>
-#include <unordered_map>
 
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/output/record_pipeline.hpp"
@@ -17,68 +15,34 @@ namespace {
 using logfmt::MemoryKind;
 
 constexpr std::size_t kDevices = 64;
-constexpr std::size_t kShards = 16;
 
-// Each device's device-resident bytes as the wrappers see them, only to decide when
-// cuMemGetInfo is worth a call: when a device's use passes its last sampled high by
-// more than 1/64 (a bounded number of samples, one within 1.6 % of the peak). The
-// writer's ledger holds the exact picture.
-struct DeviceHighs {
-  std::array<std::atomic<std::uint64_t>, kDevices> in_use{};
-  std::array<std::atomic<std::uint64_t>, kDevices> sampled_high{};
-  // Address -> (bytes, device) of live device-resident allocations: frees do not say
-  // their size. Sharded by address: threads allocating at once rarely share a lock.
-  struct Shard {
-    std::mutex mutex;
-    std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::uint32_t>> live;
-  };
-  std::array<Shard, kShards> shards;
-
-  static std::uint64_t key(MemoryKind kind, std::uint64_t address) {
-    // Handles (arrays, physical memory) apart from addresses.
-    return address ^ (static_cast<std::uint64_t>(kind == MemoryKind::array) << 63) ^
-           (static_cast<std::uint64_t>(kind == MemoryKind::physical) << 62);
-  }
-  Shard& shard(std::uint64_t k) { return shards[(k >> 8 ^ k >> 20) % kShards]; }
+// When cuMemGetInfo is worth a call: after an allocation that makes the device's
+// device-resident bytes allocated since the last reading add up to 1/64 of the memory
+// used at that reading (the first allocation of a device reads it too). So readings
+// are few whatever the program does (one per 1/64 of the device's use allocated), and
+// one is near every peak reached by allocating more than that; two atomics per
+// allocation, nothing per free. The writer's ledger holds the exact picture.
+struct DriverReadings {
+  std::array<std::atomic<std::uint64_t>, kDevices> allocated_since{};
+  std::array<std::atomic<std::uint64_t>, kDevices> threshold{};
 };
 
-DeviceHighs& highs() {
-  static DeviceHighs* h = new DeviceHighs;  // leaked: used until exit
-  return *h;
+DriverReadings& readings() {
+  static DriverReadings* r = new DriverReadings;  // leaked: used until exit
+  return *r;
 }
 
-// The new use of the device after an allocation; true when cuMemGetInfo should be read.
-bool raise_use(std::uint32_t device, MemoryKind kind, std::uint64_t address, std::uint64_t bytes) {
+bool reading_due(std::uint32_t device, MemoryKind kind, std::uint64_t bytes) {
   if (device >= kDevices || !logfmt::counts_toward_device(kind)) return false;
-  DeviceHighs& h = highs();
-  const std::uint64_t k = DeviceHighs::key(kind, address);
-  {
-    auto& shard = h.shard(k);
-    std::lock_guard lock(shard.mutex);
-    shard.live[k] = {bytes, device};
-  }
-  const std::uint64_t now = h.in_use[device].fetch_add(bytes, std::memory_order_relaxed) + bytes;
-  std::uint64_t high = h.sampled_high[device].load(std::memory_order_relaxed);
-  while (now > high + high / 64) {
-    if (h.sampled_high[device].compare_exchange_weak(high, now, std::memory_order_relaxed)) return true;
-  }
-  return false;
+  DriverReadings& r = readings();
+  const std::uint64_t since = r.allocated_since[device].fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  if (since < r.threshold[device].load(std::memory_order_relaxed)) return false;
+  r.allocated_since[device].store(0, std::memory_order_relaxed);
+  return true;
 }
 
-void lower_use(MemoryKind space, std::uint64_t address) {
-  if (space == MemoryKind::mapping) return;
-  DeviceHighs& h = highs();
-  const std::uint64_t k = DeviceHighs::key(space, address);
-  auto& shard = h.shard(k);
-  std::pair<std::uint64_t, std::uint32_t> entry;
-  {
-    std::lock_guard lock(shard.mutex);
-    auto it = shard.live.find(k);
-    if (it == shard.live.end()) return;
-    entry = it->second;
-    shard.live.erase(it);
-  }
-  h.in_use[entry.second].fetch_sub(entry.first, std::memory_order_relaxed);
+void read_driver(std::uint32_t device, std::uint64_t used) {
+  if (device < kDevices) readings().threshold[device].store(used / 64, std::memory_order_relaxed);
 }
 
 // The thread's last context, its number in the logs and its device: looked up again
@@ -154,9 +118,10 @@ void MemoryCall::allocated(MemoryKind kind, std::uint64_t address, std::uint64_t
     describe_context(*d, event_, device);
     if (stream_ordered_) describe_stream_ordered(*d, event_, stream_, pool_);
     std::size_t free_bytes = 0, total = 0;
-    if (raise_use(event_.device, kind, address, bytes) && d->mem_get_info &&
+    if (reading_due(event_.device, kind, bytes) && d->mem_get_info &&
         d->mem_get_info(&free_bytes, &total) == CUDA_SUCCESS && total >= free_bytes) {
       event_.device_used = total - free_bytes;
+      read_driver(event_.device, event_.device_used);
     }
   }
   event_.sequence = next_memory_sequence();
@@ -171,7 +136,6 @@ void MemoryCall::freed(MemoryKind space, std::uint64_t address, CUresult result)
     submit_memory_event(event_, true);
     return;
   }
-  lower_use(space, address);
   if (stream_ordered_) {
     if (const DriverCalls* d = driver_calls()) {
       describe_context(*d, event_, -1);
