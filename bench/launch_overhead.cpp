@@ -24,8 +24,10 @@
 //
 // With --allocations, the child makes cuMemAlloc/cuMemFree pairs instead of launches,
 // without the shim, with it dormant, profiling without memtrace, and with memtrace.
+// With --startup, the wall time of a trivial CUDA program from spawn to exit, without
+// and with the shim preloaded (profiling off), --rounds times each.
 //
-//   launch_overhead [--allocations] [--instructions] [--launches N] [--rounds R]
+//   launch_overhead [--allocations | --startup] [--instructions] [--launches N] [--rounds R]
 //                   [--shim PATH] [--minimal PATH] [--cupti PATH] [--real-driver]
 // Without --real-driver the children run on the simulated driver of the build tree.
 #include <dlfcn.h>
@@ -92,6 +94,13 @@ int run_allocation_child(long pairs) {
     CHECK_CU(cuMemFree(p));
   }
   std::printf("%.1f\n", static_cast<double>(now_ns() - start) / static_cast<double>(pairs));
+  return 0;
+}
+
+// The child, start-up: a trivial CUDA program (cuInit, then exit).
+int run_start_child() {
+  CHECK_CU(cuInit(0));
+  std::printf("0\n");
   return 0;
 }
 
@@ -234,11 +243,12 @@ double time_per_unit(const Config& c, long units, const Paths& paths) {
   return std::atof(out.c_str());
 }
 
-// Each configuration's median time per unit over `rounds` runs, interleaved.
-std::map<std::string, double> median_times(std::span<const Config> configs, long units, int rounds, const Paths& paths) {
+// Each configuration's median of `measure(config)` over `rounds` runs, interleaved.
+template <typename Measure>
+std::map<std::string, double> median_times(std::span<const Config> configs, int rounds, Measure&& measure) {
   std::map<std::string, std::vector<double>> samples;
   for (int r = 0; r < rounds; ++r) {
-    for (const auto& c : configs) samples[c.name].push_back(time_per_unit(c, units, paths));
+    for (const auto& c : configs) samples[c.name].push_back(measure(c));
   }
   std::map<std::string, double> median;
   for (auto& [name, v] : samples) {
@@ -248,8 +258,32 @@ std::map<std::string, double> median_times(std::span<const Config> configs, long
   return median;
 }
 
+// --startup: what preloading the shim costs every process, profiling off: the wall time
+// of a trivial CUDA program from spawn to exit, without and with the shim preloaded.
+const Config kStartupConfigs[] = {
+    {"plain", Config::Preload::none, false, "start", nullptr, false},
+    {"dormant", Config::Preload::shim, false, "start", nullptr, false},
+};
+
+double startup_time(const Config& c, const Paths& paths) {
+  const auto start = now_ns();
+  run_child_process({paths.self, "--child", "0", c.workload}, child_environment(c, paths), c.name,
+                    paths.dir + "/stderr");
+  return static_cast<double>(now_ns() - start);
+}
+
+void report_startup_times(int runs, const Paths& paths) {
+  std::map<std::string, double> median =
+      median_times(kStartupConfigs, runs, [&](const Config& c) { return startup_time(c, paths); });
+  std::printf("%s driver, a trivial CUDA program (cuInit) spawned %d times each, interleaved, median us\n",
+              paths.sim.empty() ? "real" : "simulated", runs);
+  for (const auto& c : kStartupConfigs) std::printf("  %-17s %10.1f\n", c.name, median[c.name] / 1000);
+  std::printf("the preloaded shim adds %.0f us to start-up\n", (median["dormant"] - median["plain"]) / 1000);
+}
+
 void report_allocation_times(long pairs, int rounds, const Paths& paths) {
-  std::map<std::string, double> median = median_times(kAllocationConfigs, pairs, rounds, paths);
+  std::map<std::string, double> median =
+      median_times(kAllocationConfigs, rounds, [&](const Config& c) { return time_per_unit(c, pairs, paths); });
   std::printf("%s driver, %ld cuMemAlloc+cuMemFree pairs x %d rounds, median ns per pair, added over plain\n",
               paths.sim.empty() ? "real" : "simulated", pairs, rounds);
   for (const auto& c : kAllocationConfigs) {
@@ -261,7 +295,8 @@ void report_allocation_times(long pairs, int rounds, const Paths& paths) {
 }
 
 void report_times(long launches, int rounds, const Paths& paths) {
-  std::map<std::string, double> median = median_times(kLaunchConfigs, launches, rounds, paths);
+  std::map<std::string, double> median =
+      median_times(kLaunchConfigs, rounds, [&](const Config& c) { return time_per_unit(c, launches, paths); });
   std::printf("%s driver, %ld launches x %d rounds, median ns per launch, and over plain\n",
               paths.sim.empty() ? "real" : "simulated", launches, rounds);
   for (const auto& c : kLaunchConfigs) {
@@ -367,6 +402,7 @@ void report_instructions(std::span<const Config> configs, const char* unit, long
 int main(int argc, char** argv) {
   if (argc >= 4 && std::strcmp(argv[1], "--child") == 0) {
     if (std::strcmp(argv[3], "allocate") == 0) return run_allocation_child(std::atol(argv[2]));
+    if (std::strcmp(argv[3], "start") == 0) return run_start_child();
     return run_child(std::atol(argv[2]), std::strcmp(argv[3], "sync") == 0);
   }
 
@@ -374,6 +410,7 @@ int main(int argc, char** argv) {
   int rounds = 5;
   bool count_instructions = false;
   bool allocations = false;
+  bool startup = false;
   Paths paths;
   paths.self = argv[0];
   for (int i = 1; i < argc; ++i) {
@@ -386,9 +423,10 @@ int main(int argc, char** argv) {
     else if (a == "--real-driver") paths.sim.clear();
     else if (a == "--instructions") count_instructions = true;
     else if (a == "--allocations") allocations = true;
+    else if (a == "--startup") startup = true;
     else {
       std::fprintf(stderr,
-                   "usage: %s [--allocations] [--instructions] [--launches N] [--rounds R] [--shim PATH] [--minimal PATH] "
+                   "usage: %s [--allocations | --startup] [--instructions] [--launches N] [--rounds R] [--shim PATH] [--minimal PATH] "
                    "[--cupti PATH] [--real-driver]\n",
                    argv[0]);
       return 2;
@@ -398,7 +436,9 @@ int main(int argc, char** argv) {
   char dir_template[] = "/tmp/computeprof-bench-XXXXXX";
   if (!mkdtemp(dir_template)) return 1;
   paths.dir = dir_template;
-  if (count_instructions) {
+  if (startup) {
+    report_startup_times(rounds, paths);
+  } else if (count_instructions) {
     if (allocations) {
       report_instructions(kAllocationConfigs, "cuMemAlloc+cuMemFree pair", launches, paths);
     } else {
