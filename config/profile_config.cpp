@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <charconv>
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
@@ -135,6 +136,85 @@ void apply_exports(ProfileConfig& config, std::string_view value, std::size_t nu
   }
 }
 
+// A number for launchskip, launchcount and callstack: decimal, not above `most`.
+std::optional<std::uint64_t> parse_count(std::string_view value, std::uint64_t most) {
+  std::uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+  if (value.empty() || ec != std::errc() || end != value.data() + value.size() || n > most) return std::nullopt;
+  return n;
+}
+
+// kernels, kernelexclude, launchskip, launchcount, kernelfilterscope: false for any
+// other name. A line with a problem is one warning and counts for nothing.
+bool apply_kernel_filter(ProfileConfig& config, std::string_view name, std::string_view value, std::size_t number,
+                         ProblemReporter& problems) {
+  KernelFilters& f = config.kernel_filters;
+  std::string error;
+  if (name == "kernels") {
+    if (value.empty()) {
+      problems.line_problem(number, "kernels needs a kernel: [context:[stream:]]name[:invocation]; ignored");
+    } else if (auto spec = parse_kernel_spec(value, error)) {
+      f.include.push_back(std::move(*spec));
+    } else {
+      problems.line_problem(number, fmt::format("kernels '{}': {}; ignored", escape_for_warning(value), error));
+    }
+    return true;
+  }
+  if (name == "kernelexclude") {
+    if (auto pattern = compile_kernel_pattern(value, error)) {
+      f.exclude.push_back(std::move(*pattern));
+      f.exclude_text.emplace_back(value);
+    } else {
+      problems.line_problem(number, fmt::format("kernelexclude '{}': {}; ignored", escape_for_warning(value), error));
+    }
+    return true;
+  }
+  if (name == "launchskip" || name == "launchcount") {
+    constexpr std::uint64_t kMost = std::uint64_t{1} << 62;
+    const auto n = parse_count(value, kMost);
+    if (!n) {
+      problems.line_problem(number, fmt::format("{} needs a number of launches, not '{}'; ignored", name,
+                                                escape_for_warning(value)));
+    } else if (name == "launchskip") {
+      f.skip = *n;
+    } else {
+      f.count = *n;
+    }
+    return true;
+  }
+  if (name == "kernelfilterscope") {
+    if (value == "counters") {
+      f.scope = FilterScope::counters;
+    } else if (value == "all") {
+      f.scope = FilterScope::all;
+    } else {
+      problems.line_problem(number, fmt::format("kernelfilterscope needs counters or all, not '{}'; ignored",
+                                                escape_for_warning(value)));
+    }
+    return true;
+  }
+  return false;
+}
+
+// callstack [DEPTH]: 32 frames by default, 1 to 128.
+void apply_callstack(ProfileConfig& config, std::string_view value, std::size_t number, ProblemReporter& problems) {
+  constexpr unsigned kDefaultDepth = 32;
+  constexpr unsigned kMostDepth = 128;
+  if (value.empty()) {
+    config.callstack_depth = kDefaultDepth;
+    return;
+  }
+  const auto depth = parse_count(value, kMostDepth);
+  if (!depth || *depth == 0) {
+    problems.line_problem(number, fmt::format("callstack depth must be 1 to 128, not '{}'; using {}",
+                                              escape_for_warning(value), kDefaultDepth));
+    config.callstack_depth = kDefaultDepth;
+    return;
+  }
+  config.callstack_depth = static_cast<unsigned>(*depth);
+}
+
+
 void apply_line(ProfileConfig& config, std::string_view line, std::size_t number,
                 ProblemReporter& problems) {
   auto [name, value] = split_word(line);
@@ -160,6 +240,11 @@ void apply_line(ProfileConfig& config, std::string_view line, std::size_t number
   }
   if (name == "export") {
     apply_exports(config, value, number, problems);
+    return;
+  }
+  if (apply_kernel_filter(config, name, value, number, problems)) return;
+  if (name == "callstack") {
+    apply_callstack(config, value, number, problems);
     return;
   }
   if (name == "summary") {

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "config/counters.hpp"
+#include "config/kernel_filter.hpp"
 
 namespace computeprof::config {
 
@@ -48,6 +49,8 @@ struct ProfileConfig {
   std::bitset<kExportFormatCount> exports;  // indexed by ExportFormat
   bool summary = false;                     // nvprof's summary table at exit
   bool memtrace = false;                    // every allocation and free traced (docs/format.md)
+  KernelFilters kernel_filters;             // kernels, kernelexclude, launchskip, launchcount, kernelfilterscope
+  unsigned callstack_depth = 0;             // callstack [DEPTH]: the frames kept of each call; 0: none
 
   bool exports_to(ExportFormat f) const { return exports.test(static_cast<std::size_t>(f)); }
 

@@ -1,0 +1,157 @@
+#include "config/kernel_filter.hpp"
+
+#include <charconv>
+
+namespace computeprof::config {
+namespace {
+
+constexpr std::string_view kRegexPrefix = "regex:";
+constexpr std::size_t kMaxPatternLength = 512;
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+// An empty field is "any"; otherwise a decimal number.
+bool parse_number(std::string_view field, std::optional<std::uint64_t>& out) {
+  if (field.empty()) return true;
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+  if (ec != std::errc() || end != field.data() + field.size()) return false;
+  out = value;
+  return true;
+}
+
+// The fields of a spec, split at colons (a name is a mangled or base name: no scope;
+// scoped names are matched with regex:).
+std::vector<std::string_view> split_fields(std::string_view text) {
+  std::vector<std::string_view> fields;
+  std::size_t start = 0;
+  for (std::size_t colon = text.find(':'); colon != std::string_view::npos; colon = text.find(':', start)) {
+    fields.push_back(text.substr(start, colon - start));
+    start = colon + 1;
+  }
+  fields.push_back(text.substr(start));
+  return fields;
+}
+
+}  // namespace
+
+bool KernelFilters::counts_launches() const {
+  if (skip != 0 || count) return true;
+  for (const KernelSpec& s : include) {
+    if (s.invocation) return true;
+  }
+  return false;
+}
+
+std::optional<std::regex> compile_kernel_pattern(std::string_view text, std::string& error) {
+  if (text.empty()) {
+    error = "an empty regular expression";
+    return std::nullopt;
+  }
+  if (text.size() > kMaxPatternLength) {
+    error = "a regular expression longer than 512 characters";
+    return std::nullopt;
+  }
+  try {
+    return std::regex(text.begin(), text.end(), std::regex::ECMAScript | std::regex::optimize);
+  } catch (const std::regex_error& e) {
+    error = std::string("not a regular expression: ") + e.what();
+    return std::nullopt;
+  }
+}
+
+std::optional<KernelSpec> parse_kernel_spec(std::string_view text, std::string& error) {
+  KernelSpec spec;
+  spec.text = std::string(text);
+  std::vector<std::string_view> fields;
+  if (const std::size_t at = text.find(kRegexPrefix); at != std::string_view::npos) {
+    // The expression may hold colons of its own: what precedes "regex:" are the
+    // context and stream fields, what follows it the expression, but for a last ":N".
+    if (at != 0) fields = split_fields(text.substr(0, at - 1));
+    std::string_view expression = text.substr(at + kRegexPrefix.size());
+    std::optional<std::string_view> invocation;
+    if (const std::size_t colon = expression.rfind(':');
+        colon != std::string_view::npos && (all_digits(expression.substr(colon + 1)) || colon + 1 == expression.size())) {
+      invocation = expression.substr(colon + 1);
+      expression = expression.substr(0, colon);
+    }
+    if (at != 0 && (text[at - 1] != ':' || fields.size() > 2)) {
+      error = "regex: comes after at most a context and a stream field";
+      return std::nullopt;
+    }
+    spec.pattern = compile_kernel_pattern(expression, error);
+    if (!spec.pattern) return std::nullopt;
+    if (invocation && !parse_number(*invocation, spec.invocation)) {
+      error = "the invocation is not a number";
+      return std::nullopt;
+    }
+    if (spec.invocation == 0u) {
+      error = "invocations count from 1";
+      return std::nullopt;
+    }
+    if (fields.size() == 2 && !parse_number(fields[1], spec.stream)) {
+      error = "the stream is not a number";
+      return std::nullopt;
+    }
+    if (!fields.empty() && !parse_number(fields[0], spec.context)) {
+      error = "the context is not a number";
+      return std::nullopt;
+    }
+    return spec;
+  }
+  fields = split_fields(text);
+  // name | context:name or name:invocation (a number) | context:stream:name or
+  // context:name:invocation | context:stream:name:invocation.
+  std::string_view context, stream, name, invocation;
+  switch (fields.size()) {
+    case 1: name = fields[0]; break;
+    case 2:
+      if (all_digits(fields[1]) || fields[1].empty()) {
+        name = fields[0];
+        invocation = fields[1];
+      } else {
+        context = fields[0];
+        name = fields[1];
+      }
+      break;
+    case 3:
+      context = fields[0];
+      if (all_digits(fields[2]) || fields[2].empty()) {
+        name = fields[1];
+        invocation = fields[2];
+      } else {
+        stream = fields[1];
+        name = fields[2];
+      }
+      break;
+    case 4:
+      context = fields[0];
+      stream = fields[1];
+      name = fields[2];
+      invocation = fields[3];
+      break;
+    default: error = "more than four fields (context:stream:name:invocation)"; return std::nullopt;
+  }
+  if (!parse_number(context, spec.context)) {
+    error = "the context is not a number";
+    return std::nullopt;
+  }
+  if (!parse_number(stream, spec.stream)) {
+    error = "the stream is not a number";
+    return std::nullopt;
+  }
+  if (!parse_number(invocation, spec.invocation)) {
+    error = "the invocation is not a number";
+    return std::nullopt;
+  }
+  if (spec.invocation == 0u) {
+    error = "invocations count from 1";
+    return std::nullopt;
+  }
+  spec.name = std::string(name);
+  return spec;
+}
+
+}  // namespace computeprof::config
