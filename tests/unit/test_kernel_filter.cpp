@@ -103,7 +103,7 @@ TEST_CASE("kernel specs: what is refused, and why", "[filters]") {
   CHECK(refused("regex:" + std::string(600, 'a')) == "a regular expression longer than 512 characters");
 }
 
-TEST_CASE("config: filter lines add up; a bad one is one warning with file and line and counts for nothing",
+TEST_CASE("config: filter lines add up, a bad one is one warning with file and line, and counts for nothing",
           "[filters][config]") {
   computeprof::test::WarningCapture warnings;
   const auto cfg = parse_profile_config(
