@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include <cupti_driver_cbid.h>
@@ -18,6 +19,7 @@
 #include "config/profile_config.hpp"
 #include "config/report.hpp"
 #include "cupti/cupti_library.hpp"
+#include "logfmt/kernel_match.hpp"
 #include "shim/activity/counter_session.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/output/record_pipeline.hpp"
@@ -79,10 +81,30 @@ Activities& activities() {
   return *a;
 }
 
+// kernelfilterscope all: a graph's kernel node is recorded only if the filters select it
+// by name, context and stream (invocation, launchskip and launchcount count direct
+// launches). Verdicts by name, kept for the process: node names are interned.
+bool node_selected(const ReadyRecord& r) {
+  const config::KernelFilters& filters = process_profile().cuda.settings.config.kernel_filters;
+  if (!filters.active() || filters.scope != config::FilterScope::all || r.record.kind != logfmt::RecordKind::kernel ||
+      r.record.api.find("GraphLaunch") == std::string_view::npos) {
+    return true;
+  }
+  static auto* verdicts = new std::unordered_map<const char*, logfmt::KernelNameVerdict>;
+  auto [it, added] = verdicts->try_emplace(r.record.method.data());
+  if (added) it->second = logfmt::judge_kernel_name(filters, r.record.method);
+  // Invocation 0: a line with an invocation matches no node.
+  logfmt::LaunchPlace place;
+  place.context = static_cast<std::uint64_t>(r.context->number);
+  place.stream = r.record.stream_id;
+  return logfmt::launch_matches(filters, it->second, place);
+}
+
 // Under the activities' mutex, so that a settled context gets nothing after its settle
 // (its sinks end next).
 void submit_ready(std::vector<ReadyRecord>& ready) {
   for (ReadyRecord& r : ready) {
+    if (!node_selected(r)) continue;
     if (r.record.kind != logfmt::RecordKind::graph && r.times == GpuTimesFrom::events) {
       config::warn_once("CUPTI gave no activity record for some operations; their GPU times come from event pairs");
     } else if (r.record.kind != logfmt::RecordKind::graph && r.times == GpuTimesFrom::unknown) {

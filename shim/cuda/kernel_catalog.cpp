@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "shim/intercept/driver_calls.hpp"
+#include "shim/process/profiling_state.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -83,6 +84,8 @@ KernelInfo* build_info(const void* handle) {
   } else {
     info->name = fmt::format("unknown_kernel_{:x}", reinterpret_cast<std::uintptr_t>(handle));
   }
+  const config::KernelFilters& filters = process_profile().cuda.settings.config.kernel_filters;
+  if (filters.active()) info->verdict = logfmt::judge_kernel_name(filters, info->name);
   if (!d) return info;
   int regs = 0, smem = 0;
   if (info->library_kernel) {

@@ -3,10 +3,12 @@
 // static shared memory. Names come from the driver (cuFuncGetName / cuKernelGetName,
 // 12.3+) or, for older drivers, from the lookups the program made
 // (cuModuleGetFunction, cuLibraryGetKernel, cuKernelGetFunction), which the shim sees.
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "logfmt/kernel_match.hpp"
 #include "shim/intercept/cuda_api.hpp"
 
 namespace computeprof::shim {
@@ -16,6 +18,10 @@ struct KernelInfo {
   std::uint32_t registers = 0;
   std::uint32_t static_smem = 0;
   bool library_kernel = false;  // the handle is a CUkernel
+  // The kernel filters' verdict on the name, judged when the info is built.
+  logfmt::KernelNameVerdict verdict;
+  // Launches of this kernel so far (counted only when a filter needs it).
+  mutable std::atomic<std::uint64_t> launches{0};
 };
 
 // The info of the handle given to a launch (a CUfunction, or a CUkernel cast to one).

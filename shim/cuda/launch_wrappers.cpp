@@ -33,12 +33,42 @@ void describe_kernel(logfmt::Record& r, CUfunction f, const LaunchShape& shape) 
   }
 }
 
+// launchskip and launchcount count the matching launches of the process.
+std::atomic<std::uint64_t> g_matching_launches{0};
+
+// Whether the kernel filters select this launch (logfmt/kernel_match.hpp).
+bool launch_selected(CUfunction f, const config::KernelFilters& filters, const OperationTimer& timer) {
+  const KernelInfo& info = kernel_info(f);
+  logfmt::LaunchPlace place;
+  place.context = static_cast<std::uint64_t>(timer.profiled()->number);
+  if (logfmt::names_streams(filters)) {
+    const DriverCalls* d = driver_calls();
+    unsigned long long id = 0;
+    if (d && d->stream_get_id && d->stream_get_id(timer.stream(), &id) == CUDA_SUCCESS) place.stream = id;
+  }
+  if (filters.counts_launches()) place.invocation = info.launches.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (!logfmt::launch_matches(filters, info.verdict, place)) return false;
+  if (filters.skip == 0 && !filters.count) return true;
+  return logfmt::within_skip_and_count(filters, g_matching_launches.fetch_add(1, std::memory_order_relaxed) + 1);
+}
+
 template <typename Call>
 CUresult launch(std::string_view api, CUfunction f, const LaunchShape& shape, CUstream stream, bool per_thread,
                 Call&& call) {
   auto describe = [&](logfmt::Record& r) { describe_kernel(r, f, shape); };
-  if (counters_configured()) return run_counted(api, stream, per_thread, describe, call);
-  return run_recorded(api, stream, per_thread, describe, call);
+  const config::KernelFilters& filters = process_profile().cuda.settings.config.kernel_filters;
+  if (!filters.active()) {
+    if (counters_configured()) return run_counted(api, stream, per_thread, describe, call);
+    return run_recorded(api, stream, per_thread, describe, call);
+  }
+  OperationTimer timer(stream, per_thread);
+  if (!timer.active()) return call();
+  const bool selected = launch_selected(f, filters, timer);
+  // Scope counters: every launch recorded, the selected ones counted. Scope all: the
+  // others are not recorded at all.
+  if (selected && counters_configured()) return run_counted_with(api, timer, describe, call);
+  if (!selected && filters.scope == config::FilterScope::all) return call();
+  return run_recorded_with(api, timer, describe, call);
 }
 
 LaunchShape shape_of(const CUlaunchConfig* config) {

@@ -76,10 +76,9 @@ CUresult run_traced(std::string_view api, OperationTimer& timer, Describe&& desc
   return result;
 }
 
+// `timer` made for the operation and active.
 template <typename Describe, typename Call>
-CUresult run_recorded(std::string_view api, CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
-  OperationTimer timer(stream, per_thread);
-  if (!timer.active()) return call();
+CUresult run_recorded_with(std::string_view api, OperationTimer& timer, Describe&& describe, Call&& call) {
   if (start_activity_timing()) timer.restart_cpu_clock();
   if (activity_tracing()) return run_traced(api, timer, describe, call);
   if (concurrent_tracing()) {
@@ -96,13 +95,19 @@ CUresult run_recorded(std::string_view api, CUstream stream, bool per_thread, De
   return time_and_submit(api, timer, describe, call, [](logfmt::Record&) {});
 }
 
+template <typename Describe, typename Call>
+CUresult run_recorded(std::string_view api, CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
+  OperationTimer timer(stream, per_thread);
+  if (!timer.active()) return call();
+  return run_recorded_with(api, timer, describe, call);
+}
+
 // A kernel launch with counters configured: made alone on its context, serialized,
 // its counter range collected into the record. Counted launches are replayed by CUPTI
 // and cost milliseconds; the session lookup's process-wide lock is immaterial there.
+// `timer` made for the operation and active.
 template <typename Describe, typename Call>
-CUresult run_counted(std::string_view api, CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
-  OperationTimer timer(stream, per_thread);
-  if (!timer.active()) return call();
+CUresult run_counted_with(std::string_view api, OperationTimer& timer, Describe&& describe, Call&& call) {
   start_activity_timing();
   CounterSession* session = counter_session(timer.context().context, timer.profiled()->device);
   if (!session) {
@@ -114,6 +119,13 @@ CUresult run_counted(std::string_view api, CUstream stream, bool per_thread, Des
   timer.restart_cpu_clock();
   return time_and_submit(api, timer, describe, call,
                          [session](logfmt::Record& r) { collect_counters(*session, r); });
+}
+
+template <typename Describe, typename Call>
+CUresult run_counted(std::string_view api, CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
+  OperationTimer timer(stream, per_thread);
+  if (!timer.active()) return call();
+  return run_counted_with(api, timer, describe, call);
 }
 
 }  // namespace computeprof::shim

@@ -1,0 +1,72 @@
+#include "logfmt/kernel_match.hpp"
+
+#include <regex>
+#include <string>
+
+#include "config/report.hpp"
+#include "logfmt/kernel_names.hpp"
+
+namespace computeprof::logfmt {
+namespace {
+
+// A pathological expression may exhaust std::regex's budget: no match, said once.
+bool searches(const std::regex& pattern, const std::string& text) {
+  try {
+    return std::regex_search(text, pattern);
+  } catch (const std::regex_error&) {
+    config::warn_once("a kernel filter's regular expression was too complex to apply to some kernel names; they "
+                      "do not match it");
+    return false;
+  }
+}
+
+}  // namespace
+
+KernelNameVerdict judge_kernel_name(const config::KernelFilters& filters, std::string_view mangled) {
+  const std::string demangled = demangled_name(mangled);
+  const std::string_view base = base_name(demangled);
+  const std::string mangled_text(mangled);
+  KernelNameVerdict verdict;
+  for (std::size_t i = 0; i < filters.include.size() && i < kMaxKernelSpecs; ++i) {
+    const config::KernelSpec& spec = filters.include[i];
+    bool matches = false;
+    if (spec.pattern) {
+      matches = searches(*spec.pattern, mangled_text) || searches(*spec.pattern, demangled);
+    } else {
+      matches = spec.name.empty() || spec.name == mangled || spec.name == base;
+    }
+    if (matches) verdict.specs |= std::uint64_t{1} << i;
+  }
+  for (const std::regex& pattern : filters.exclude) {
+    if (searches(pattern, mangled_text) || searches(pattern, demangled)) verdict.excluded = true;
+  }
+  return verdict;
+}
+
+bool launch_matches(const config::KernelFilters& filters, const KernelNameVerdict& verdict, const LaunchPlace& place) {
+  if (verdict.excluded) return false;
+  if (filters.include.empty()) return true;
+  for (std::size_t i = 0; i < filters.include.size() && i < kMaxKernelSpecs; ++i) {
+    if ((verdict.specs >> i & 1) == 0) continue;
+    const config::KernelSpec& spec = filters.include[i];
+    if (spec.context && *spec.context != place.context) continue;
+    if (spec.stream && *spec.stream != place.stream) continue;
+    if (spec.invocation && *spec.invocation != place.invocation) continue;
+    return true;
+  }
+  return false;
+}
+
+bool names_streams(const config::KernelFilters& filters) {
+  for (const config::KernelSpec& spec : filters.include) {
+    if (spec.stream) return true;
+  }
+  return false;
+}
+
+bool within_skip_and_count(const config::KernelFilters& filters, std::uint64_t n) {
+  if (n <= filters.skip) return false;
+  return !filters.count || n - filters.skip <= *filters.count;
+}
+
+}  // namespace computeprof::logfmt
