@@ -48,6 +48,7 @@ ColumnLayout select_columns(const config::ProfileConfig& cfg, Api api) {
   if (cfg.has(Option::memtransfersize)) add(Column::memtransfersize);
   if (cfg.has(Option::memtransferdir)) add(Column::memtransferdir);
   if (cfg.has(Option::memtransferhostmemtype)) add(Column::memtransferhostmemtype);
+  if (cfg.callstack_depth != 0) add(Column::callstackid);
   return layout;
 }
 
@@ -78,6 +79,7 @@ std::string_view column_name(const ColumnSpec& spec, Api api) {
     case Column::memtransfersize: return "memtransfersize";
     case Column::memtransferdir: return "memtransferdir";
     case Column::memtransferhostmemtype: return "memtransferhostmemtype";
+    case Column::callstackid: return "callstackid";
   }
   return "";
 }

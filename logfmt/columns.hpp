@@ -38,6 +38,7 @@ enum class Column : std::uint8_t {
   memtransfersize,
   memtransferdir,
   memtransferhostmemtype,
+  callstackid,  // computeprof's (callstack): the call's stack in <stem>.stacks
 };
 
 struct ColumnSpec {
@@ -50,7 +51,7 @@ struct ColumnLayout {
   config::Api api = config::Api::cuda;
   std::vector<ColumnSpec> columns;
   // Which kinds of column `columns` has: asked per record by the writers.
-  std::bitset<static_cast<std::size_t>(Column::memtransferhostmemtype) + 1> present;
+  std::bitset<static_cast<std::size_t>(Column::callstackid) + 1> present;
 
   bool has(Column c) const { return present.test(static_cast<std::size_t>(c)); }
   bool has_gpu_timestamps() const { return has(Column::gpustarttimestamp) || has(Column::gpuendtimestamp); }

@@ -74,6 +74,7 @@ struct MemoryEvent {
   std::uint32_t device = 0;
   std::uint32_t context_id = 0;  // the logs' context number (CUDA_CONTEXT)
   std::uint32_t thread_id = 0;
+  std::uint32_t stack_id = 0;  // callstack: the call's stack; 0: none
   MemoryKind kind = MemoryKind::device;
   MemoryOperation operation = MemoryOperation::allocation;
   // A free of an address with no live allocation the profiler saw (set by the writer).

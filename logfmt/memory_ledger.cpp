@@ -52,8 +52,8 @@ void MemoryLedger::allocated(MemoryEvent& event) {
     implied.operation = MemoryOperation::free;
     freed(implied);
   }
-  live_[key] = Allocation{event.address, event.bytes, event.wall_ns,      event.sequence,
-                          event.pool,    event.api,   event.device,       event.context_id, event.kind};
+  live_[key] = Allocation{event.address, event.bytes,      event.wall_ns,    event.sequence, event.pool,
+                          event.api,     event.device,     event.context_id, event.stack_id, event.kind};
   DeviceUse& use = devices_[event.device];
   const std::size_t k = index(event.kind);
   use.by_kind[k] += event.bytes;

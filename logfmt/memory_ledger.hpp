@@ -24,6 +24,7 @@ struct Allocation {
   std::string_view api;
   std::uint32_t device = 0;
   std::uint32_t context_id = 0;
+  std::uint32_t stack_id = 0;  // where it was allocated (callstack)
   MemoryKind kind = MemoryKind::device;
 };
 

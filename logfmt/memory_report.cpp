@@ -25,25 +25,30 @@ std::uint64_t total_bytes(const std::vector<Allocation>& allocations) {
                          [](std::uint64_t sum, const Allocation& a) { return sum + a.bytes; });
 }
 
-void append_allocations(std::string& out, const MemoryLedger& ledger, const std::vector<Allocation>& allocations) {
+void append_allocations(std::string& out, const MemoryLedger& ledger, const std::vector<Allocation>& allocations,
+                        const CallSite& call_site) {
   for (const Allocation& a : allocations) {
-    fmt::format_to(std::back_inserter(out), "    {} {} {:#x} {} at {}\n", a.bytes, memory_kind_name(a.kind), a.address,
+    fmt::format_to(std::back_inserter(out), "    {} {} {:#x} {} at {}", a.bytes, memory_kind_name(a.kind), a.address,
                    a.api, ms_since(ledger, a.allocated_ns));
+    if (a.stack_id != 0 && call_site) {
+      fmt::format_to(std::back_inserter(out), " from {} (stack {})", call_site(a.stack_id), a.stack_id);
+    }
+    out.push_back('\n');
   }
 }
 
 void append_list(std::string& out, const MemoryLedger& ledger, std::string_view title,
-                 const std::vector<Allocation>& allocations) {
+                 const std::vector<Allocation>& allocations, const CallSite& call_site) {
   fmt::format_to(std::back_inserter(out), "  {}: {}, {} bytes\n", title,
                  plural(allocations.size(), "allocation", "allocations"), total_bytes(allocations));
-  append_allocations(out, ledger, allocations);
+  append_allocations(out, ledger, allocations, call_site);
 }
 
 constexpr MemoryKind kHostKinds[] = {MemoryKind::managed, MemoryKind::pinned, MemoryKind::registered};
 
 }  // namespace
 
-std::string memory_report(const MemoryLedger& ledger) {
+std::string memory_report(const MemoryLedger& ledger, const CallSite& call_site) {
   std::string out = "# COMPUTEPROF_MEMORY 1\n";
   fmt::format_to(std::back_inserter(out),
                  "# time 0 is {} ns since the epoch (the first event); times are ms from it\n", ledger.first_ns());
@@ -64,12 +69,12 @@ std::string memory_report(const MemoryLedger& ledger) {
     } else {
       out += "  cuMemGetInfo used: not sampled\n";
     }
-    append_list(out, ledger, "live at the peak", ledger.live_at_peak(device));
+    append_list(out, ledger, "live at the peak", ledger.live_at_peak(device), call_site);
     std::vector<Allocation> leaks;
     for (const Allocation& a : live) {
       if (a.device == device && counts_toward_device(a.kind)) leaks.push_back(a);
     }
-    append_list(out, ledger, "never freed", leaks);
+    append_list(out, ledger, "never freed", leaks, call_site);
     out += "  peak of each kind:";
     for (std::size_t k = 0; k < kMemoryKindCount; ++k) {
       const auto kind = static_cast<MemoryKind>(k);
@@ -89,7 +94,7 @@ std::string memory_report(const MemoryLedger& ledger) {
     }
     fmt::format_to(std::back_inserter(out), "  {}: peak {} bytes; never freed: {}, {} bytes\n", memory_kind_name(kind),
                    peak, plural(leaks.size(), "allocation", "allocations"), total_bytes(leaks));
-    append_allocations(out, ledger, leaks);
+    append_allocations(out, ledger, leaks, call_site);
   }
   out += "memory pools\n";
   for (const auto& [pool, use] : ledger.pools()) {

@@ -1,6 +1,8 @@
 #pragma once
 // The memtrace report, `<log stem>.memory` (docs/format.md, "Memory report"), and its
 // short form on stderr at exit.
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -8,7 +10,10 @@
 
 namespace computeprof::logfmt {
 
-std::string memory_report(const MemoryLedger& ledger);
+// Where an allocation was made: its stack's innermost frame (callstack), "" when none.
+using CallSite = std::function<std::string(std::uint32_t stack_id)>;
+
+std::string memory_report(const MemoryLedger& ledger, const CallSite& call_site = {});
 
 // One line per device that had memory, and one for what was never freed:
 // "computeprof: memory: device 0 peak 9.813 MiB at 0.532 ms (7 allocations live)".

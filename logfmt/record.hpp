@@ -84,6 +84,7 @@ struct Record {
   // passed no local size and let the runtime choose.
   std::uint32_t local_block_size = 0;
   std::uint32_t thread_id = 0;  // of the thread that made the call
+  std::uint32_t stack_id = 0;   // callstack: the call's stack, numbered by the shim; 0: none
   // Empty where it cannot be known (OpenCL on a CPU). A float holds every ratio of warps
   // exactly enough for the three decimals written.
   std::optional<float> occupancy;

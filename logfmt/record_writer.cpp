@@ -45,6 +45,8 @@ bool applies(const ColumnSpec& spec, const Record& r) {
       return is_copy(r);
     case Column::memtransferhostmemtype:
       return is_copy(r) && r.host_mem_type.has_value();
+    case Column::callstackid:
+      return true;
   }
   return false;
 }
@@ -141,6 +143,7 @@ void append_value(std::string& out, const ColumnSpec& spec, const Record& r, std
     case Column::memtransfersize: append_integer(out, r.transfer_bytes); return;
     case Column::memtransferdir: append_integer(out, static_cast<int>(r.transfer_dir)); return;
     case Column::memtransferhostmemtype: append_integer(out, static_cast<int>(*r.host_mem_type)); return;
+    case Column::callstackid: append_integer(out, r.stack_id); return;
   }
 }
 

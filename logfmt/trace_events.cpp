@@ -166,7 +166,8 @@ void append_gpu_event(std::string& out, const Record& r, const GpuEventPlacement
   out.push_back('}');
 }
 
-void append_host_event(std::string& out, const Record& r, bool opencl, TraceTrack track, std::uint64_t start_ns) {
+void append_host_event(std::string& out, const Record& r, bool opencl, TraceTrack track, std::uint64_t start_ns,
+                       std::span<const std::string> stack) {
   auto it = std::back_inserter(out);
   fmt::format_to(it, "{{\"ph\":\"X\",\"cat\":\"{}\",\"name\":", opencl ? "opencl_api" : "cuda_driver");
   append_json_string(out, r.api.empty() ? std::string_view("unknown") : r.api);
@@ -174,7 +175,16 @@ void append_host_event(std::string& out, const Record& r, bool opencl, TraceTrac
   append_trace_micros(out, start_ns);
   out.append(",\"dur\":");
   append_trace_micros(out, r.cputime_ns);
-  fmt::format_to(it, ",\"args\":{{\"correlation\":{}}}}}", r.correlation_id);
+  fmt::format_to(it, ",\"args\":{{\"correlation\":{}", r.correlation_id);
+  if (!stack.empty()) {
+    out.append(",\"stack\":[");
+    for (std::size_t i = 0; i < stack.size(); ++i) {
+      if (i > 0) out.push_back(',');
+      append_json_string(out, stack[i]);
+    }
+    out.push_back(']');
+  }
+  out.append("}}");
 }
 
 void append_flow(std::string& out, std::uint64_t id, TraceTrack from, std::uint64_t from_ns, TraceTrack to,

@@ -40,8 +40,9 @@ void append_gpu_event(std::string& out, const Record& record, const GpuEventPlac
                       std::span<const std::size_t> counters);
 
 // The complete event of the host call that made `record` (cat "cuda_driver" or
-// "opencl_api").
-void append_host_event(std::string& out, const Record& record, bool opencl, TraceTrack track, std::uint64_t start_ns);
+// "opencl_api"); `stack`, when not empty, its call stack as args.stack (innermost first).
+void append_host_event(std::string& out, const Record& record, bool opencl, TraceTrack track, std::uint64_t start_ns,
+                       std::span<const std::string> stack = {});
 
 // A flow from the host call to its GPU operation: the start on the call's track, the
 // end bound to the enclosing GPU event ("ac2g", as Kineto).

@@ -10,6 +10,7 @@
 #include "shim/activity/counter_session.hpp"
 #include "shim/intercept/cuda_entry_functions.hpp"
 #include "shim/output/record_pipeline.hpp"
+#include "shim/process/call_stacks.hpp"
 #include "shim/process/operation_ids.hpp"
 #include "shim/process/profiling_state.hpp"
 #include "shim/timing/concurrent_operation.hpp"
@@ -29,6 +30,7 @@ inline void identify(logfmt::Record& record, std::string_view api) {
   record.api = api;
   record.correlation_id = next_operation_id();
   record.thread_id = this_thread_id();
+  record.stack_id = capture_call_stack(process_profile().cuda.settings.config.callstack_depth);
 }
 
 // `describe(record)` fills what the operation is (before the call: it may look at

@@ -10,6 +10,7 @@
 #include "logfmt/record.hpp"
 #include "shim/intercept/opencl_api.hpp"
 #include "shim/opencl/context_table.hpp"
+#include "shim/process/call_stacks.hpp"
 #include "shim/process/operation_ids.hpp"
 #include "shim/process/profiling_state.hpp"
 
@@ -62,6 +63,7 @@ cl_int run_recorded_opencl(std::string_view api, cl_command_queue queue, cl_even
   record.api = api;
   record.correlation_id = next_operation_id();
   record.thread_id = this_thread_id();
+  record.stack_id = capture_call_stack(process_profile().opencl.settings.config.callstack_depth);
   describe(record);
   cl_event own = nullptr;
   timer.start();

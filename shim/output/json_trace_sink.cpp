@@ -8,6 +8,7 @@
 #include "config/report.hpp"
 #include "logfmt/export_path.hpp"
 #include "shim/output/log_paths.hpp"
+#include "shim/process/call_stacks.hpp"
 #include "shim/process/profiling_state.hpp"
 
 namespace computeprof::shim {
@@ -102,7 +103,11 @@ void JsonTraceSink::write(const ProfiledContext& context, const logfmt::Record& 
   const bool first_of_call = r.correlation_id == 0 || r.correlation_id != last_host_correlation_;
   const bool graph_node = r.kind != logfmt::RecordKind::graph && r.api.find("GraphLaunch") != std::string_view::npos;
   if (first_of_call) {
-    logfmt::append_host_event(next_event(), r, context.api == config::Api::opencl, host, host_ns);
+    std::vector<std::string> stack;
+    if (r.stack_id != 0) {
+      for (const StackFrame& frame : symbolized_stack(r.stack_id)) stack.push_back(describe_frame(frame));
+    }
+    logfmt::append_host_event(next_event(), r, context.api == config::Api::opencl, host, host_ns, stack);
     last_host_correlation_ = r.correlation_id;
   }
   logfmt::GpuEventPlacement where{gpu, gpu_ns, graph_node ? r.correlation_id : 0, context.device, context.number};

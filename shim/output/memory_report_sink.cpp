@@ -7,6 +7,7 @@
 #include "logfmt/memory_report.hpp"
 #include "logfmt/memory_svg.hpp"
 #include "shim/output/log_paths.hpp"
+#include "shim/process/call_stacks.hpp"
 
 namespace computeprof::shim {
 
@@ -28,7 +29,11 @@ void MemoryReportSink::write_files() {
     claim(report_, ".memory");
     claim(picture_, "_memory.svg");
   }
-  if (report_.is_open()) report_.rewrite(logfmt::memory_report(*ledger_));
+  const auto call_site = [](std::uint32_t stack) {
+    const auto& frames = symbolized_stack(stack);
+    return frames.empty() ? std::string("??") : describe_frame(frames.front());
+  };
+  if (report_.is_open()) report_.rewrite(logfmt::memory_report(*ledger_, call_site));
   if (picture_.is_open()) picture_.rewrite(logfmt::memory_svg(*ledger_));
 }
 

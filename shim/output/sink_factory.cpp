@@ -4,6 +4,7 @@
 #include "shim/output/json_trace_sink.hpp"
 #include "shim/output/memory_report_sink.hpp"
 #include "shim/output/sqlite_export_sink.hpp"
+#include "shim/output/stack_file_sink.hpp"
 #include "shim/output/summary_sink.hpp"
 #include "shim/process/profiling_state.hpp"
 
@@ -30,6 +31,7 @@ SinkList make_process_sinks() {
     sinks.push_back(std::make_unique<SqliteExportSink>(settings));
   }
   if (settings.config.summary) sinks.push_back(std::make_unique<SummarySink>());
+  if (settings.config.callstack_depth != 0) sinks.push_back(std::make_unique<StackFileSink>(settings));
   if (profile.cuda.settings.enabled && profile.cuda.settings.config.memtrace) {
     sinks.push_back(std::make_unique<MemoryReportSink>(profile.cuda.settings));
   }

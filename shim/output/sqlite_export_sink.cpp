@@ -12,6 +12,7 @@
 #include "logfmt/kernel_names.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/output/sqlite_schema.hpp"
+#include "shim/process/call_stacks.hpp"
 #include "shim/process/profiling_state.hpp"
 
 namespace computeprof::shim {
@@ -38,6 +39,7 @@ constexpr const char* kStatementSql[] = {
     "memoryOperationType, name, correlationId, streamId, localMemoryPoolAddress, localMemoryPoolReleaseThreshold, "
     "localMemoryPoolSize, localMemoryPoolUtilizedSize, importedMemoryPoolAddress, importedMemoryPoolProcessId) VALUES "
     "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO CUDA_CALLCHAINS (id, symbol, module, unresolved, originalIP, stackDepth) VALUES (?, ?, ?, ?, ?, ?)",
 };
 
 // OpenCL devices are numbered after CUDA's (as the JSON trace's processes).
@@ -190,6 +192,24 @@ bool SqliteExportSink::in_transaction() {
   return true;
 }
 
+void SqliteExportSink::insert_call(std::int64_t start, std::int64_t end, std::int64_t event_class, std::uint32_t thread,
+                                   std::int64_t correlation, std::string_view api, std::uint32_t stack) {
+  if (stack != 0 && stacks_.insert(stack).second) {
+    const auto& frames = symbolized_stack(stack);
+    for (std::size_t depth = 0; depth < frames.size(); ++depth) {
+      const StackFrame& f = frames[depth];
+      insert(callchain, {static_cast<std::int64_t>(stack), string_id_of(f.function), string_id_of(f.module),
+                         f.function == "??" ? 1 : 0, static_cast<std::int64_t>(f.address),
+                         static_cast<std::int64_t>(depth)});
+    }
+  }
+  const bool with_stack = stack != 0 && event_class == nsys::cuda_driver;
+  const std::int64_t row_class = with_stack ? std::int64_t{nsys::cuda_backtrace} : event_class;
+  insert(runtime, {start, end, row_class, global_pid_ | (thread & 0xFFFFFF),
+                   correlation, string_id_of(api.empty() ? std::string_view("unknown") : api), 0,
+                   stack != 0 ? std::optional<std::int64_t>(stack) : std::nullopt});
+}
+
 void SqliteExportSink::write_memory(const logfmt::MemoryEvent& e, const logfmt::MemoryLedger&) {
   // A free of an unknown address has no bytes to give back; a mapping's memory is its
   // cuMemCreate's, counted there.
@@ -197,8 +217,7 @@ void SqliteExportSink::write_memory(const logfmt::MemoryEvent& e, const logfmt::
   const auto correlation = static_cast<std::int64_t>(e.correlation_id);
   const std::int64_t start = static_cast<std::int64_t>(e.start_ns) - base_ns_;
   const std::int64_t end = static_cast<std::int64_t>(e.wall_ns) - base_ns_;
-  insert(runtime, {start, end, nsys::cuda_driver, global_pid_ | (e.thread_id & 0xFFFFFF), correlation,
-                   string_id_of(e.api), 0, std::nullopt});
+  insert_call(start, end, nsys::cuda_driver, e.thread_id, correlation, e.api, e.stack_id);
   const bool pooled = e.pool != 0;
   const auto pool_value = [&](std::uint64_t v) {
     return pooled ? std::optional<std::int64_t>(static_cast<std::int64_t>(v)) : std::nullopt;
@@ -230,9 +249,8 @@ void SqliteExportSink::write(const ProfiledContext& c, const logfmt::Record& r) 
     last_call_ = r.correlation_id;
     const std::int64_t call_start = static_cast<std::int64_t>(c.origin.wall_ns + r.timestamp_ns) - base_ns_;
     const std::int64_t event_class = c.api == config::Api::opencl ? nsys::computeprof_opencl : nsys::cuda_driver;
-    insert(runtime, {call_start, call_start + static_cast<std::int64_t>(r.cputime_ns), event_class,
-                     global_pid_ | (r.thread_id & 0xFFFFFF), correlation,
-                     string_id_of(r.api.empty() ? std::string_view("unknown") : r.api), 0, std::nullopt});
+    insert_call(call_start, call_start + static_cast<std::int64_t>(r.cputime_ns), event_class, r.thread_id,
+                correlation, r.api, r.stack_id);
   }
   const std::int64_t start = static_cast<std::int64_t>(r.gpu_start_ns) - base_ns_;
   const std::int64_t end = start + static_cast<std::int64_t>(r.gputime_ns);

@@ -29,7 +29,18 @@ class SqliteExportSink final : public RecordSink {
   void abandon() override;
 
  private:
-  enum Statement : std::size_t { string_id, runtime, kernel, memcpy, memset, counter, gpu, memory_usage, kStatements };
+  enum Statement : std::size_t {
+    string_id,
+    runtime,
+    kernel,
+    memcpy,
+    memset,
+    counter,
+    gpu,
+    memory_usage,
+    callchain,
+    kStatements
+  };
 
   bool exec(const char* sql);
   bool open(const std::string& path);
@@ -40,6 +51,10 @@ class SqliteExportSink final : public RecordSink {
   void insert_text(Statement s, std::int64_t id, std::string_view text);
   void fail(std::string_view what);
   bool in_transaction();
+  // The call's RUNTIME row; with a stack, eventClass 67 (nsys's "CUDA backtrace") and its
+  // CUDA_CALLCHAINS rows, written once per stack.
+  void insert_call(std::int64_t start, std::int64_t end, std::int64_t event_class, std::uint32_t thread,
+                   std::int64_t correlation, std::string_view api, std::uint32_t stack);
 
   const config::Settings& settings_;
   std::vector<std::size_t> counters_;  // configured legacy counters
@@ -54,6 +69,7 @@ class SqliteExportSink final : public RecordSink {
   std::uint64_t last_call_ = 0;  // correlation id of the last RUNTIME row
   std::map<std::string, std::int64_t, std::less<>> string_ids_;
   std::set<std::int64_t> devices_;
+  std::set<std::uint32_t> stacks_;
 };
 
 }  // namespace computeprof::shim

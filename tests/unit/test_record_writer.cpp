@@ -341,3 +341,26 @@ TEST_CASE("occupancy is rounded as printf rounds the float's exact value, ties t
   CHECK(written_occupancy(layout, 0.0625F) == "0.062");
   CHECK(written_occupancy(layout, 0.1875F) == "0.188");
 }
+
+TEST_CASE("callstack adds a callstackid column, last, for every kind of record", "[writer]") {
+  const ColumnLayout layout = layout_for("callstack\nmemtransfersize\n");
+  CHECK(column_line(layout) == "method,gputime,cputime,occupancy,memtransfersize,callstackid");
+  Record kernel = sample_kernel();
+  kernel.stack_id = 3;
+  Record copy;
+  copy.kind = RecordKind::memcpy;
+  copy.method = "memcpyHtoD";
+  copy.gputime_ns = 1000;
+  copy.cputime_ns = 2000;
+  copy.transfer_bytes = 40960;
+  std::string kvp;
+  write_kvp_line(kvp, kernel, layout);
+  write_kvp_line(kvp, copy, layout);
+  CHECK(kvp ==
+        "method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] callstackid=[ 3 ] \n"
+        "method=[ memcpyHtoD ] gputime=[ 1.000 ] cputime=[ 2.000 ] memtransfersize=[ 40960 ] callstackid=[ 0 ] \n");
+  std::string csv;
+  write_csv_line(csv, kernel, layout);
+  CHECK(csv == "_Z6vecAddPKfS0_Pfi,7.424,17.288,0.500,,3\n");
+  CHECK(column_line(layout_for("memtransfersize\n")) == "method,gputime,cputime,occupancy,memtransfersize");
+}

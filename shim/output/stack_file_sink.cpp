@@ -1,0 +1,39 @@
+#include "shim/output/stack_file_sink.hpp"
+
+#include <fmt/format.h>
+
+#include "logfmt/export_path.hpp"
+#include "shim/output/log_paths.hpp"
+#include "shim/process/call_stacks.hpp"
+
+namespace computeprof::shim {
+
+void StackFileSink::begin() {
+  const std::string path = claim_output_path(logfmt::export_path_template(settings_.log_template, ".stacks"), 0, 0);
+  if (!open_output_file(file_, path)) return;
+  file_.append("# COMPUTEPROF_STACKS 1\n");
+}
+
+void StackFileSink::write_stack(std::uint32_t id) {
+  if (id == 0 || !file_.is_open() || !written_.insert(id).second) return;
+  std::string text = fmt::format("stack {}\n", id);
+  const auto& frames = symbolized_stack(id);
+  for (std::size_t depth = 0; depth < frames.size(); ++depth) {
+    fmt::format_to(std::back_inserter(text), "#{} {}\n", depth, describe_frame(frames[depth]));
+  }
+  file_.append(text);
+}
+
+void StackFileSink::write(const ProfiledContext&, const logfmt::Record& record) { write_stack(record.stack_id); }
+
+void StackFileSink::write_memory(const logfmt::MemoryEvent& event, const logfmt::MemoryLedger&) {
+  write_stack(event.stack_id);
+}
+
+void StackFileSink::flush() { file_.flush(); }
+
+void StackFileSink::end() { file_.close(); }
+
+void StackFileSink::abandon() { file_.abandon(); }
+
+}  // namespace computeprof::shim

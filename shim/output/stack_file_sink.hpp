@@ -1,0 +1,32 @@
+#pragma once
+// `callstack`: the stacks the records and memory events name, `<log stem>.stacks`
+// (docs/format.md, "Call stacks"): each written once, when a record first names it,
+// symbolized then by this (the writer) thread.
+#include <cstdint>
+#include <set>
+
+#include "logfmt/log_file.hpp"
+#include "shim/output/record_sink.hpp"
+
+namespace computeprof::shim {
+
+class StackFileSink final : public RecordSink {
+ public:
+  explicit StackFileSink(const config::Settings& settings) : settings_(settings) {}
+
+  void begin() override;
+  void write(const ProfiledContext& context, const logfmt::Record& record) override;
+  void write_memory(const logfmt::MemoryEvent& event, const logfmt::MemoryLedger& ledger) override;
+  void flush() override;
+  void end() override;
+  void abandon() override;
+
+ private:
+  void write_stack(std::uint32_t id);
+
+  const config::Settings& settings_;
+  logfmt::LogFile file_;
+  std::set<std::uint32_t> written_;
+};
+
+}  // namespace computeprof::shim

@@ -1,0 +1,196 @@
+#include "shim/process/call_stacks.hpp"
+
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <link.h>
+#include <unwind.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+#include <span>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "shim/process/lifecycle.hpp"
+
+
+namespace computeprof::shim {
+namespace {
+
+constexpr std::size_t kMaxFrames = 128;
+
+// The shim's own code: frames there are not the program's.
+struct TextRange {
+  std::uintptr_t begin = 0;
+  std::uintptr_t end = 0;
+};
+
+int find_own_text(dl_phdr_info* info, std::size_t, void* data) {
+  auto* range = static_cast<TextRange*>(data);
+  const auto self = reinterpret_cast<std::uintptr_t>(&find_own_text);
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || (ph.p_flags & PF_X) == 0) continue;
+    const std::uintptr_t begin = info->dlpi_addr + ph.p_vaddr;
+    if (self >= begin && self < begin + ph.p_memsz) {
+      *range = {begin, begin + ph.p_memsz};
+      return 1;
+    }
+  }
+  return 0;
+}
+
+const TextRange& own_text() {
+  static const TextRange range = [] {
+    TextRange r;
+    dl_iterate_phdr(find_own_text, &r);
+    return r;
+  }();
+  return range;
+}
+
+struct Unwinding {
+  std::array<std::uintptr_t, kMaxFrames> frames;
+  std::size_t count = 0;
+  std::size_t wanted = 0;
+  TextRange own;
+};
+
+_Unwind_Reason_Code note_frame(_Unwind_Context* context, void* data) {
+  auto* u = static_cast<Unwinding*>(data);
+  const std::uintptr_t ip = _Unwind_GetIP(context);
+  if (ip == 0) return _URC_END_OF_STACK;
+  // The shim's frames are the innermost ones: skipped until the program's first.
+  if (u->count == 0 && ip >= u->own.begin && ip < u->own.end) return _URC_NO_REASON;
+  u->frames[u->count++] = ip;
+  return u->count == u->wanted ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+
+std::uint64_t hash_frames(std::span<const std::uintptr_t> frames) {
+  std::uint64_t h = 0xcbf29ce484222325u ^ frames.size();
+  for (std::uintptr_t f : frames) h = (h ^ f) * 0x100000001b3u;
+  return h ^ (h >> 29);
+}
+
+// Every distinct stack, numbered from 1; entries never move nor change once made.
+struct StackTable {
+  std::mutex mutex;
+  std::deque<std::vector<std::uintptr_t>> stacks;
+  std::unordered_multimap<std::uint64_t, std::uint32_t> by_hash;
+  std::unordered_map<std::uint32_t, std::vector<StackFrame>> symbolized;  // writer only
+};
+
+// Fork with the table's lock held by another thread would leave the child's locked.
+void lock_for_fork();
+void unlock_after_fork();
+
+StackTable& table() {
+  static auto* t = [] {
+    auto* made = new StackTable;  // leaked: read until exit
+    add_lifecycle_handlers(LifecycleStage::contexts,
+                           {nullptr, lock_for_fork, unlock_after_fork, unlock_after_fork, nullptr});
+    return made;
+  }();
+  return *t;
+}
+
+void lock_for_fork() { table().mutex.lock(); }
+void unlock_after_fork() { table().mutex.unlock(); }
+
+// Per thread: recent stacks by hash, pointing into the table (no lock to read them).
+struct CachedStack {
+  std::uint64_t hash = 0;
+  std::uint32_t id = 0;
+  const std::vector<std::uintptr_t>* frames = nullptr;
+};
+constexpr std::size_t kThreadCache = 256;
+thread_local std::array<CachedStack, kThreadCache> t_stacks;
+
+std::uint32_t intern(std::span<const std::uintptr_t> frames) {
+  const std::uint64_t h = hash_frames(frames);
+  CachedStack& slot = t_stacks[h % kThreadCache];
+  if (slot.id != 0 && slot.hash == h && std::equal(frames.begin(), frames.end(), slot.frames->begin(), slot.frames->end())) {
+    return slot.id;
+  }
+  StackTable& t = table();
+  std::lock_guard lock(t.mutex);
+  std::uint32_t id = 0;
+  const auto [first, last] = t.by_hash.equal_range(h);
+  for (auto it = first; it != last && id == 0; ++it) {
+    const auto& known = t.stacks[it->second - 1];
+    if (std::equal(frames.begin(), frames.end(), known.begin(), known.end())) id = it->second;
+  }
+  if (id == 0) {
+    t.stacks.emplace_back(frames.begin(), frames.end());
+    id = static_cast<std::uint32_t>(t.stacks.size());
+    t.by_hash.emplace(h, id);
+  }
+  slot = {h, id, &t.stacks[id - 1]};
+  return id;
+}
+
+std::string demangled(const char* symbol) {
+  int status = 0;
+  char* text = abi::__cxa_demangle(symbol, nullptr, nullptr, &status);
+  if (status != 0 || !text) return symbol;
+  std::string out(text);
+  std::free(text);
+  return out;
+}
+
+StackFrame symbolize(std::uintptr_t ip) {
+  StackFrame frame;
+  frame.address = ip;
+  frame.function = "??";
+  // The call instruction, not the one after it (which may be another function's).
+  const std::uintptr_t call = ip - 1;
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(call), &info) != 0) {
+    if (info.dli_fname) frame.module = info.dli_fname;
+    frame.offset = call - reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+    if (info.dli_sname) frame.function = demangled(info.dli_sname);
+  }
+  return frame;
+}
+
+}  // namespace
+
+std::uint32_t capture_call_stack(unsigned depth) {
+  if (depth == 0) return 0;
+  Unwinding u;
+  u.wanted = std::min<std::size_t>(depth, kMaxFrames);
+  u.own = own_text();
+  _Unwind_Backtrace(note_frame, &u);
+  if (u.count == 0) return 0;
+  return intern(std::span<const std::uintptr_t>(u.frames.data(), u.count));
+}
+
+const std::vector<StackFrame>& symbolized_stack(std::uint32_t id) {
+  static const std::vector<StackFrame> kNone;
+  if (id == 0) return kNone;
+  StackTable& t = table();
+  if (auto it = t.symbolized.find(id); it != t.symbolized.end()) return it->second;
+  std::vector<std::uintptr_t> frames;
+  {
+    std::lock_guard lock(t.mutex);
+    if (id > t.stacks.size()) return kNone;
+    frames = t.stacks[id - 1];
+  }
+  std::vector<StackFrame> out;
+  out.reserve(frames.size());
+  for (std::uintptr_t ip : frames) out.push_back(symbolize(ip));
+  return t.symbolized.emplace(id, std::move(out)).first->second;
+}
+
+std::string describe_frame(const StackFrame& frame) {
+  const std::size_t slash = frame.module.rfind('/');
+  const std::string_view file =
+      slash == std::string::npos ? std::string_view(frame.module) : std::string_view(frame.module).substr(slash + 1);
+  return fmt::format("{} ({}+{:#x})", frame.function, file.empty() ? "??" : file, frame.offset);
+}
+
+}  // namespace computeprof::shim

@@ -1,0 +1,35 @@
+#pragma once
+// The program's call stack at each recorded call (`callstack [DEPTH]`, docs/format.md
+// "Call stacks"): captured on the calling thread as return addresses, the shim's own
+// frames left out, and interned: each distinct stack gets a number once, and later
+// captures of the same stack find it in a per-thread cache without a lock. Names are
+// looked up only by the writer (symbolized_stack), never on the calling thread.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace computeprof::shim {
+
+// The number of the calling thread's current stack (up to `depth` of the program's
+// frames), 0 when `depth` is 0 (callstack off) or nothing could be captured.
+std::uint32_t capture_call_stack(unsigned depth);
+
+// How a stack is captured: libgcc's unwinder (what glibc's backtrace() uses) over the
+// frames' unwind tables, so it works through code built without frame pointers.
+// bench/stack_capture compares it with libunwind and frame pointers.
+
+struct StackFrame {
+  std::uintptr_t address = 0;  // the return address
+  std::string function;        // demangled; "??" where no symbol covers it
+  std::string module;          // the object's path
+  std::uintptr_t offset = 0;   // of the call instruction (return address - 1) in the module
+};
+
+// The frames of stack `id`, innermost first; symbolized the first time it is asked
+// for and kept. Writer thread only (and flushes, under the record pipeline's lock).
+const std::vector<StackFrame>& symbolized_stack(std::uint32_t id);
+
+// "function (module+0xoffset)", the module by its file name.
+std::string describe_frame(const StackFrame& frame);
+
+}  // namespace computeprof::shim
