@@ -74,9 +74,7 @@ std::vector<Context*>& context_stack() {
 
 // The worker's view of the operation it is running (see device_now()): its device
 // time, and the wall time from which an operation without a modelled duration counts
-// (0 once device_busy_for modelled it). Few thread_locals on purpose: with this
-// library dlopened, GCC 12's LeakSanitizer crashes at exit reading its dynamic TLS
-// once the block is over 64 bytes (72 crashed, 64 did not): keep it at 64.
+// (0 once device_busy_for modelled it).
 thread_local std::uint64_t t_device_ns = 0;
 thread_local std::uint64_t t_wall_mark_ns = 0;
 

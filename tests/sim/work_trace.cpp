@@ -11,7 +11,6 @@ namespace {
 std::atomic<const ActivityHooks*> g_hooks{nullptr};
 std::atomic<std::uint64_t> g_node_ids{0};
 
-// One pointer of TLS (see t_device_ns in sim_state.cpp).
 thread_local TraceContext* t_trace = nullptr;
 
 void run_reported(WorkRecord work, const Operation& op) {

@@ -95,8 +95,7 @@ State& state() {
   return *s;
 }
 
-// The calling thread's external ids, all kinds in one stack (little TLS: see
-// ../sim_state.cpp on GCC 12's LeakSanitizer and a dlopened library's TLS).
+// The calling thread's external ids, all kinds in one stack.
 thread_local std::vector<std::pair<CUpti_ExternalCorrelationKind, std::uint64_t>> t_external;
 
 // The innermost id of `kind` pushed on this thread, if any.
