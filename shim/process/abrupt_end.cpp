@@ -18,6 +18,10 @@ namespace computeprof::shim {
 namespace {
 
 constexpr int kWatchedSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM, SIGHUP};
+// Of a program's handler, the flags that shape how it runs, kept on the shim's handler
+// that calls it: interrupted calls restart or not, the signal is blocked meanwhile or
+// not, the disposition goes back to the default on delivery or not.
+constexpr int kProgramHandlerFlags = SA_RESTART | SA_NODEFER | SA_RESETHAND;
 constexpr int kMaxSignal = 65;
 // How long the ending thread waits for the exit thread, in 1 ms steps.
 constexpr int kWaitSteps = 1000;
@@ -45,15 +49,47 @@ void* exit_thread_main(void*) {
   }
 }
 
+bool is_default(const struct sigaction& action) {
+  return !(action.sa_flags & SA_SIGINFO) && action.sa_handler == SIG_DFL;
+}
+
+bool is_fault(int signal) { return signal == SIGSEGV || signal == SIGBUS || signal == SIGFPE || signal == SIGILL; }
+
+// After the program's handler returned: whether the process ends as soon as this
+// handler returns too, skipping its exit handlers. It does when the program's handler
+// set the default disposition back (or SA_RESETHAND did) and either raised the signal
+// again, which waits, blocked, until this handler returns, or returns to an instruction
+// that faulted, which faults again. (A signal sent again with kill to the whole process
+// may reach another thread at once: that end is not seen here.)
+bool ends_after_program_handler(int signal, const siginfo_t* info) {
+  struct sigaction now {};
+  if (sigaction(signal, nullptr, &now) != 0 || !is_default(now)) return false;
+  sigset_t pending;
+  if (sigpending(&pending) == 0 && sigismember(&pending, signal) == 1) return true;
+  // si_code > 0: sent by the kernel for this instruction, not by kill or raise.
+  return is_fault(signal) && info != nullptr && info->si_code > 0;
+}
+
+// Calls the program's handler of `signal`, if it has one (not the default disposition).
+bool call_program_handler(const struct sigaction& previous, int signal, siginfo_t* info, void* context) {
+  if ((previous.sa_flags & SA_SIGINFO) && previous.sa_sigaction) {
+    previous.sa_sigaction(signal, info, context);
+    return true;
+  }
+  if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
+    previous.sa_handler(signal);
+    return true;
+  }
+  return false;
+}
+
 void on_signal(int signal, siginfo_t* info, void* context) {
   const int saved_errno = errno;
-  const struct sigaction& previous = g_previous[signal];
-  if ((previous.sa_flags & SA_SIGINFO) && previous.sa_sigaction) {
-    // The program's own handler decides what happens; a process that goes on, or
-    // exits, is flushed then.
-    previous.sa_sigaction(signal, info, context);
-  } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
-    previous.sa_handler(signal);
+  if (call_program_handler(g_previous[signal], signal, info, context)) {
+    // The program's own handler decides what happens. A process that goes on is
+    // flushed later; one that exits (exit, _exit, abort) is flushed then; one that ends
+    // by this signal again once this handler returns is flushed now.
+    if (ends_after_program_handler(signal, info)) abrupt_end();
   } else {
     abrupt_end();
     // The default disposition again, then the same signal: the process ends as it
@@ -72,10 +108,12 @@ void install_handlers() {
     struct sigaction current {};
     if (sigaction(signal, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) continue;
     g_previous[signal] = current;
+    // The program's handler runs as it asked: its mask and flags. With the default
+    // disposition they are empty, and the process ends in this handler anyway.
     struct sigaction ours {};
     ours.sa_sigaction = on_signal;
-    ours.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
-    sigemptyset(&ours.sa_mask);
+    ours.sa_flags = SA_SIGINFO | SA_ONSTACK | (current.sa_flags & kProgramHandlerFlags);
+    ours.sa_mask = current.sa_mask;
     sigaction(signal, &ours, nullptr);
   }
 }

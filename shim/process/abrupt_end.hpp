@@ -11,7 +11,11 @@ namespace computeprof::shim {
 
 // Starts the exit thread and installs the handlers (once; with the first at_abrupt_end
 // handler: lifecycle.cpp). A signal the program ignores is left alone; a handler of the
-// program's is kept and called as before.
+// program's is kept and called as before, with its own mask and flags, and when it
+// returns into the end of the process (the default disposition set back and the signal
+// raised again, or a fault that repeats), what is recorded is written out first. The
+// shim does not intercept sigaction: a handler the program installs later replaces the
+// shim's.
 void watch_abrupt_end();
 
 // Async-signal-safe: runs the at_abrupt_end handlers on the exit thread and waits for

@@ -4,7 +4,7 @@
 //   driver_client <reach> <scenario> [--show-origins]
 //   reach:    linked | dlsym | procaddress | procaddress-ptds | runtime
 //   scenario: basic | bracket | reject | capture | library | exit-thread | no-cleanup | fork |
-//             overlap | destroy | busy-exit
+//             overlap | destroy | busy-exit | end-<how> | handler-<when>-<signal>-<end> | ...
 //
 // `runtime` reaches the driver exactly as libcudart 13 does: dlopen("libcuda.so.1"),
 // dlsym(h, "cuGetProcAddress_v2"), asks that for "cuGetProcAddress" at 11030 and 12000,
@@ -13,6 +13,7 @@
 // symbols it links against. Stdout is deterministic; the last line is PASS or FAIL.
 #include <dlfcn.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -341,11 +342,8 @@ int scenario_bracket() {
   return 0;
 }
 
-// 100 spins of 1 us and 100 copies, then the end `how` names, without exit handlers:
-// _exit, _Exit, quick_exit, abort, a segmentation fault, or SIGINT, SIGTERM or SIGHUP
-// raised with no handler of its own.
-int scenario_abrupt_end(std::string_view how) {
-  Session s = open_session();
+// 100 spins of 1 us and 100 copies.
+void spin_and_copy_100(const Session& s) {
   CUdeviceptr d;
   check(g.mem_alloc(&d, 4096), "cuMemAlloc");
   std::vector<char> host(4096, 1);
@@ -353,22 +351,98 @@ int scenario_abrupt_end(std::string_view how) {
     spin(s, 1'000);
     check(g.memcpy_htod(d, host.data(), host.size()), "cuMemcpyHtoD");
   }
+}
+
+void say_ending(std::string_view how) {
   std::printf("ending by %.*s\n", static_cast<int>(how.size()), how.data());
   std::fflush(stdout);
+}
+
+// A real segmentation fault. An unmapped page, not null: a real fault under UBSan too
+// (it reports null stores itself and exits instead). The address is read from a
+// volatile variable, so that the compiler sees no constant out-of-bounds store to warn
+// about.
+volatile std::uintptr_t g_unmapped_address = 64;
+void segmentation_fault() {
+  volatile int* nowhere = reinterpret_cast<volatile int*>(g_unmapped_address);
+  *nowhere = 1;
+}
+
+// A real bus error: a page of a file mapped beyond the file's end.
+void bus_error() {
+  std::FILE* empty = std::tmpfile();
+  if (!empty) fail("tmpfile");
+  void* page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fileno(empty), 0);
+  if (page == MAP_FAILED) fail("mmap");
+  *static_cast<volatile char*>(page) = 1;
+}
+
+// spin_and_copy_100, then the end `how` names, without exit handlers: _exit, _Exit,
+// quick_exit, abort, a segmentation fault or a bus error, or SIGFPE, SIGILL, SIGINT,
+// SIGTERM or SIGHUP raised with no handler of its own.
+int scenario_abrupt_end(std::string_view how) {
+  spin_and_copy_100(open_session());
+  say_ending(how);
   if (how == "_exit") _exit(3);
   if (how == "_Exit") _Exit(4);
   if (how == "quick_exit") std::quick_exit(5);
   if (how == "abort") std::abort();
-  if (how == "segv") {
-    // An unmapped page, not null: a real fault under UBSan too (it reports null stores
-    // itself and exits instead).
-    volatile int* nowhere = reinterpret_cast<volatile int*>(std::uintptr_t{64});
-    *nowhere = 1;
-  }
+  if (how == "segv") segmentation_fault();
+  if (how == "sigbus") bus_error();
+  // Raised: a real one would be a division by zero, which UBSan reports itself and
+  // which does not trap on every architecture; and ud2 exists on x86 only.
+  if (how == "sigfpe") raise(SIGFPE);
+  if (how == "sigill") raise(SIGILL);
   if (how == "sigint") raise(SIGINT);
   if (how == "sigterm") raise(SIGTERM);
   if (how == "sighup") raise(SIGHUP);
   fail("unknown way to end");
+  return 1;
+}
+
+// What the program's own handler does after it printed the signal: exits with status
+// 42, or sets the default disposition back and raises the signal again, or returns
+// (after a fault, which then repeats) with the default disposition back.
+enum class HandlerEnd { exit, reraise, return_to_fault };
+HandlerEnd g_handler_end = HandlerEnd::exit;
+
+void own_handler(int signal) {
+  // write(2) only: the handler runs inside a signal.
+  char line[] = "own handler: signal ..\n";
+  line[20] = static_cast<char>('0' + signal / 10);
+  line[21] = static_cast<char>('0' + signal % 10);
+  [[maybe_unused]] const ssize_t n = write(STDOUT_FILENO, line, sizeof line - 1);
+  if (g_handler_end == HandlerEnd::exit) _exit(42);
+  ::signal(signal, SIG_DFL);
+  if (g_handler_end == HandlerEnd::reraise) raise(signal);
+}
+
+void install_own_handler(int signal) {
+  struct sigaction action {};
+  action.sa_handler = own_handler;
+  sigemptyset(&action.sa_mask);
+  if (sigaction(signal, &action, nullptr) != 0) fail("sigaction");
+}
+
+// handler-<when>-<signal>-<end>: the program handles SIGSEGV or SIGTERM itself, with a
+// handler installed `first` (before any CUDA call: the shim's handler, installed later,
+// calls it) or `late` (after spin_and_copy_100: it replaces the shim's); then it makes a
+// segmentation fault or raises SIGTERM. Says whose handler is in place before the end.
+int scenario_own_handler(std::string_view spec) {
+  const bool first = spec.starts_with("first-");
+  const int signal = spec.find("-segv-") != std::string_view::npos ? SIGSEGV : SIGTERM;
+  if (spec.ends_with("-reraise")) g_handler_end = HandlerEnd::reraise;
+  if (spec.ends_with("-return")) g_handler_end = HandlerEnd::return_to_fault;
+  if (first) install_own_handler(signal);
+  spin_and_copy_100(open_session());
+  if (!first) install_own_handler(signal);
+  struct sigaction now {};
+  sigaction(signal, nullptr, &now);
+  std::printf("%s handler in place\n", now.sa_handler == own_handler ? "own" : "another");
+  say_ending(spec);
+  if (signal == SIGSEGV) segmentation_fault();
+  else raise(signal);
+  fail("the handler did not end the program");
   return 1;
 }
 
@@ -590,6 +664,7 @@ int main(int argc, char** argv) {
   else if (scenario == "bracket") rc = scenario_bracket();
   else if (scenario == "stop-then-kill") rc = scenario_stop_then_kill();
   else if (scenario.starts_with("end-")) rc = scenario_abrupt_end(scenario.substr(4));
+  else if (scenario.starts_with("handler-")) rc = scenario_own_handler(scenario.substr(8));
   else if (scenario == "launch-loop") rc = scenario_launch_loop();
   else if (scenario == "reject") rc = scenario_reject();
   else if (scenario == "capture") rc = scenario_capture();

@@ -101,15 +101,16 @@ TEST_CASE("secure execution: nothing is profiled and no variable read, said once
   CHECK(q.err.empty());
 }
 
-TEST_CASE("abrupt ends keep every record: _exit, _Exit, quick_exit, abort, a fault, and unhandled SIGINT, SIGTERM, "
-          "SIGHUP, the exit status stays the program's",
+TEST_CASE("abrupt ends keep every record: _exit, _Exit, quick_exit, abort, faults, and unhandled SIGFPE, SIGILL, "
+          "SIGINT, SIGTERM, SIGHUP, the exit status stays the program's",
           "[e2e][hostile]") {
   struct End {
     const char* how;
     int exit_code;
   };
   const End end = GENERATE(End{"_exit", 3}, End{"_Exit", 4}, End{"quick_exit", 5}, End{"abort", 128 + SIGABRT},
-                           End{"segv", 128 + SIGSEGV}, End{"sigint", 128 + SIGINT}, End{"sigterm", 128 + SIGTERM},
+                           End{"segv", 128 + SIGSEGV}, End{"sigbus", 128 + SIGBUS}, End{"sigfpe", 128 + SIGFPE},
+                           End{"sigill", 128 + SIGILL}, End{"sigint", 128 + SIGINT}, End{"sigterm", 128 + SIGTERM},
                            End{"sighup", 128 + SIGHUP});
   const bool cupti = GENERATE(true, false);
   INFO(end.how << (cupti ? ", CUPTI" : ", event pairs"));
@@ -119,6 +120,38 @@ TEST_CASE("abrupt ends keep every record: _exit, _Exit, quick_exit, abort, a fau
   INFO(r.out << r.err);
   CHECK(r.exit_code == end.exit_code);
   CHECK(r.out.ends_with(std::string("ending by ") + end.how + "\n"));
+  const auto log = read_log(o.directory + "/compute_profile.log");
+  CHECK(log.count("_Z4spiny") == 100);
+  CHECK(log.count("memcpyHtoD") == 100);
+  CHECK(log.records.size() == 200);
+}
+
+TEST_CASE("a program's own SIGSEGV or SIGTERM handler still runs and ends the program its way, and every record "
+          "is kept",
+          "[e2e][hostile]") {
+  struct Handled {
+    const char* spec;  // handler-<when>-<signal>-<end> (driver_client.cpp)
+    int signal;
+    int exit_code;
+    const char* handler_in_place;  // whose handler the program finds before the end
+  };
+  const Handled h = GENERATE(
+      // Installed before any CUDA call: the shim's handler, installed later, calls it.
+      Handled{"first-segv-exit", SIGSEGV, 42, "another"}, Handled{"first-term-exit", SIGTERM, 42, "another"},
+      // The default disposition back, then the signal again (pending while the handler
+      // runs) or the fault again (when it returns): the process ends in the program's
+      // handler's way, after the shim wrote out what was recorded.
+      Handled{"first-term-reraise", SIGTERM, 128 + SIGTERM, "another"},
+      Handled{"first-segv-return", SIGSEGV, 128 + SIGSEGV, "another"},
+      // Installed after the shim's: it replaces it; _exit still writes everything out.
+      Handled{"late-segv-exit", SIGSEGV, 42, "own"}, Handled{"late-term-exit", SIGTERM, 42, "own"});
+  INFO(h.spec);
+  auto o = profiling();
+  const auto r = run_client("dlsym", std::string("handler-") + h.spec, o);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == h.exit_code);
+  CHECK(r.out.ends_with(std::string(h.handler_in_place) + " handler in place\nending by " + h.spec +
+                        "\nown handler: signal " + std::to_string(h.signal) + "\n"));
   const auto log = read_log(o.directory + "/compute_profile.log");
   CHECK(log.count("_Z4spiny") == 100);
   CHECK(log.count("memcpyHtoD") == 100);
