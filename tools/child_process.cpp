@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,14 +16,26 @@
 namespace computeprof::tools {
 namespace {
 
-// While the application runs, the launcher takes SIGCHLD, SIGINT and SIGTERM
+// The signals the launcher passes on to the application: those a user, a terminal or a
+// batch system sends to stop, interrupt or poke a program.
+constexpr int kForwardedSignals[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2};
+
+// What the application gets when the launcher dies first (killed with SIGKILL, which it
+// cannot pass on). SIGTERM, not SIGKILL: the application ends as if a batch system had
+// stopped it, so that its own handlers clean up and the shim writes out every record
+// (it flushes at SIGTERM); SIGKILL would lose the writer's last 20 ms. A program that
+// handles SIGTERM by going on is as free to do so as it is without the launcher.
+constexpr int kParentDeathSignal = SIGTERM;
+
+// While the application runs, the launcher takes SIGCHLD and the forwarded signals
 // synchronously (sigwaitinfo) instead of in handlers: no signal can arrive between a
 // check and a wait, and none is forwarded to a pid that was already reaped and reused.
 class BlockedSignals {
  public:
   BlockedSignals() {
     sigemptyset(&signals_);
-    for (int signal_number : {SIGCHLD, SIGINT, SIGTERM}) sigaddset(&signals_, signal_number);
+    sigaddset(&signals_, SIGCHLD);
+    for (int signal_number : kForwardedSignals) sigaddset(&signals_, signal_number);
     ::sigprocmask(SIG_BLOCK, &signals_, &previous_mask_);
     // An ignored SIGCHLD (inherited through exec) would reap the child unseen.
     struct sigaction default_action {};
@@ -30,7 +43,7 @@ class BlockedSignals {
     ::sigaction(SIGCHLD, &default_action, &previous_sigchld_);
   }
   ~BlockedSignals() {
-    // A SIGINT or SIGTERM that came after the application exited would, once unblocked,
+    // A forwarded signal that came after the application exited would, once unblocked,
     // end the launcher before it reports the logs: it is dropped, as the launcher is
     // about to exit with the application's status anyway.
     const timespec no_wait{};
@@ -80,7 +93,7 @@ int read_exec_error(int fd) {
   throw LaunchError(fmt::format("waiting for the application failed: {}", std::strerror(errno)));
 }
 
-// Waits for the child to exit, passing SIGINT and SIGTERM on; returns its exit code.
+// Waits for the child to exit, passing the forwarded signals on; returns its wait status.
 int wait_forwarding_signals(pid_t child, const sigset_t& signals) {
   while (true) {
     siginfo_t info{};
@@ -94,14 +107,28 @@ int wait_forwarding_signals(pid_t child, const sigset_t& signals) {
       const pid_t reaped = ::waitpid(child, &status, WNOHANG);
       if (reaped < 0) throw_wait_failure();
       // 0: the child only stopped or continued.
-      if (reaped == child) return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+      if (reaped == child) return status;
       continue;
     }
-    // A signal from the terminal (Ctrl-C) went to the whole foreground process group,
-    // the application included: passing it on would deliver it twice. One sent to the
-    // launcher alone (kill, a batch system) is the application's to handle.
+    // A signal from the terminal (Ctrl-C, Ctrl-\, a hangup) went to the whole foreground
+    // process group, the application included: passing it on would deliver it twice. One
+    // sent to the launcher alone (kill, a batch system) is the application's to handle.
     if (info.si_code != SI_KERNEL) ::kill(child, signal_number);
   }
+}
+
+// In the child: the application is sent kParentDeathSignal when the launcher dies (when
+// the thread that forked ends, strictly: the launcher's only thread), and the setting
+// survives exec. The launcher may have died already, before prctl: then the child was
+// reparented, and it ends as the signal would have ended it.
+void end_with_launcher(pid_t launcher) {
+  ::prctl(PR_SET_PDEATHSIG, kParentDeathSignal);
+  if (::getppid() != launcher) ::_exit(128 + kParentDeathSignal);
+}
+
+ChildOutcome outcome_of(int exec_error, int status) {
+  if (WIFSIGNALED(status)) return ChildOutcome{exec_error, 128 + WTERMSIG(status), WTERMSIG(status)};
+  return ChildOutcome{exec_error, WEXITSTATUS(status), 0};
 }
 
 }  // namespace
@@ -117,6 +144,7 @@ ChildOutcome run_child(const std::vector<std::string>& command, const std::vecto
   }
 
   const BlockedSignals blocked;
+  const pid_t launcher = ::getpid();
   const pid_t child = ::fork();
   if (child < 0) {
     const int error = errno;
@@ -126,6 +154,7 @@ ChildOutcome run_child(const std::vector<std::string>& command, const std::vecto
   }
   if (child == 0) {
     ::close(exec_error_pipe[0]);
+    end_with_launcher(launcher);
     blocked.restore_in_child();
     ::execvpe(argv[0], argv.data(), envp.data());
     const int error = errno;
@@ -136,8 +165,7 @@ ChildOutcome run_child(const std::vector<std::string>& command, const std::vecto
   const int exec_error = read_exec_error(exec_error_pipe[0]);
   ::close(exec_error_pipe[0]);
 
-  const int exit_code = wait_forwarding_signals(child, blocked.signals());
-  return ChildOutcome{exec_error, exit_code};
+  return outcome_of(exec_error, wait_forwarding_signals(child, blocked.signals()));
 }
 
 }  // namespace computeprof::tools

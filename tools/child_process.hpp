@@ -1,6 +1,7 @@
 #pragma once
 // Runs the application as a child process (fork + execvpe) and waits for it, passing on
-// SIGINT and SIGTERM that were sent to the launcher alone.
+// SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1 and SIGUSR2 that were sent to the launcher
+// alone. The application gets SIGTERM if the launcher dies first.
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@ struct ChildOutcome {
   // As a shell reports it: the exit status, or 128 + signal number. Meaningless when
   // exec_error is set.
   int exit_code = 0;
+  int signal = 0;  // the signal that ended the application; 0 when it exited
 };
 
 // `command` is the program (searched in PATH) and its arguments; `environment` holds

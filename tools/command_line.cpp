@@ -1,13 +1,59 @@
 #include "tools/command_line.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "config/counters.hpp"
+#include "config/profile_config.hpp"
+#include "config/report.hpp"
 
 namespace computeprof::tools {
 namespace {
 
+using Value = ConfigOption::Value;
+
+// Each row is a config file line of docs/format.md; the parser of the config file judges
+// the values, so that a flag and its line cannot disagree.
+constexpr ConfigOption kConfigOptions[] = {
+    {"--conckerneltrace", "conckerneltrace", Value::none, "", "kernels and copies not serialized, streams overlap"},
+    {"--export", "export", Value::required, "FORMATS", "json, sqlite or json,sqlite: files of the whole process"},
+    {"--print-summary", "summary", Value::none, "", "nvprof's table of GPU activities on stderr at exit"},
+    {"--memtrace", "memtrace", Value::none, "", "every allocation and free: <log>.memory, <log>_memory.svg"},
+    {"--callstack", "callstack", Value::optional_after_equals, "[=DEPTH]",
+     "the call stack of each operation (default depth 32)"},
+    {"--kernels", "kernels", Value::required, "SPEC", "[context:[stream:]]name[:invocation], name or regex:EXPR"},
+    {"--kernel-exclude", "kernelexclude", Value::required, "EXPR", "leave out kernels this regex finds"},
+    {"--launch-skip", "launchskip", Value::required, "N", "skip the first N selected launches"},
+    {"--launch-count", "launchcount", Value::required, "N", "then select at most N launches"},
+    {"--kernel-filter-scope", "kernelfilterscope", Value::required, "SCOPE",
+     "counters (default: only counters filtered) or all"},
+};
+
 UsageError usage_error(std::string_view what) { return UsageError{fmt::format("{} (see computeprof --help)", what)}; }
+
+const ConfigOption* find_config_option(std::string_view flag) {
+  const auto* found = std::ranges::find(kConfigOptions, flag, &ConfigOption::flag);
+  return found == std::end(kConfigOptions) ? nullptr : found;
+}
+
+// The config parser's verdict on the line a flag stands for: its first problem, if any,
+// without the source and line number it would name in a file.
+std::optional<UsageError> check_config_line(std::string_view flag, const std::string& line) {
+  std::vector<std::string> problems;
+  config::set_warning_sink(
+      [](std::string_view warning, void* user) { static_cast<std::vector<std::string>*>(user)->emplace_back(warning); },
+      &problems);
+  config::parse_profile_config(line, "flag");
+  config::set_warning_sink(nullptr, nullptr);
+  if (problems.empty()) return std::nullopt;
+  std::string_view problem = problems.front();
+  if (problem.starts_with("flag:1: ")) problem.remove_prefix(std::string_view("flag:1: ").size());
+  for (std::string_view ending : {"; ignored", ", ignored"}) {
+    if (problem.ends_with(ending)) problem.remove_suffix(ending.size());
+  }
+  return usage_error(fmt::format("option '{}': {}", flag, problem));
+}
 
 // Appends the names of a comma-separated list; returns the first problem found.
 std::optional<UsageError> add_counters(std::string_view list, std::vector<std::string>& counters) {
@@ -28,17 +74,28 @@ std::variant<CommandLine, UsageError> query_command_line(const RunOptions& run, 
                                                          std::span<const std::string_view> rest) {
   if (run.csv) return usage_error("option '--csv' cannot be used with --query-counters");
   if (run.log_path) return usage_error("option '-o' cannot be used with --query-counters");
+  if (!run.config_lines.empty()) return usage_error("config options cannot be used with --query-counters");
   if (!rest.empty()) return usage_error(fmt::format("--query-counters runs no application ('{}')", rest.front()));
-  CommandLine result{CommandLine::Action::query_counters, {}, {}};
+  CommandLine result{CommandLine::Action::query_counters, {}, {}, {}};
   if (chip) result.query.chip = *chip;
   result.query.config_path = run.config_path;
   result.query.counters = run.counters;
   return result;
 }
 
+std::variant<CommandLine, UsageError> stats_command_line(std::span<const std::string_view> files) {
+  if (files.empty()) return usage_error("stats needs at least one log or database");
+  CommandLine result{CommandLine::Action::stats, {}, {}, {}};
+  result.stats_files.assign(files.begin(), files.end());
+  return result;
+}
+
 }  // namespace
 
+std::span<const ConfigOption> config_options() { return kConfigOptions; }
+
 std::variant<CommandLine, UsageError> parse_command_line(std::span<const std::string_view> args) {
+  if (!args.empty() && args.front() == "stats") return stats_command_line(args.subspan(1));
   CommandLine result;
   RunOptions& run = result.run;
   std::optional<std::string> chip;
@@ -71,7 +128,25 @@ std::variant<CommandLine, UsageError> parse_command_line(std::span<const std::st
         query_counters = true;
         continue;
       }
-      return CommandLine{name == "--version" ? CommandLine::Action::version : CommandLine::Action::help, {}, {}};
+      return CommandLine{name == "--version" ? CommandLine::Action::version : CommandLine::Action::help, {}, {}, {}};
+    }
+    if (const ConfigOption* option = find_config_option(name)) {
+      std::string line(option->config_name);
+      if (option->value == Value::none && value) return usage_error(fmt::format("option '{}' takes no value", name));
+      if (option->value == Value::required && !value && next < args.size()) value = args[next++];
+      if (option->value == Value::required && (!value || value->empty())) {
+        return usage_error(fmt::format("option '{}' needs a value", name));
+      }
+      if (option->value == Value::optional_after_equals && value && value->empty()) {
+        return usage_error(fmt::format("option '{}=' needs a value", name));
+      }
+      if (value && value->find_first_of("\r\n") != std::string_view::npos) {
+        return usage_error(fmt::format("option '{}': a value is one line", name));
+      }
+      if (value) line.append(" ").append(*value);
+      if (auto error = check_config_line(name, line)) return *error;
+      run.config_lines.push_back(std::move(line));
+      continue;
     }
     if (name != "-o" && name != "--config" && name != "--counters" && name != "--chip") {
       return usage_error(fmt::format("unknown option '{}'", arg));

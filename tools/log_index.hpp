@@ -9,7 +9,9 @@ namespace computeprof::tools {
 
 // What the launcher tells the user after the application exits, one line each (without
 // the "computeprof: " prefix): "log written to <path>" per path, first mention order,
-// each path once; or a line saying that no log was written.
-std::vector<std::string> log_report_lines(std::string_view index_text);
+// each path once; or a line saying that no log was written, and why: the signal that
+// ended the application (`ending_signal`, 0 when it exited), else that it made no CUDA
+// or OpenCL calls.
+std::vector<std::string> log_report_lines(std::string_view index_text, int ending_signal);
 
 }  // namespace computeprof::tools

@@ -12,6 +12,7 @@
 #include "tools/launch_error.hpp"
 #include "tools/profiled_run.hpp"
 #include "tools/query_counters.hpp"
+#include "tools/stats.hpp"
 #include "tools/usage.hpp"
 
 namespace {
@@ -42,6 +43,8 @@ int main(int argc, char** argv) {
       return computeprof::tools::query_counters(
           command_line.query, environment_config ? std::optional<std::string>(environment_config) : std::nullopt);
     }
+    case CommandLine::Action::stats:
+      return computeprof::tools::print_stats(command_line.stats_files, stdout);
     case CommandLine::Action::run:
       break;
   }

@@ -11,7 +11,7 @@
 
 #include "config/report.hpp"
 #include "tools/child_process.hpp"
-#include "tools/counters_config.hpp"
+#include "tools/launch_config.hpp"
 #include "tools/launch_environment.hpp"
 #include "tools/launch_error.hpp"
 #include "tools/log_index.hpp"
@@ -59,13 +59,16 @@ int run_profiled(const RunOptions& options) {
   const TemporaryFile log_index("computeprof-logs-");
   settings.log_index_path = log_index.path();
 
-  // The shim reads one config file: --counters extends a copy of the --config file.
-  std::optional<TemporaryFile> counters_config;
-  if (!options.counters.empty()) {
+  // The shim reads one config file: --counters and the config options extend a copy of
+  // the --config file.
+  std::vector<std::string> added_lines = options.counters;
+  added_lines.insert(added_lines.end(), options.config_lines.begin(), options.config_lines.end());
+  std::optional<TemporaryFile> launch_config;
+  if (!added_lines.empty()) {
     const std::string base = options.config_path ? read_config_file(*options.config_path) : std::string();
-    counters_config.emplace("computeprof-config-");
-    counters_config->write(counters_config_text(base, options.counters));
-    settings.config_path = counters_config->path();
+    launch_config.emplace("computeprof-config-");
+    launch_config->write(launch_config_text(base, added_lines));
+    settings.config_path = launch_config->path();
   }
 
   const ChildOutcome outcome = run_child(options.command, build_launch_environment(current_environment(), settings));
@@ -74,7 +77,7 @@ int run_profiled(const RunOptions& options) {
     const bool permission = outcome.exec_error == EACCES || outcome.exec_error == EPERM;
     return permission ? kCommandNotExecutable : kCommandNotFound;
   }
-  for (const std::string& line : log_report_lines(log_index.read())) config::warn(line);
+  for (const std::string& line : log_report_lines(log_index.read(), outcome.signal)) config::warn(line);
   return outcome.exit_code;
 }
 

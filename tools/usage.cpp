@@ -3,12 +3,15 @@
 #include <string_view>
 
 #include "config/counters.hpp"
+#include "tools/command_line.hpp"
 
 namespace computeprof::tools {
 namespace {
 
 constexpr std::string_view kUsage = R"(Usage: computeprof [options] [--] application [arguments...]
        computeprof --query-counters [--chip NAME] [--config FILE]
+                   [--counters a,b]
+       computeprof stats FILE...
        computeprof --version | --help
 
 Runs the application with libcomputeprof.so preloaded and COMPUTE_PROFILE=1:
@@ -28,6 +31,10 @@ Options:
   --version           print the version
   -h, --help          print this help
 
+@CONFIG_OPTIONS@
+stats FILE...: nvprof's summary table of GPU activities from logs (key-value or
+CSV, several added together) and databases written with --export sqlite.
+
 Environment:
   COMPUTEPROF_LIBRARY  the libcomputeprof.so to preload; by default, relative to
                        computeprof: ../lib (installed), then ../shim (built)
@@ -46,10 +53,31 @@ Counters:
 constexpr std::size_t kLineWidth = 80;
 constexpr std::string_view kIndent = "  ";
 
+// "Config options:" and a line each: the flag, its value, what it asks for.
+std::string config_options_text() {
+  std::string text = "Config options (each is a line of the config file, added to --config's):\n";
+  for (const ConfigOption& option : config_options()) {
+    std::string flag = std::string(kIndent).append(option.flag);
+    if (!option.value_name.empty()) {
+      if (option.value == ConfigOption::Value::required) flag.push_back(' ');
+      flag.append(option.value_name);
+    }
+    constexpr std::size_t kHelpColumn = 22;
+    if (flag.size() + 2 > kHelpColumn) {
+      text.append(flag).push_back('\n');
+      flag.clear();
+    }
+    flag.resize(kHelpColumn, ' ');
+    text.append(flag).append(option.help).push_back('\n');
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string usage_text() {
   std::string text(kUsage);
+  text.replace(text.find("@CONFIG_OPTIONS@\n"), std::string_view("@CONFIG_OPTIONS@\n").size(), config_options_text());
   std::string line(kIndent);
   for (const config::LegacyCounter& counter : config::legacy_counters()) {
     if (line.size() > kIndent.size() && line.size() + 1 + counter.name.size() > kLineWidth) {

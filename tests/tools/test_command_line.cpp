@@ -40,7 +40,7 @@ CommandLine::Action parsed_action(std::initializer_list<std::string_view> args) 
 
 TEST_CASE("an application alone runs with the defaults", "[command_line]") {
   const RunOptions run = parsed_run({"./app", "1", "2"});
-  CHECK(run == RunOptions{false, std::nullopt, std::nullopt, {}, {"./app", "1", "2"}});
+  CHECK(run == RunOptions{false, std::nullopt, std::nullopt, {}, {"./app", "1", "2"}, {}});
 }
 
 TEST_CASE("each option sets its field", "[command_line]") {
@@ -56,7 +56,7 @@ TEST_CASE("each option sets its field", "[command_line]") {
 TEST_CASE("all options together", "[command_line]") {
   const RunOptions run = parsed_run({"--csv", "-o", "out.log", "--config", "a.cfg", "--counters", "branch,inst_executed",
                                      "--counters=active_warps", "--", "./app", "-o", "x"});
-  CHECK(run == RunOptions{true, "out.log", "a.cfg", {"branch", "inst_executed", "active_warps"}, {"./app", "-o", "x"}});
+  CHECK(run == RunOptions{true, "out.log", "a.cfg", {"branch", "inst_executed", "active_warps"}, {"./app", "-o", "x"}, {}});
 }
 
 TEST_CASE("a repeated -o or --config keeps the last value", "[command_line]") {
@@ -67,7 +67,7 @@ TEST_CASE("a repeated -o or --config keeps the last value", "[command_line]") {
 
 TEST_CASE("arguments after the application are the application's", "[command_line]") {
   const RunOptions run = parsed_run({"./app", "--csv", "-o", "x", "--help"});
-  CHECK(run == RunOptions{false, std::nullopt, std::nullopt, {}, {"./app", "--csv", "-o", "x", "--help"}});
+  CHECK(run == RunOptions{false, std::nullopt, std::nullopt, {}, {"./app", "--csv", "-o", "x", "--help"}, {}});
 }
 
 TEST_CASE("a double dash ends the options, also before an application starting with '-'", "[command_line]") {
@@ -127,4 +127,54 @@ TEST_CASE("query-counters takes a chip and the counter options", "[command_line]
   CHECK(parse_error({"--chip", "GH100", "./app"}) == "option '--chip' needs --query-counters (see computeprof --help)");
   CHECK(parse_error({"--query-counters", "--chip"}) == "option '--chip' needs a value (see computeprof --help)");
   CHECK(parse_error({"--query-counters=1"}) == "option '--query-counters' takes no value (see computeprof --help)");
+}
+
+TEST_CASE("config options are config file lines, in the order given", "[command_line]") {
+  const RunOptions run =
+      parsed_run({"--export", "json,sqlite", "--print-summary", "--memtrace", "--callstack", "--callstack=8",
+                  "--kernels", "1::vecAdd:2", "--kernels=regex:^_Z4spin", "--kernel-exclude", "Sum$", "--launch-skip",
+                  "2", "--launch-count=3", "--kernel-filter-scope", "all", "--conckerneltrace", "./app", "--memtrace"});
+  CHECK(run.config_lines == std::vector<std::string>{"export json,sqlite", "summary", "memtrace", "callstack",
+                                                     "callstack 8", "kernels 1::vecAdd:2", "kernels regex:^_Z4spin",
+                                                     "kernelexclude Sum$", "launchskip 2", "launchcount 3",
+                                                     "kernelfilterscope all", "conckerneltrace"});
+  CHECK(run.command == std::vector<std::string>{"./app", "--memtrace"});
+}
+
+TEST_CASE("the depth of --callstack comes only after '=': the next argument is the application", "[command_line]") {
+  const RunOptions run = parsed_run({"--callstack", "16"});
+  CHECK(run.config_lines == std::vector<std::string>{"callstack"});
+  CHECK(run.command == std::vector<std::string>{"16"});
+}
+
+TEST_CASE("config options are judged by the config file's rules", "[command_line]") {
+  CHECK(parse_error({"--export", "pftrace", "./app"}) ==
+        "option '--export': unknown export format 'pftrace' (json, sqlite) (see computeprof --help)");
+  CHECK(parse_error({"--kernels", "1:x:spin", "./app"}) ==
+        "option '--kernels': kernels '1:x:spin': the stream is not a number (see computeprof --help)");
+  CHECK(parse_error({"--launch-count", "-1", "./app"}) ==
+        "option '--launch-count': launchcount needs a number of launches, not '-1' (see computeprof --help)");
+  CHECK(parse_error({"--kernel-filter-scope", "some", "./app"}) ==
+        "option '--kernel-filter-scope': kernelfilterscope needs counters or all, not 'some' (see computeprof --help)");
+  CHECK(parse_error({"--callstack=0", "./app"}) ==
+        "option '--callstack': callstack depth must be 1 to 128, not '0'; using 32 (see computeprof --help)");
+  CHECK(parse_error({"--kernel-exclude", "(", "./app"}).starts_with(
+      "option '--kernel-exclude': kernelexclude '(': not a regular expression: "));
+  CHECK(parse_error({"--kernels", "vecAdd\ntimestamp", "./app"}) ==
+        "option '--kernels': a value is one line (see computeprof --help)");
+  CHECK(parse_error({"--memtrace=1", "./app"}) == "option '--memtrace' takes no value (see computeprof --help)");
+  CHECK(parse_error({"--kernels"}) == "option '--kernels' needs a value (see computeprof --help)");
+  CHECK(parse_error({"--callstack=", "./app"}) == "option '--callstack=' needs a value (see computeprof --help)");
+  CHECK(parse_error({"--query-counters", "--memtrace"}) ==
+        "config options cannot be used with --query-counters (see computeprof --help)");
+}
+
+TEST_CASE("stats takes the files after it", "[command_line]") {
+  const auto result = parse({"stats", "a.log", "--csv", "b.sqlite"});
+  REQUIRE(std::holds_alternative<CommandLine>(result));
+  CHECK(std::get<CommandLine>(result).action == CommandLine::Action::stats);
+  CHECK(std::get<CommandLine>(result).stats_files == std::vector<std::string>{"a.log", "--csv", "b.sqlite"});
+  CHECK(parse_error({"stats"}) == "stats needs at least one log or database (see computeprof --help)");
+  // An application named stats runs after "--".
+  CHECK(parsed_run({"--", "stats", "x"}).command == std::vector<std::string>{"stats", "x"});
 }

@@ -50,6 +50,38 @@ std::string value_in(const std::string& env_output, const std::string& name) {
 const std::string kNoLogLine =
     "computeprof: no log written (the application made no CUDA or OpenCL calls while profiling was on)\n";
 
+// Polls `done` every 10 ms; false when `limit` passes first.
+template <typename Done>
+bool wait_until(Done done, std::chrono::seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
+bool wait_for_file(const std::filesystem::path& path) {
+  return wait_until([&] { return std::filesystem::exists(path); }, std::chrono::seconds(20));
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Whether process `pid` has ended: gone, or a zombie that whoever adopted it has not
+// reaped yet (kill(pid, 0) still succeeds on a zombie).
+bool has_ended(pid_t pid) {
+  const std::string stat = read_text("/proc/" + std::to_string(pid) + "/stat");
+  const std::size_t command_end = stat.rfind(')');
+  if (command_end == std::string::npos || command_end + 2 >= stat.size()) return true;
+  const char state = stat[command_end + 2];
+  return state == 'Z' || state == 'X';
+}
+
 }  // namespace
 
 TEST_CASE("the application sees the profiling variables", "[launcher_run]") {
@@ -121,12 +153,21 @@ TEST_CASE("the application's exit status is returned", "[launcher_run]") {
   CHECK(environment.tmpdir_is_empty());
 }
 
-TEST_CASE("an application killed by a signal gives 128 + the signal", "[launcher_run]") {
+TEST_CASE("an application killed by a signal gives 128 + the signal, and no log is said to be the signal's doing",
+          "[launcher_run]") {
   const LauncherEnvironment environment;
   const LauncherResult run = run_launcher({"/bin/sh", "-c", "kill -9 $$"}, environment.entries);
   CHECK(run.exit_code == 128 + 9);
-  CHECK(run.err == kNoLogLine);
+  CHECK(run.err ==
+        "computeprof: no log written (the application was killed by signal 9 (SIGKILL) before any log was written)\n");
   CHECK(environment.tmpdir_is_empty());
+}
+
+TEST_CASE("an application that exits with status 137 was not killed: it made no calls", "[launcher_run]") {
+  const LauncherEnvironment environment;
+  const LauncherResult run = run_launcher({"/bin/sh", "-c", "exit 137"}, environment.entries);
+  CHECK(run.exit_code == 137);
+  CHECK(run.err == kNoLogLine);
 }
 
 TEST_CASE("logs named in the index are reported once each", "[launcher_run]") {
@@ -162,25 +203,39 @@ TEST_CASE("an application without execute permission gives 126", "[launcher_run]
   CHECK(run.err == "computeprof: cannot run '" + (work / "script") + "': Permission denied\n");
 }
 
-TEST_CASE("SIGINT and SIGTERM sent to the launcher reach the application", "[launcher_run]") {
-  const int signal_number = GENERATE(SIGINT, SIGTERM);
+TEST_CASE("SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1 and SIGUSR2 sent to the launcher reach the application",
+          "[launcher_run]") {
+  const int signal_number = GENERATE(SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2);
+  INFO("signal " << signal_number);
   const LauncherEnvironment environment;
   const ScratchDirectory work;
-  // Exits 42 on either signal; gives up by itself after about 30 s so that a failing
-  // test leaves nothing behind.
-  const std::string script = "trap 'exit 42' INT TERM; touch '" + (work / "ready") +
+  // Exits 42 on any of them; gives up by itself after about 30 s so that a failing test
+  // leaves nothing behind.
+  const std::string script = "trap 'exit 42' HUP INT QUIT TERM USR1 USR2; touch '" + (work / "ready") +
                              "'; i=0; while [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; exit 1";
   LauncherProcess launcher({"/bin/sh", "-c", script}, environment.entries);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (!std::filesystem::exists(work / "ready") && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  REQUIRE(std::filesystem::exists(work / "ready"));
+  REQUIRE(wait_for_file(work / "ready"));
   ::kill(launcher.pid(), signal_number);
   const LauncherResult run = launcher.wait();
   CHECK(run.exit_code == 42);
   CHECK(run.err == kNoLogLine);
   CHECK(environment.tmpdir_is_empty());
+}
+
+TEST_CASE("the application ends when the launcher is killed with SIGKILL", "[launcher_run]") {
+  const LauncherEnvironment environment;
+  const ScratchDirectory work;
+  // The shell becomes sleep (exec): the pid written is the application's to the end.
+  const std::string script = "echo $$ > '" + (work / "pid.tmp") + "'; mv '" + (work / "pid.tmp") + "' '" +
+                             (work / "pid") + "'; exec sleep 30";
+  LauncherProcess launcher({"/bin/sh", "-c", script}, environment.entries);
+  REQUIRE(wait_for_file(work / "pid"));
+  const pid_t application = std::stoi(read_text(work / "pid"));
+  ::kill(launcher.pid(), SIGKILL);
+  CHECK(launcher.wait().exit_code == 128 + SIGKILL);
+  const bool ended = wait_until([&] { return has_ended(application); }, std::chrono::seconds(5));
+  if (!ended) ::kill(application, SIGKILL);
+  CHECK(ended);
 }
 
 TEST_CASE("an unknown counter is a usage error", "[launcher_run]") {

@@ -1,3 +1,5 @@
+#include <signal.h>
+
 #include "catch.hpp"
 
 #include <string>
@@ -15,15 +17,29 @@ const Lines kNoLog{"no log written (the application made no CUDA or OpenCL calls
 }  // namespace
 
 TEST_CASE("an empty index means no log", "[log_index]") {
-  CHECK(log_report_lines("") == kNoLog);
-  CHECK(log_report_lines("\n\n") == kNoLog);
+  CHECK(log_report_lines("", 0) == kNoLog);
+  CHECK(log_report_lines("\n\n", 0) == kNoLog);
 }
 
 TEST_CASE("each logged path is reported once, in first mention order", "[log_index]") {
-  CHECK(log_report_lines("/w/compute_profile_0.log\n/w/compute_profile_1.log\n/w/compute_profile_0.log\n") ==
+  CHECK(log_report_lines("/w/compute_profile_0.log\n/w/compute_profile_1.log\n/w/compute_profile_0.log\n", 0) ==
         Lines{"log written to /w/compute_profile_0.log", "log written to /w/compute_profile_1.log"});
 }
 
 TEST_CASE("a last line without its newline still counts", "[log_index]") {
-  CHECK(log_report_lines("/w/a.log\n/w/b.log") == Lines{"log written to /w/a.log", "log written to /w/b.log"});
+  CHECK(log_report_lines("/w/a.log\n/w/b.log", 0) == Lines{"log written to /w/a.log", "log written to /w/b.log"});
+}
+
+TEST_CASE("no log from an application ended by a signal names the signal", "[log_index]") {
+  CHECK(log_report_lines("", SIGKILL) ==
+        Lines{"no log written (the application was killed by signal 9 (SIGKILL) before any log was written)"});
+  CHECK(log_report_lines("\n", SIGSEGV) ==
+        Lines{"no log written (the application was killed by signal 11 (SIGSEGV) before any log was written)"});
+  // Real-time signals have no name.
+  CHECK(log_report_lines("", 40) ==
+        Lines{"no log written (the application was killed by signal 40 before any log was written)"});
+}
+
+TEST_CASE("logs written before a signal ended the application are reported as usual", "[log_index]") {
+  CHECK(log_report_lines("/w/a.log\n", SIGTERM) == Lines{"log written to /w/a.log"});
 }

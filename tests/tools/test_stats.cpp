@@ -1,0 +1,159 @@
+// computeprof stats: nvprof's table from logs of both formats and from an exported
+// database, every file added into one table; a file that cannot be read is told with
+// its name and line, and then no table is printed.
+#include <sqlite3.h>
+
+#include "catch.hpp"
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/report.hpp"
+#include "scratch_directory.hpp"
+#include "tools/stats.hpp"
+
+using computeprof::tools::print_stats;
+using Strings = std::vector<std::string>;
+
+namespace {
+
+// What print_stats printed, warned and returned.
+struct StatsRun {
+  int status = 0;
+  std::string table;
+  Strings warnings;
+};
+
+StatsRun run_stats(const Strings& paths) {
+  StatsRun run;
+  std::FILE* out = std::tmpfile();
+  REQUIRE(out != nullptr);
+  computeprof::config::set_warning_sink(
+      [](std::string_view line, void* user) { static_cast<Strings*>(user)->emplace_back(line); }, &run.warnings);
+  run.status = print_stats(paths, out);
+  computeprof::config::set_warning_sink(nullptr, nullptr);
+  std::rewind(out);
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, out)) > 0;) run.table.append(buffer, n);
+  std::fclose(out);
+  return run;
+}
+
+std::string write_file(const ScratchDirectory& dir, const std::string& name, std::string_view text) {
+  const std::string path = dir / name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+// A database made with SQLite's C API from `sql`.
+std::string write_database(const ScratchDirectory& dir, const std::string& name, const std::string& sql) {
+  const std::string path = dir / name;
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  char* error = nullptr;
+  const int status = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
+  INFO((error != nullptr ? error : ""));
+  sqlite3_free(error);
+  sqlite3_close(db);
+  REQUIRE(status == SQLITE_OK);
+  return path;
+}
+
+// One run's operations, split over two ranks' logs as the shim writes them: rank 0 a
+// key-value log with GPU timestamps, rank 1 a CSV log. The graph launch timed as a
+// whole is no GPU activity of the table.
+constexpr std::string_view kRank0KeyValueLog =
+    "# CUDA_PROFILE_LOG_VERSION 2.0\n"
+    "# CUDA_DEVICE 0 NVIDIA H100 80GB HBM3\n"
+    "# CUDA_CONTEXT 1\n"
+    "# TIMESTAMPFACTOR 17d5b4a1c0e00000\n"
+    "gpustarttimestamp,method,gputime,cputime,occupancy,streamid\n"
+    "gpustarttimestamp=[ 17d5b4a1c0e10000 ] method=[ _Z4spiny ] gputime=[ 30000.000 ] cputime=[ 30012.500 ] "
+    "occupancy=[ 1.000 ] streamid=[ 7 ] \n"
+    "gpustarttimestamp=[ 17d5b4a1c2c00000 ] method=[ memcpyHtoD ] gputime=[ 4.350 ] cputime=[ 9.000 ] "
+    "streamid=[ 7 ] \n"
+    "gpustarttimestamp=[ 17d5b4a1c2d00000 ] method=[ memset ] gputime=[ 0.992 ] cputime=[ 3.000 ] "
+    "streamid=[ 7 ] \n";
+
+constexpr std::string_view kRank1CsvLog =
+    "# CUDA_PROFILE_LOG_VERSION 2.0\n"
+    "# CUDA_DEVICE 1 NVIDIA H100 80GB HBM3\n"
+    "# CUDA_CONTEXT 1\n"
+    "# CUDA_PROFILE_CSV 1\n"
+    "method,gputime,cputime,occupancy\n"
+    "_Z4spiny,20000.000,20010.000,1.000\n"
+    "memcpyHtoDasync,5.147,7.000,\n"
+    "_Z5scaleIfLi3EEvPfi,3.000,4.000,0.500\n"
+    "graphLaunch,1000.000,1001.000,\n";
+
+// The same operations as an export: only the columns stats reads (docs/format.md,
+// "SQLite database"); copyKind 1 is nsys's host to device.
+constexpr std::string_view kExportSql =
+    "CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL, mangledName INTEGER);"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL, "
+    "copyKind INTEGER NOT NULL);"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER NOT NULL, end INTEGER NOT NULL);"
+    "INSERT INTO StringIds VALUES (1, '_Z4spiny'), (2, '_Z5scaleIfLi3EEvPfi');"
+    "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000, 30001000, 1), (40000000, 60000000, 1), "
+    "(60001000, 60004000, 2);"
+    "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (30002000, 30006350, 1), (60005000, 60010147, 1);"
+    "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (30007000, 30007992);";
+
+const std::string kRunTable =
+    "Profiling result:\n"
+    "            Type  Time(%)      Time     Calls       Avg       Min       Max  Name\n"
+    " GPU activities:   99.97%  50.000ms         2  25.000ms  20.000ms  30.000ms  spin(unsigned long long)\n"
+    "                    0.02%  9.4970us         2  4.7480us  4.3500us  5.1470us  [CUDA memcpy HtoD]\n"
+    "                    0.01%  3.0000us         1  3.0000us  3.0000us  3.0000us  void scale<float, 3>(float*, int)\n"
+    "                    0.00%     992ns         1     992ns     992ns     992ns  [CUDA memset]\n";
+
+}  // namespace
+
+TEST_CASE("stats adds a key-value log and a CSV log into one table", "[stats]") {
+  const ScratchDirectory dir;
+  const StatsRun run =
+      run_stats({write_file(dir, "rank0.log", kRank0KeyValueLog), write_file(dir, "rank1.csv", kRank1CsvLog)});
+  CHECK(run.warnings.empty());
+  CHECK(run.status == 0);
+  CHECK(run.table == kRunTable);
+}
+
+TEST_CASE("stats gives a database the table of the same run's logs", "[stats]") {
+  const ScratchDirectory dir;
+  const StatsRun run = run_stats({write_database(dir, "run.sqlite", std::string(kExportSql))});
+  CHECK(run.warnings.empty());
+  CHECK(run.status == 0);
+  CHECK(run.table == kRunTable);
+}
+
+TEST_CASE("stats tells every file it cannot read and prints no table", "[stats]") {
+  const ScratchDirectory dir;
+  const std::string good = write_file(dir, "good.log", kRank0KeyValueLog);
+  const std::string missing = dir / "missing.log";
+  const std::string bad_log = write_file(dir, "bad.csv",
+                                         "# CUDA_PROFILE_LOG_VERSION 2.0\n# CUDA_PROFILE_CSV 1\nmethod,gputime\n"
+                                         "_Z4spiny,1.000\n_Z4spiny,1.5\n");
+  const std::string no_memsets = write_database(dir, "old.sqlite",
+                                                "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
+                                                "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start, end, mangledName);"
+                                                "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start, end, copyKind);");
+  const std::string unified_copy = write_database(
+      dir, "uvm.sqlite",
+      "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start, end, mangledName);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start, end, copyKind);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (0, 10, 11);");
+  const StatsRun run = run_stats({good, missing, bad_log, no_memsets, unified_copy});
+  CHECK(run.status == 1);
+  CHECK(run.table.empty());
+  CHECK(run.warnings == Strings{
+                           "cannot read '" + missing + "': No such file or directory",
+                           bad_log + ":5: gputime '1.5' is not microseconds with three decimals",
+                           no_memsets + ": no such table: CUPTI_ACTIVITY_KIND_MEMSET",
+                           unified_copy + ": CUPTI_ACTIVITY_KIND_MEMCPY: a row whose name or copyKind is not one "
+                                          "computeprof writes",
+                       });
+}

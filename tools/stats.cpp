@@ -1,0 +1,141 @@
+#include "tools/stats.hpp"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include "config/report.hpp"
+#include "logfmt/log_summary_reader.hpp"
+#include "logfmt/summary_table.hpp"
+#include "tools/text_file.hpp"
+
+namespace computeprof::tools {
+namespace {
+
+// The first 16 bytes of every SQLite database file.
+constexpr std::string_view kSqliteMagic{"SQLite format 3\0", 16};
+
+struct DatabaseCloser {
+  void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
+};
+struct StatementFinalizer {
+  void operator()(sqlite3_stmt* statement) const { sqlite3_finalize(statement); }
+};
+using DatabaseHandle = std::unique_ptr<sqlite3, DatabaseCloser>;
+using StatementHandle = std::unique_ptr<sqlite3_stmt, StatementFinalizer>;
+
+// One query per table of GPU operations (docs/format.md, "SQLite database"); each row
+// is the method a log would have for the operation and its duration, so that
+// GpuSummary names the rows of a database as those of the same run's logs. Kernels are
+// taken by their mangled name, the log's method: summary_row_name would take a
+// demangled "memcpyRows(float*)" for a copy. Copies by the method of their copyKind
+// (nsys's ENUM_CUDA_MEMCPY_OPER numbers) without "async": a log's row of a kind holds
+// both. Graph launches timed as a whole have no row in these tables.
+struct OperationQuery {
+  std::string_view table;
+  const char* sql;
+};
+constexpr OperationQuery kOperationQueries[] = {
+    {"CUPTI_ACTIVITY_KIND_KERNEL",
+     "SELECT s.value, k.end - k.start FROM CUPTI_ACTIVITY_KIND_KERNEL AS k "
+     "LEFT JOIN StringIds AS s ON s.id = k.mangledName"},
+    {"CUPTI_ACTIVITY_KIND_MEMCPY",
+     "SELECT 'memcpy' || CASE copyKind WHEN 1 THEN 'HtoD' WHEN 2 THEN 'DtoH' WHEN 3 THEN 'HtoA' WHEN 4 THEN 'AtoH' "
+     "WHEN 5 THEN 'AtoA' WHEN 6 THEN 'AtoD' WHEN 7 THEN 'DtoA' WHEN 8 THEN 'DtoD' WHEN 9 THEN 'HtoH' "
+     "WHEN 10 THEN 'PtoP' END, end - start FROM CUPTI_ACTIVITY_KIND_MEMCPY"},
+    {"CUPTI_ACTIVITY_KIND_MEMSET", "SELECT 'memset', end - start FROM CUPTI_ACTIVITY_KIND_MEMSET"},
+};
+
+// Adds every row of `query`. Returns why it could not, empty when it did.
+std::string add_operations(sqlite3* db, const OperationQuery& query, logfmt::GpuSummary& summary) {
+  sqlite3_stmt* prepared = nullptr;
+  const int prepare_status = sqlite3_prepare_v2(db, query.sql, -1, &prepared, nullptr);
+  const StatementHandle statement(prepared);
+  if (prepare_status != SQLITE_OK) return sqlite3_errmsg(db);
+  int status = SQLITE_ROW;
+  while ((status = sqlite3_step(prepared)) == SQLITE_ROW) {
+    const auto* method = reinterpret_cast<const char*>(sqlite3_column_text(prepared, 0));
+    const sqlite3_int64 duration_ns = sqlite3_column_int64(prepared, 1);
+    if (method == nullptr) {
+      return fmt::format("{}: a row whose name or copyKind is not one computeprof writes", query.table);
+    }
+    if (duration_ns < 0) return fmt::format("{}: a row that ends before it starts", query.table);
+    summary.add(std::string_view(method, static_cast<std::size_t>(sqlite3_column_bytes(prepared, 0))),
+                static_cast<std::uint64_t>(duration_ns));
+  }
+  return status == SQLITE_DONE ? std::string() : std::string(sqlite3_errmsg(db));
+}
+
+// Returns why the database could not be read, empty when it was.
+std::string add_database(const std::string& path, logfmt::GpuSummary& summary) {
+  sqlite3* opened = nullptr;
+  // Read-write where the file allows it (SQLite falls back to reading only): the
+  // database of a process killed in the middle of a batch has a journal, which SQLite
+  // rolls back when it opens the file, and a read-only connection refuses such a file.
+  const int status = sqlite3_open_v2(path.c_str(), &opened, SQLITE_OPEN_READWRITE, nullptr);
+  const DatabaseHandle db(opened);
+  if (status != SQLITE_OK) return opened != nullptr ? sqlite3_errmsg(opened) : sqlite3_errstr(status);
+  for (const OperationQuery& query : kOperationQueries) {
+    if (std::string error = add_operations(opened, query, summary); !error.empty()) return error;
+  }
+  return {};
+}
+
+// A log's whole text, or a database's first bytes only: SQLite reads the pages itself.
+// nullopt with errno set when the file cannot be read.
+std::optional<std::string> read_log_or_database_start(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::string text;
+  const bool read = read_until_size(fd, text, kSqliteMagic.size()) &&
+                    (text == kSqliteMagic || read_until_size(fd, text, std::string::npos));
+  const int error = errno;
+  ::close(fd);
+  errno = error;
+  if (!read) return std::nullopt;
+  return text;
+}
+
+// Adds the operations of a database or a log. Returns the warning, empty when they
+// were added.
+std::string add_file(const std::string& path, logfmt::GpuSummary& summary) {
+  const std::string shown_path = config::escape_for_warning(path);
+  const std::optional<std::string> text = read_log_or_database_start(path);
+  if (!text) return fmt::format("cannot read '{}': {}", shown_path, std::strerror(errno));
+  if (*text == kSqliteMagic) {
+    const std::string error = add_database(path, summary);
+    return error.empty() ? error : fmt::format("{}: {}", shown_path, error);
+  }
+  const std::optional<logfmt::LogReadError> error = logfmt::add_log_to_summary(*text, summary);
+  return error ? fmt::format("{}:{}: {}", shown_path, error->line, error->what) : std::string();
+}
+
+}  // namespace
+
+int print_stats(std::span<const std::string> paths, std::FILE* out) {
+  logfmt::GpuSummary summary;
+  bool every_file_read = true;
+  for (const std::string& path : paths) {
+    if (const std::string warning = add_file(path, summary); !warning.empty()) {
+      config::warn(warning);
+      every_file_read = false;
+    }
+  }
+  if (!every_file_read) return 1;
+  const std::string table = logfmt::format_summary(summary.rows(), "");
+  if (std::fwrite(table.data(), 1, table.size(), out) != table.size() || std::fflush(out) != 0) {
+    config::warn(fmt::format("cannot write the table: {}", std::strerror(errno)));
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace computeprof::tools
