@@ -13,8 +13,29 @@
 //   concurrent-cupti  conckerneltrace with CUPTI: no events, an external correlation id
 //                     pushed and popped around each launch;
 //   synced            no shim, the program itself waits after each launch (the floor of
-//                     any serialized timing).
-// Each configuration runs `--rounds` times, interleaved; the median is reported.
+//                     any serialized timing);
+//   serialized-excluded, concurrent-excluded
+//                     serialized and concurrent with a kernel filter that excludes the
+//                     launched kernel (`kernelexclude _Z5emptyv`, `kernelfilterscope all`):
+//                     no launch is recorded; target: no more than a recorded launch;
+//   concurrent-cupti-stack
+//                     concurrent-cupti with `callstack` (depth 32), launched from the loop's
+//                     own few frames (main and below);
+//   concurrent-cupti-deep
+//                     concurrent-cupti, each launch made from under a recursion of 40
+//                     noinline frames (the "deep" workload), so that 32 frames exist;
+//   concurrent-cupti-deep-stack
+//                     the same with `callstack`: 32 frames captured per launch; target:
+//                     <= 300 ns per launch more than concurrent-cupti-deep
+//                     (bench/stack_capture measures the unwinders alone).
+//                     With CUPTI, as on a GPU: the launching thread's CPU time is steady
+//                     there (about 1.2 us a launch on the simulated driver), while with
+//                     event pairs (concurrent) it moves by microseconds from run to run
+//                     and serialized by tens of microseconds, far more than a capture.
+// Each configuration runs `--rounds` times, interleaved; the median is reported, of the
+// wall time per launch (up to the last launch's completion: on the simulated driver the
+// simulated GPU's pace, not the host's) and of the launching thread's CPU time in its
+// loop of launches per launch (what the shim adds to the program's thread).
 //
 // With --instructions, each configuration runs once under valgrind's callgrind at two
 // launch counts instead; the difference divided by the difference in launches is the
@@ -46,6 +67,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <cuda.h>
@@ -59,11 +81,13 @@ namespace {
 constexpr char kModuleImage[] =
     ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry _Z5emptyv() { ret; }\n";
 
-std::uint64_t now_ns() {
+std::uint64_t clock_ns(clockid_t clock) {
   timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(clock, &ts);
   return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(ts.tv_nsec);
 }
+
+std::uint64_t now_ns() { return clock_ns(CLOCK_MONOTONIC); }
 
 #define CHECK_CU(call)                                               \
   do {                                                               \
@@ -104,8 +128,49 @@ int run_start_child() {
   return 0;
 }
 
-// The child, launches: N launches through the linked driver API; prints ns per launch.
-int run_child(long launches, bool sync_each) {
+// The "deep" workload launches from under this many frames (callstack captures 32).
+constexpr int kDeepFrames = 40;
+
+struct LaunchLoop {
+  CUfunction kernel;
+  long launches;
+  bool sync_each;
+};
+
+// Prints the wall time per launch up to the last one's completion, and the calling
+// thread's CPU time per launch in the loop.
+__attribute__((noinline)) void launch_loop(const LaunchLoop& loop) {
+  // Warm-up: first-use costs (the shim's settings, the writer thread, the first capture
+  // of this stack) are not per launch.
+  for (int i = 0; i < 100; ++i) CHECK_CU(cuLaunchKernel(loop.kernel, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr));
+  CHECK_CU(cuCtxSynchronize());
+  const auto start = now_ns();
+  const auto cpu_start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+  for (long i = 0; i < loop.launches; ++i) {
+    CHECK_CU(cuLaunchKernel(loop.kernel, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr));
+    if (loop.sync_each) CHECK_CU(cuStreamSynchronize(nullptr));
+  }
+  const auto cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_start;
+  CHECK_CU(cuCtxSynchronize());
+  const auto n = static_cast<double>(loop.launches);
+  std::printf("%.1f %.1f\n", static_cast<double>(now_ns() - start) / n, static_cast<double>(cpu) / n);
+}
+
+__attribute__((noinline, noclone)) int descend(int n, const LaunchLoop& loop) {
+  int r = 0;
+  if (n > 0) {
+    r = descend(n - 1, loop);
+  } else {
+    launch_loop(loop);
+  }
+  // Something after the call, so that neither call is a tail call nor the recursion a loop.
+  asm volatile("" : "+r"(r) : : "memory");
+  return r + 1;
+}
+
+// The child, launches: N launches through the linked driver API, from `depth` frames of
+// recursion (0: from here).
+int run_child(long launches, bool sync_each, int depth) {
   CHECK_CU(cuInit(0));
   CUdevice dev;
   CHECK_CU(cuDeviceGet(&dev, 0));
@@ -116,16 +181,12 @@ int run_child(long launches, bool sync_each) {
   CHECK_CU(cuModuleLoadData(&module, kModuleImage));
   CUfunction empty;
   CHECK_CU(cuModuleGetFunction(&empty, module, "_Z5emptyv"));
-  // Warm-up: first-use costs (the shim's settings, the writer thread) are not per launch.
-  for (int i = 0; i < 100; ++i) CHECK_CU(cuLaunchKernel(empty, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr));
-  CHECK_CU(cuCtxSynchronize());
-  const auto start = now_ns();
-  for (long i = 0; i < launches; ++i) {
-    CHECK_CU(cuLaunchKernel(empty, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr));
-    if (sync_each) CHECK_CU(cuStreamSynchronize(nullptr));
+  const LaunchLoop loop{empty, launches, sync_each};
+  if (depth > 0) {
+    descend(depth - 1, loop);
+  } else {
+    launch_loop(loop);
   }
-  CHECK_CU(cuCtxSynchronize());
-  std::printf("%.1f\n", static_cast<double>(now_ns() - start) / static_cast<double>(launches));
   return 0;
 }
 
@@ -133,7 +194,7 @@ struct Config {
   const char* name;
   enum class Preload { none, minimal, shim } preload;
   bool profile;  // COMPUTE_PROFILE=1
-  const char* workload;  // the child's: "nosync", "sync" (launches), "allocate"
+  const char* workload;  // the child's: "nosync", "sync", "deep" (launches), "allocate", "start"
   const char* profile_config;  // COMPUTE_PROFILE_CONFIG text, or null
   bool cupti;  // whether CUPTI may trace activities
 };
@@ -147,6 +208,13 @@ const Config kLaunchConfigs[] = {
     {"concurrent", Config::Preload::shim, true, "nosync", "conckerneltrace\n", false},
     {"concurrent-cupti", Config::Preload::shim, true, "nosync", "conckerneltrace\n", true},
     {"synced", Config::Preload::none, false, "sync", nullptr, false},
+    {"serialized-excluded", Config::Preload::shim, true, "nosync", "kernelexclude _Z5emptyv\nkernelfilterscope all\n",
+     false},
+    {"concurrent-excluded", Config::Preload::shim, true, "nosync",
+     "conckerneltrace\nkernelexclude _Z5emptyv\nkernelfilterscope all\n", false},
+    {"concurrent-cupti-stack", Config::Preload::shim, true, "nosync", "conckerneltrace\ncallstack\n", true},
+    {"concurrent-cupti-deep", Config::Preload::shim, true, "deep", "conckerneltrace\n", true},
+    {"concurrent-cupti-deep-stack", Config::Preload::shim, true, "deep", "conckerneltrace\ncallstack\n", true},
 };
 
 // --allocations: profiled without memtrace, the allocation calls' trampolines jump
@@ -243,18 +311,49 @@ double time_per_unit(const Config& c, long units, const Paths& paths) {
   return std::atof(out.c_str());
 }
 
+// A launch child's two times per launch: wall (to the last completion) and the
+// launching thread's CPU time in the loop.
+struct LaunchTimes {
+  double wall = 0;
+  double cpu = 0;
+};
+
+LaunchTimes launch_times(const Config& c, long launches, const Paths& paths) {
+  const std::string out = run_child_process({paths.self, "--child", std::to_string(launches), c.workload},
+                                            child_environment(c, paths), c.name, paths.dir + "/stderr");
+  LaunchTimes t;
+  if (std::sscanf(out.c_str(), "%lf %lf", &t.wall, &t.cpu) != 2) {
+    std::fprintf(stderr, "launch_overhead: configuration '%s' printed '%s'\n", c.name, out.c_str());
+    std::exit(1);
+  }
+  return t;
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Each time of a LaunchTimes on its own.
+LaunchTimes median_of(const std::vector<LaunchTimes>& v) {
+  std::vector<double> wall, cpu;
+  for (const LaunchTimes& t : v) {
+    wall.push_back(t.wall);
+    cpu.push_back(t.cpu);
+  }
+  return {median_of(std::move(wall)), median_of(std::move(cpu))};
+}
+
 // Each configuration's median of `measure(config)` over `rounds` runs, interleaved.
 template <typename Measure>
-std::map<std::string, double> median_times(std::span<const Config> configs, int rounds, Measure&& measure) {
-  std::map<std::string, std::vector<double>> samples;
+auto median_times(std::span<const Config> configs, int rounds, Measure&& measure) {
+  using Sample = std::decay_t<std::invoke_result_t<Measure&, const Config&>>;
+  std::map<std::string, std::vector<Sample>> samples;
   for (int r = 0; r < rounds; ++r) {
     for (const auto& c : configs) samples[c.name].push_back(measure(c));
   }
-  std::map<std::string, double> median;
-  for (auto& [name, v] : samples) {
-    std::sort(v.begin(), v.end());
-    median[name] = v[v.size() / 2];
-  }
+  std::map<std::string, Sample> median;
+  for (auto& [name, v] : samples) median[name] = median_of(std::move(v));
   return median;
 }
 
@@ -295,16 +394,33 @@ void report_allocation_times(long pairs, int rounds, const Paths& paths) {
 }
 
 void report_times(long launches, int rounds, const Paths& paths) {
-  std::map<std::string, double> median =
-      median_times(kLaunchConfigs, rounds, [&](const Config& c) { return time_per_unit(c, launches, paths); });
-  std::printf("%s driver, %ld launches x %d rounds, median ns per launch, and over plain\n",
+  std::map<std::string, LaunchTimes> times =
+      median_times(kLaunchConfigs, rounds, [&](const Config& c) { return launch_times(c, launches, paths); });
+  std::map<std::string, double> median;  // wall
+  for (const auto& [name, t] : times) median[name] = t.wall;
+  std::printf("%s driver, %ld launches x %d rounds, median ns per launch: wall (to the last launch's completion)\n"
+              "and over plain; the launching thread's CPU time in its loop of launches\n",
               paths.sim.empty() ? "real" : "simulated", launches, rounds);
   for (const auto& c : kLaunchConfigs) {
-    std::printf("  %-17s %10.1f  %5.2fx\n", c.name, median[c.name], median[c.name] / median["plain"]);
+    std::printf("  %-27s %10.1f  %5.2fx  %10.1f\n", c.name, median[c.name], median[c.name] / median["plain"],
+                times[c.name].cpu);
   }
   std::printf("serialized/synced %.2f  serialized-cupti/synced %.2f  concurrent-cupti/plain %.2f  minimal/plain %.2f\n",
               median["serialized"] / median["synced"], median["serialized-cupti"] / median["synced"],
               median["concurrent-cupti"] / median["plain"], median["minimal"] / median["plain"]);
+  // What an option adds per launch: `with` minus `without`, CPU time of the launching
+  // thread (wall in brackets).
+  auto added = [&](const char* with, const char* without) {
+    std::printf("  %-27s - %-21s %+9.1f ns cpu  (%+.1f wall)\n", with, without, times[with].cpu - times[without].cpu,
+                times[with].wall - times[without].wall);
+  };
+  std::printf("callstack (depth 32) per launch, %d frames deep (target: <= +300 ns), and from the loop's own frames:\n",
+              kDeepFrames);
+  added("concurrent-cupti-deep-stack", "concurrent-cupti-deep");
+  added("concurrent-cupti-stack", "concurrent-cupti");
+  std::printf("a launch excluded by kernelexclude (kernelfilterscope all) against a recorded one (target: <= 0):\n");
+  added("serialized-excluded", "serialized");
+  added("concurrent-excluded", "concurrent");
 }
 
 // What ran the instructions, in the table's columns.
@@ -382,7 +498,7 @@ void report_instructions(std::span<const Config> configs, const char* unit, long
   std::printf("%s driver, callgrind, instructions per %s (all threads; %ld minus %ld of them);\n"
               "the C and C++ libraries' locks, allocations, clocks and thread-locals counted in their callers' columns\n",
               paths.sim.empty() ? "real" : "simulated", unit, launches, fewer);
-  std::printf("  %-17s %8s %8s   %s\n", "", "total", "added",
+  std::printf("  %-27s %8s %8s   %s\n", "", "total", "added",
               "added in: profiler (calling thread)   driver    CUPTI    other");
   for (const auto& c : configs) {
     const Instructions& cost = per_launch[c.name];
@@ -391,7 +507,7 @@ void report_instructions(std::span<const Config> configs, const char* unit, long
       total += cost.all[p];
       added += cost.all[p] - plain[p];
     }
-    std::printf("  %-17s %8.0f %8.0f   %18.0f %20.0f %8.0f %8.0f %8.0f\n", c.name, total, added,
+    std::printf("  %-27s %8.0f %8.0f   %18.0f %20.0f %8.0f %8.0f %8.0f\n", c.name, total, added,
                 cost.all[profiler] - plain[profiler], cost.profiler_on_launching_thread,
                 cost.all[driver] - plain[driver], cost.all[cupti] - plain[cupti], cost.all[system] - plain[system]);
   }
@@ -403,7 +519,8 @@ int main(int argc, char** argv) {
   if (argc >= 4 && std::strcmp(argv[1], "--child") == 0) {
     if (std::strcmp(argv[3], "allocate") == 0) return run_allocation_child(std::atol(argv[2]));
     if (std::strcmp(argv[3], "start") == 0) return run_start_child();
-    return run_child(std::atol(argv[2]), std::strcmp(argv[3], "sync") == 0);
+    return run_child(std::atol(argv[2]), std::strcmp(argv[3], "sync") == 0,
+                     std::strcmp(argv[3], "deep") == 0 ? kDeepFrames : 0);
   }
 
   long launches = 0;

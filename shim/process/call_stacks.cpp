@@ -60,6 +60,36 @@ struct Unwinding {
   TextRange own;
 };
 
+// libunwind's unw_backtrace: about 20 times faster than libgcc's unwinder at depth 32
+// (bench/stack_capture), since it caches each return address's frame layout per thread.
+// Loaded only when call stacks are asked for, with RTLD_LOCAL: it also defines the
+// _Unwind_* functions and backtrace(), which must stay the program's own.
+using UnwBacktrace = int (*)(void** buffer, int size);
+
+UnwBacktrace libunwind_backtrace() {
+  static const UnwBacktrace function = []() -> UnwBacktrace {
+    void* library = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) return nullptr;
+    return reinterpret_cast<UnwBacktrace>(dlsym(library, "unw_backtrace"));
+  }();
+  return function;
+}
+
+// The shim's frames on top of the program's: capture_call_stack, intern's caller, the
+// wrapper and its helpers. Captures with libunwind take this many more, then drop them.
+constexpr std::size_t kMostOwnFrames = 8;
+
+// The program's frames (up to `wanted`) of what unw_backtrace gave: the leading frames
+// in the shim's code left out.
+std::size_t keep_program_frames(std::span<const std::uintptr_t> captured, const TextRange& own, std::size_t wanted,
+                                std::uintptr_t* out) {
+  std::size_t first = 0;
+  while (first < captured.size() && captured[first] >= own.begin && captured[first] < own.end) ++first;
+  const std::size_t count = std::min(wanted, captured.size() - first);
+  std::copy_n(captured.begin() + static_cast<std::ptrdiff_t>(first), count, out);
+  return count;
+}
+
 _Unwind_Reason_Code note_frame(_Unwind_Context* context, void* data) {
   auto* u = static_cast<Unwinding*>(data);
   const std::uintptr_t ip = _Unwind_GetIP(context);
@@ -164,7 +194,14 @@ std::uint32_t capture_call_stack(unsigned depth) {
   Unwinding u;
   u.wanted = std::min<std::size_t>(depth, kMaxFrames);
   u.own = own_text();
-  _Unwind_Backtrace(note_frame, &u);
+  if (const UnwBacktrace unw_backtrace = libunwind_backtrace()) {
+    std::array<std::uintptr_t, kMaxFrames + kMostOwnFrames> captured;
+    const int n = unw_backtrace(reinterpret_cast<void**>(captured.data()), static_cast<int>(u.wanted + kMostOwnFrames));
+    u.count = keep_program_frames(std::span(captured.data(), static_cast<std::size_t>(std::max(n, 0))), u.own,
+                                  u.wanted, u.frames.data());
+  } else {
+    _Unwind_Backtrace(note_frame, &u);
+  }
   if (u.count == 0) return 0;
   return intern(std::span<const std::uintptr_t>(u.frames.data(), u.count));
 }

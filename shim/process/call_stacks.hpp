@@ -14,9 +14,10 @@ namespace computeprof::shim {
 // frames), 0 when `depth` is 0 (callstack off) or nothing could be captured.
 std::uint32_t capture_call_stack(unsigned depth);
 
-// How a stack is captured: libgcc's unwinder (what glibc's backtrace() uses) over the
-// frames' unwind tables, so it works through code built without frame pointers.
-// bench/stack_capture compares it with libunwind and frame pointers.
+// How a stack is captured: libunwind's unw_backtrace where libunwind.so.8 can be
+// loaded, else libgcc's unwinder (what glibc's backtrace() uses); both read the frames'
+// unwind tables, so they work through code built without frame pointers.
+// bench/stack_capture compares them with glibc's backtrace() and frame pointers.
 
 struct StackFrame {
   std::uintptr_t address = 0;  // the return address
