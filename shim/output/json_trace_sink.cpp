@@ -99,7 +99,9 @@ void JsonTraceSink::write(const ProfiledContext& context, const logfmt::Record& 
   name_tracks(context, host, gpu);
   const std::uint64_t host_ns = since(context.origin.wall_ns + r.timestamp_ns, base_ns_);
   const std::uint64_t gpu_ns = since(r.gpu_start_ns, base_ns_);
-  // A graph launch's nodes share its call: one host event, one flow, to the first node.
+  // A graph launch's nodes share its call: one host event. No flow to them: a flow's end
+  // binds to a slice of a thread's track, which async events are not; their args carry
+  // the call's correlation id.
   const bool first_of_call = r.correlation_id == 0 || r.correlation_id != last_host_correlation_;
   const bool graph_node = r.kind != logfmt::RecordKind::graph && r.api.find("GraphLaunch") != std::string_view::npos;
   if (first_of_call) {

@@ -98,10 +98,70 @@ TEST_CASE("exports: the JSON trace and the database hold the log's records, the 
         std::vector<std::string>{"0|computeprof simulated GPU"});
   CHECK(query(database, "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_SCHEMA_VERSION'") ==
         std::vector<std::string>{"3.16.1"});
+  // Kernels by their demangled, base and mangled names.
+  CHECK(query(database,
+              "SELECT d.value, b.value, m.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds d ON d.id = "
+              "k.demangledName JOIN StringIds b ON b.id = k.shortName JOIN StringIds m ON m.id = k.mangledName "
+              "GROUP BY 1 ORDER BY 1") ==
+        std::vector<std::string>{"spin(unsigned long long)|spin|_Z4spiny",
+                                 "vecAdd(float const*, float const*, float*, int)|vecAdd|_Z6vecAddPKfS0_Pfi"});
   // Every table exists, also those this program gives no row.
+  CHECK(query(database, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") ==
+        std::vector<std::string>{"COMPUTEPROF_COUNTERS", "CUDA_CALLCHAINS", "CUDA_GPU_MEMORY_USAGE_EVENTS",
+                                 "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+                                 "CUPTI_ACTIVITY_KIND_RUNTIME", "ENUM_CUDA_DEV_MEM_EVENT_OPER", "ENUM_CUDA_FUNC_CACHE_CONFIG",
+                                 "ENUM_CUDA_KERNEL_LAUNCH_TYPE", "ENUM_CUDA_MEMCPY_OPER", "ENUM_CUDA_MEM_KIND",
+                                 "ENUM_NSYS_EVENT_CLASS", "META_DATA_EXPORT", "PROCESSES", "StringIds",
+                                 "TARGET_INFO_GPU", "TARGET_INFO_SESSION_START_TIME"});
   CHECK(query(database, "SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS") == std::vector<std::string>{"0"});
   CHECK(query(database, "SELECT count(*) FROM CUDA_CALLCHAINS") == std::vector<std::string>{"0"});
   CHECK(query(database, "SELECT count(*) FROM COMPUTEPROF_COUNTERS") == std::vector<std::string>{"0"});
+}
+
+TEST_CASE("exports: a graph launch's nodes are async events in the trace and rows of one call in the database",
+          "[e2e][exports]") {
+  auto o = profiling("conckerneltrace\nexport json,sqlite\n");
+  const auto r = run_client("procaddress", "graph-nodes", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.empty());
+  const std::string log_path = o.directory + "/compute_profile.log";
+  const std::string trace_path = o.directory + "/compute_profile.json";
+  REQUIRE(read_log(log_path).records.size() == 6);
+  // Metadata, two launch calls, six async pairs; no flow ends on an async event.
+  CHECK(check_trace(trace_path, log_path) == "trace ok: 20 events, 6 GPU events, 0 flows\n");
+  const std::string trace = read_file(trace_path);
+  const auto count = [&](const std::string& text) {
+    std::size_t n = 0;
+    for (auto at = trace.find(text); at != std::string::npos; at = trace.find(text, at + 1)) ++n;
+    return n;
+  };
+  // Two launches of a memset, a spin and a copy: six async pairs, two launch calls.
+  CHECK(count("{\"ph\":\"b\",") == 6);
+  CHECK(count("{\"ph\":\"e\",") == 6);
+  CHECK(count("\"name\":\"cuGraphLaunch") == 2);
+  const std::string database = o.directory + "/compute_profile.sqlite";
+  CHECK(query(database,
+              "SELECT count(*), count(DISTINCT correlationId) FROM (SELECT correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL "
+              "UNION ALL SELECT correlationId FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT correlationId FROM "
+              "CUPTI_ACTIVITY_KIND_MEMSET)") == std::vector<std::string>{"6|2"});
+  CHECK(query(database, "SELECT s.value, count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = "
+                        "r.nameId GROUP BY 1") == std::vector<std::string>{"cuGraphLaunch|2"});
+}
+
+TEST_CASE("exports: a counted kernel's counters are rows of COMPUTEPROF_COUNTERS, n/a as NULL", "[e2e][exports]") {
+  auto o = profiling("inst_executed\nbranch\nexport sqlite\n");
+  const auto r = run_client("linked", "basic", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string database = o.directory + "/compute_profile.sqlite";
+  // The simulated driver's CUPTI cannot count: every value of the three kernels is n/a.
+  CHECK(query(database,
+              "SELECT s.value, count(*), count(c.value), count(DISTINCT c.correlationId) FROM COMPUTEPROF_COUNTERS c "
+              "JOIN StringIds s ON s.id = c.nameId GROUP BY 1 ORDER BY 1") ==
+        std::vector<std::string>{"branch|3|0|3", "inst_executed|3|0|3"});
+  CHECK(query(database, "SELECT count(*) FROM COMPUTEPROF_COUNTERS c JOIN CUPTI_ACTIVITY_KIND_KERNEL k ON "
+                        "k.correlationId = c.correlationId") == std::vector<std::string>{"6"});
 }
 
 TEST_CASE("exports: a process killed after a flush point leaves a trace that parses and a database that opens",
