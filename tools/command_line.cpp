@@ -1,6 +1,7 @@
 #include "tools/command_line.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -112,11 +113,16 @@ std::variant<CommandLine, UsageError> parse_command_line(std::span<const std::st
     if (!arg.starts_with('-')) break;
     ++next;
 
-    // Long options may carry their value as "--name=value".
+    // Long options may carry their value as "--name=value", -o as "-oPATH"; --output is -o.
     const std::size_t equals = arg.starts_with("--") ? arg.find('=') : std::string_view::npos;
-    const std::string_view name = arg.substr(0, equals);
+    std::string_view name = arg.substr(0, equals);
     std::optional<std::string_view> value;
     if (equals != std::string_view::npos) value = arg.substr(equals + 1);
+    if (name.starts_with("-o") && name.size() > 2 && name[2] != '-') {
+      value = name.substr(2);
+      name = "-o";
+    }
+    if (name == "--output") name = "-o";
 
     if (name == "-h" || name == "--help" || name == "--version" || name == "--csv" || name == "--query-counters") {
       if (value) return usage_error(fmt::format("option '{}' takes no value", name));
@@ -159,7 +165,9 @@ std::variant<CommandLine, UsageError> parse_command_line(std::span<const std::st
     } else if (name == "--config") {
       run.config_path = std::string(*value);
     } else if (name == "--chip") {
+      // CUPTI names chips in capitals: tu102 is TU102.
       chip = std::string(*value);
+      std::ranges::transform(*chip, chip->begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     } else if (auto error = add_counters(*value, run.counters)) {
       return *error;
     }

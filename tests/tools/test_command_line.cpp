@@ -178,3 +178,17 @@ TEST_CASE("stats takes the files after it", "[command_line]") {
   // An application named stats runs after "--".
   CHECK(parsed_run({"--", "stats", "x"}).command == std::vector<std::string>{"stats", "x"});
 }
+
+TEST_CASE("-o takes its value attached or after, --output is -o", "[command_line]") {
+  CHECK(parsed_run({"-orun.log", "./app"}).log_path == "run.log");
+  CHECK(parsed_run({"--output", "run.log", "./app"}).log_path == "run.log");
+  CHECK(parsed_run({"--output=run_%p.log", "./app"}).log_path == "run_%p.log");
+  CHECK(parse_error({"--output"}) == "option '-o' needs a value (see computeprof --help)");
+  CHECK(parse_error({"--out", "x", "./app"}) == "unknown option '--out' (see computeprof --help)");
+}
+
+TEST_CASE("chip names are CUPTI's whatever their case", "[command_line]") {
+  const auto result = parse({"--query-counters", "--chip", "tu102"});
+  REQUIRE(std::holds_alternative<CommandLine>(result));
+  CHECK(std::get<CommandLine>(result).query.chip == "TU102");
+}
