@@ -4,13 +4,21 @@
 
 #include "tools/launch_error.hpp"
 
+// Set by tools/CMakeLists.txt from GNUInstallDirs.
+#ifndef COMPUTEPROF_BIN_TO_LIB
+#define COMPUTEPROF_BIN_TO_LIB "../lib"
+#endif
+
 namespace computeprof::tools {
 
+std::string_view installed_library_directory() { return COMPUTEPROF_BIN_TO_LIB; }
+
 std::vector<std::filesystem::path> shim_candidates(std::optional<std::string_view> explicit_choice,
-                                                   const std::filesystem::path& executable) {
+                                                   const std::filesystem::path& executable,
+                                                   std::string_view bin_to_lib) {
   if (explicit_choice) return {std::filesystem::absolute(*explicit_choice).lexically_normal()};
   const std::filesystem::path directory = executable.parent_path();
-  return {(directory / "../lib/libcomputeprof.so").lexically_normal(),
+  return {(directory / bin_to_lib / "libcomputeprof.so").lexically_normal(),
           (directory / "../shim/libcomputeprof.so").lexically_normal()};
 }
 

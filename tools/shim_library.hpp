@@ -8,13 +8,19 @@
 
 namespace computeprof::tools {
 
+// Where an install puts the library, relative to the directory of the command: CMake's
+// path from CMAKE_INSTALL_BINDIR to CMAKE_INSTALL_LIBDIR ("../lib", "../lib64",
+// "../lib/x86_64-linux-gnu").
+std::string_view installed_library_directory();
+
 // The paths to try, best first. An explicit choice (COMPUTEPROF_LIBRARY) is the only
 // candidate: silently preloading another build than the one asked for would mislead.
-// Otherwise, relative to the computeprof executable: ../lib (installed) and ../shim (the
-// build tree). Paths are absolute, so an application that changes directory and starts
-// other programs still preloads the same file.
+// Otherwise, relative to the computeprof executable: bin_to_lib (installed) and ../shim
+// (the build tree). Paths are absolute, so an application that changes directory and
+// starts other programs still preloads the same file.
 std::vector<std::filesystem::path> shim_candidates(std::optional<std::string_view> explicit_choice,
-                                                   const std::filesystem::path& executable);
+                                                   const std::filesystem::path& executable,
+                                                   std::string_view bin_to_lib = installed_library_directory());
 
 // The first candidate that exists. Throws LaunchError naming every candidate when none
 // does, or when the path cannot be put in LD_PRELOAD (it splits at ':' and white space).

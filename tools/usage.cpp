@@ -20,7 +20,7 @@ COMPUTE_PROFILE log.
 
 Options:
   --csv               comma-separated log (COMPUTE_PROFILE_CSV=1)
-  -o PATH             log path (COMPUTE_PROFILE_LOG); %d device, %p process id,
+  -o, --output PATH   log path (COMPUTE_PROFILE_LOG); %d device, %p process id,
                       %h host name, %q{NAME} environment variable NAME, %% a %
   --config FILE       options and counters to use (COMPUTE_PROFILE_CONFIG)
   --counters a,b,...  counters to collect, in addition to those of --config
@@ -37,7 +37,8 @@ CSV, several added together) and databases written with --export sqlite.
 
 Environment:
   COMPUTEPROF_LIBRARY  the libcomputeprof.so to preload; by default, relative to
-                       computeprof: ../lib (installed), then ../shim (built)
+                       computeprof: the install's library directory, then
+                       ../shim (the build tree)
   COMPUTEPROF_CUPTI_LIBRARY
                        the libcupti.so.13 to use; by default the loader's
                        search, then the CUDA toolkit computeprof was built with

@@ -8,6 +8,7 @@
 #include "tools/launch_error.hpp"
 #include "tools/shim_library.hpp"
 
+using computeprof::tools::installed_library_directory;
 using computeprof::tools::LaunchError;
 using computeprof::tools::locate_shim;
 using computeprof::tools::shim_candidates;
@@ -23,8 +24,22 @@ void create_file(const std::filesystem::path& path) {
 }  // namespace
 
 TEST_CASE("without a choice the installed layout comes before the build tree", "[shim_library]") {
-  CHECK(shim_candidates(std::nullopt, "/opt/cp/bin/computeprof") ==
+  CHECK(shim_candidates(std::nullopt, "/opt/cp/bin/computeprof", "../lib") ==
         Paths{"/opt/cp/lib/libcomputeprof.so", "/opt/cp/shim/libcomputeprof.so"});
+}
+
+TEST_CASE("the installed library is where CMake's libdir is, relative to bindir", "[shim_library]") {
+  // COMPUTEPROF_BIN_TO_LIB: file(RELATIVE_PATH) of the configured GNUInstallDirs.
+  CHECK(installed_library_directory() == COMPUTEPROF_BIN_TO_LIB);
+  CHECK(shim_candidates(std::nullopt, "/opt/cp/bin/computeprof") ==
+        Paths{(std::filesystem::path("/opt/cp/bin") / COMPUTEPROF_BIN_TO_LIB / "libcomputeprof.so").lexically_normal(),
+              "/opt/cp/shim/libcomputeprof.so"});
+  CHECK(shim_candidates(std::nullopt, "/usr/bin/computeprof", "../lib64") ==
+        Paths{"/usr/lib64/libcomputeprof.so", "/usr/shim/libcomputeprof.so"});
+  CHECK(shim_candidates(std::nullopt, "/usr/bin/computeprof", "../lib/x86_64-linux-gnu") ==
+        Paths{"/usr/lib/x86_64-linux-gnu/libcomputeprof.so", "/usr/shim/libcomputeprof.so"});
+  CHECK(shim_candidates(std::nullopt, "/opt/cp/computeprof", ".") ==
+        Paths{"/opt/cp/libcomputeprof.so", "/opt/shim/libcomputeprof.so"});
 }
 
 TEST_CASE("COMPUTEPROF_LIBRARY is the only candidate, made absolute", "[shim_library]") {
