@@ -3,7 +3,7 @@
 //
 //   memory_client <reach> <scenario>
 //   reach:    linked | dlsym | procaddress | procaddress-ptds
-//   scenario: peak | unknown-free
+//   scenario: peak | unknown-free | arrays
 //
 // Like driver_client: `linked` (the memory_client_linked build) takes the addresses of
 // the symbols it links against, `dlsym` looks them up on a libcuda handle, and the
@@ -54,6 +54,7 @@ namespace {
   X(mem_alloc_managed, cuMemAllocManaged, cuMemAllocManaged, 6000)                      \
   X(array_create, cuArrayCreate_v2, cuArrayCreate, 3020)                                \
   X(array_destroy, cuArrayDestroy, cuArrayDestroy, 2000)                                \
+  X(array_3d_create, cuArray3DCreate_v2, cuArray3DCreate, 3020)                         \
   X(mipmapped_array_create, cuMipmappedArrayCreate, cuMipmappedArrayCreate, 5000)       \
   X(mipmapped_array_destroy, cuMipmappedArrayDestroy, cuMipmappedArrayDestroy, 5000)    \
   X(mem_alloc_async, cuMemAllocAsync, cuMemAllocAsync, 11020)                           \
@@ -476,6 +477,32 @@ void scenario_unknown_free(const char* reach) {
   freed("x1", "cuMemRelease", handle);
 }
 
+// Arrays of three dimensions: a 3D array of 64 x 32 x 8 two-channel floats (131072
+// bytes), and one of 128 x 128 one-byte elements made with depth 0 (16384 bytes, a 2D
+// array); the 3D one is destroyed, the other left (a leak).
+void scenario_arrays() {
+  open_primary_context();
+  CUDA_ARRAY3D_DESCRIPTOR volume{};
+  volume.Width = 64;
+  volume.Height = 32;
+  volume.Depth = 8;
+  volume.Format = CU_AD_FORMAT_FLOAT;
+  volume.NumChannels = 2;
+  CUarray a3 = nullptr;
+  check(g.array_3d_create(&a3, &volume), "cuArray3DCreate a3");
+  allocated("a3", "cuArray3DCreate_v2", a3, 64 * 32 * 8 * 4 * 2);
+  CUDA_ARRAY3D_DESCRIPTOR flat{};
+  flat.Width = 128;
+  flat.Height = 128;
+  flat.Format = CU_AD_FORMAT_UNSIGNED_INT8;
+  flat.NumChannels = 1;
+  CUarray a2 = nullptr;
+  check(g.array_3d_create(&a2, &flat), "cuArray3DCreate a2");
+  allocated("a2", "cuArray3DCreate_v2", a2, 128 * 128);
+  check(g.array_destroy(a3), "cuArrayDestroy a3");
+  freed("a3", "cuArrayDestroy", a3);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -492,6 +519,7 @@ int main(int argc, char** argv) {
   }
   if (scenario == "peak") scenario_peak();
   else if (scenario == "unknown-free") scenario_unknown_free(argv[1]);
+  else if (scenario == "arrays") scenario_arrays();
   else fail("unknown scenario");
   std::printf("PASS\n");
   // Like many programs: exit with d1 still allocated and the primary context retained.

@@ -230,3 +230,33 @@ TEST_CASE("memtrace: a free of memory the process never allocated is counted, th
   CHECK(report.find("# 3 events, 1 free of an unknown address\n") != std::string::npos);
   CHECK(report.ends_with("frees of unknown addresses: 1\n    cuMemRelease 0x? at ? ms\n"));
 }
+
+TEST_CASE("memtrace: cuArray3DCreate's arrays, 3D and with depth 0, on every reach path", "[e2e][memtrace]") {
+  const auto reach = GENERATE(as<std::string>{}, "linked", "dlsym", "procaddress", "procaddress-ptds");
+  INFO(reach);
+  auto o = profiling("memtrace\n");
+  const auto r = run_memory_client(reach, "arrays", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.ends_with("PASS\n"));
+  // 64 x 32 x 8 two-channel floats, then 128 x 128 bytes with depth 0 (one layer).
+  CHECK(normalized(read_file(o.directory + "/compute_profile.memory")) ==
+        "# COMPUTEPROF_MEMORY 1\n"
+        "# time 0 is ? ns since the epoch (the first event); times are ms from it\n"
+        "# 3 events, 0 frees of unknown addresses\n"
+        "device 0\n"
+        "  peak: 147456 bytes (0.141 MiB) at ? ms, reached by cuArray3DCreate_v2\n"
+        "  cuMemGetInfo used: 537001984 bytes (512.125 MiB) at ? ms\n"
+        "  live at the peak: 2 allocations, 147456 bytes\n"
+        "    131072 array 0x? cuArray3DCreate_v2 at ? ms\n"
+        "    16384 array 0x? cuArray3DCreate_v2 at ? ms\n"
+        "  never freed: 1 allocation, 16384 bytes\n"
+        "    16384 array 0x? cuArray3DCreate_v2 at ? ms\n"
+        "  peak of each kind: array 147456\n"
+        "host and managed memory (not in the devices' peaks)\n"
+        "  managed: peak 0 bytes; never freed: 0 allocations, 0 bytes\n"
+        "  pinned: peak 0 bytes; never freed: 0 allocations, 0 bytes\n"
+        "  registered: peak 0 bytes; never freed: 0 allocations, 0 bytes\n"
+        "memory pools\n"
+        "frees of unknown addresses: 0\n");
+}
