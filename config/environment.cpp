@@ -68,6 +68,7 @@ ApiEnvironment read_api_environment(Api api, EnvLookup lookup, void* user) {
   if (csv == Flag::unset) csv = read_flag(fmt::format("{}_CSV", family), Flag::off, lookup, user);
   env.csv = csv == Flag::on;
   env.config_path = read_string("_CONFIG", family, lookup, user).value_or("");
+  env.config_name = lookup("COMPUTEPROF_CONFIG_NAME", user).value_or("");
   return env;
 }
 
@@ -75,7 +76,7 @@ Settings resolve_settings(const ApiEnvironment& env) {
   Settings s;
   s.enabled = env.enabled;
   s.log_template = env.log_template;
-  if (env.enabled && !env.config_path.empty()) s.config = load_profile_config(env.config_path);
+  if (env.enabled && !env.config_path.empty()) s.config = load_profile_config(env.config_path, env.config_name);
   s.format = s.config.log_format.value_or(env.csv ? LogFormat::csv : LogFormat::kvp);
   return s;
 }

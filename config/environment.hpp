@@ -24,6 +24,10 @@ struct ApiEnvironment {
   std::string log_template;    // the *_LOG value, or the family's default name
   bool csv = false;            // *_PROFILE_CSV
   std::string config_path;     // *_PROFILE_CONFIG, empty when unset
+  // COMPUTEPROF_CONFIG_NAME: what warnings call the config file. The computeprof
+  // command gives the shim a copy of the user's file with its options' lines added, and
+  // names the user's file here; empty: the path itself.
+  std::string config_name;
 };
 
 // COMPUTE_* apply to both kinds and win over the kind's own family. Values other than

@@ -301,9 +301,10 @@ ProfileConfig parse_profile_config(std::string_view text, std::string_view sourc
   return config;
 }
 
-ProfileConfig load_profile_config(const std::string& path) {
+ProfileConfig load_profile_config(const std::string& path, std::string_view shown_name) {
+  const std::string_view source = shown_name.empty() ? std::string_view(path) : shown_name;
   auto fail = [&](std::string_view why) {
-    warn(fmt::format("config file '{}': {}; using defaults", escape_for_warning(path), why));
+    warn(fmt::format("config file '{}': {}; using defaults", escape_for_warning(source), why));
     return ProfileConfig{};
   };
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -342,7 +343,7 @@ ProfileConfig load_profile_config(const std::string& path) {
   }
   ::close(fd);
   text.resize(done);
-  return parse_profile_config(text, path);
+  return parse_profile_config(text, source);
 }
 
 }  // namespace computeprof::config

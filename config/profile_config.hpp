@@ -64,6 +64,7 @@ ProfileConfig parse_profile_config(std::string_view text, std::string_view sourc
 
 // Reads and parses a config file. Any failure (missing, a directory, unreadable, not a
 // regular file, binary, too large) is one warning, and the defaults are returned.
-ProfileConfig load_profile_config(const std::string& path);
+// Warnings name the file `shown_name`, or `path` when it is empty.
+ProfileConfig load_profile_config(const std::string& path, std::string_view shown_name = {});
 
 }  // namespace computeprof::config

@@ -33,6 +33,7 @@ std::vector<std::string> build_launch_environment(std::span<const std::string> p
   if (settings.csv) assignments.emplace_back("COMPUTE_PROFILE_CSV", "1");
   if (settings.log_path) assignments.emplace_back("COMPUTE_PROFILE_LOG", *settings.log_path);
   if (settings.config_path) assignments.emplace_back("COMPUTE_PROFILE_CONFIG", *settings.config_path);
+  if (settings.config_name) assignments.emplace_back("COMPUTEPROF_CONFIG_NAME", *settings.config_name);
   assignments.emplace_back("COMPUTEPROF_LOG_INDEX", settings.log_index_path);
 
   std::vector<std::string> environment;

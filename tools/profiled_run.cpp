@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "config/profile_config.hpp"
 #include "config/report.hpp"
 #include "tools/child_process.hpp"
 #include "tools/launch_config.hpp"
@@ -47,6 +48,14 @@ std::string read_config_file(const std::string& path) {
   return *std::move(text);
 }
 
+// Whether the config text sets the key-value format (its problems are the shim's to tell).
+bool config_asks_for_key_value(std::string_view text) {
+  config::set_warning_sink([](std::string_view, void*) {}, nullptr);
+  const config::ProfileConfig parsed = config::parse_profile_config(text, "");
+  config::set_warning_sink(nullptr, nullptr);
+  return parsed.log_format == config::LogFormat::kvp;
+}
+
 }  // namespace
 
 int run_profiled(const RunOptions& options) {
@@ -69,6 +78,15 @@ int run_profiled(const RunOptions& options) {
     launch_config.emplace("computeprof-config-");
     launch_config->write(launch_config_text(base, added_lines));
     settings.config_path = launch_config->path();
+    // The shim's warnings name the user's file (its lines come first, numbered as there).
+    settings.config_name = options.config_path.value_or("computeprof's options");
+  }
+  // A config file the launcher cannot read is the shim's to report, as without --csv.
+  const std::optional<std::string> user_config =
+      options.csv && options.config_path ? read_text_file(*options.config_path) : std::nullopt;
+  if (user_config && config_asks_for_key_value(*user_config)) {
+    config::warn(fmt::format("--csv: the config file '{}' says profilelogformat KVP, which wins",
+                             config::escape_for_warning(*options.config_path)));
   }
 
   const ChildOutcome outcome = run_child(options.command, build_launch_environment(current_environment(), settings));

@@ -195,3 +195,20 @@ TEST_CASE("the launcher's config options reach the shim as the config file's lin
   CHECK(std::regex_search(r.err, std::regex("==[0-9]+== Profiling result:\n")));
   CHECK(r.err.find("computeprof: log written to " + o.directory + "/compute_profile.log\n") != std::string::npos);
 }
+
+TEST_CASE("the launcher's copy of a config file: the shim's warnings name the user's file and line",
+          "[e2e][filters]") {
+  RunOptions o;
+  o.directory = make_scratch_directory();
+  o.preload_shim = false;
+  const std::string config = write_config(o.directory, "gridsize\nbogus\n");
+  o.argv = {COMPUTEPROF_CLI_PATH, "--config", config, "--kernels", "blockSum", "--kernel-filter-scope", "all",
+            FILTER_CLIENT_PATH};
+  const auto r = e2e::run(o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.starts_with("computeprof: " + config + ":2: unknown name 'bogus', skipped\n"));
+  const auto log = read_log(o.directory + "/compute_profile.log");
+  CHECK(methods(log) == Methods{"memcpyHtoD", "_Z8blockSumPKfPfi", "memset"});
+  CHECK(log.column_line == "method,gputime,cputime,gridsizeX,gridsizeY,occupancy");
+}

@@ -179,7 +179,7 @@ TEST_CASE("stats takes the files after it", "[command_line]") {
   CHECK(parsed_run({"--", "stats", "x"}).command == std::vector<std::string>{"stats", "x"});
 }
 
-TEST_CASE("-o takes its value attached or after, --output is -o", "[command_line]") {
+TEST_CASE("the value of -o comes attached or after it, --output is -o", "[command_line]") {
   CHECK(parsed_run({"-orun.log", "./app"}).log_path == "run.log");
   CHECK(parsed_run({"--output", "run.log", "./app"}).log_path == "run.log");
   CHECK(parsed_run({"--output=run_%p.log", "./app"}).log_path == "run_%p.log");

@@ -267,3 +267,34 @@ TEST_CASE("version and help", "[launcher_run]") {
   CHECK(run.out.starts_with("Usage: computeprof [options] [--] application [arguments...]\n"));
   CHECK(contains_line(run.out, "  --counters a,b,...  counters to collect, in addition to those of --config"));
 }
+
+TEST_CASE("a config file extended by options is named as the user's in the shim's warnings", "[launcher_run]") {
+  const LauncherEnvironment environment;
+  const ScratchDirectory work;
+  std::ofstream(work / "mine.cfg") << "gridsize\n";
+  const LauncherResult with_config = run_launcher(
+      {"--config", work / "mine.cfg", "--memtrace", "/bin/sh", "-c", "echo \"$COMPUTEPROF_CONFIG_NAME\""},
+      environment.entries);
+  CHECK(with_config.exit_code == 0);
+  CHECK(with_config.out == (work / "mine.cfg") + "\n");
+  const LauncherResult options_only =
+      run_launcher({"--memtrace", "/bin/sh", "-c", "echo \"$COMPUTEPROF_CONFIG_NAME\""}, environment.entries);
+  CHECK(options_only.out == "computeprof's options\n");
+  // A config file passed on as it is keeps its own name.
+  const LauncherResult as_given =
+      run_launcher({"--config", work / "mine.cfg", "/bin/sh", "-c", "echo \"[$COMPUTEPROF_CONFIG_NAME]\""},
+                   environment.entries);
+  CHECK(as_given.out == "[]\n");
+}
+
+TEST_CASE("the --csv flag against profilelogformat KVP in the config file is one warning: the file wins", "[launcher_run]") {
+  const LauncherEnvironment environment;
+  const ScratchDirectory work;
+  std::ofstream(work / "kvp.cfg") << "profilelogformat KVP\n";
+  const LauncherResult run = run_launcher({"--csv", "--config", work / "kvp.cfg", "/bin/true"}, environment.entries);
+  CHECK(run.exit_code == 0);
+  CHECK(run.err == "computeprof: --csv: the config file '" + (work / "kvp.cfg") +
+                       "' says profilelogformat KVP, which wins\n" + kNoLogLine);
+  std::ofstream(work / "csv.cfg") << "profilelogformat CSV\n";
+  CHECK(run_launcher({"--csv", "--config", work / "csv.cfg", "/bin/true"}, environment.entries).err == kNoLogLine);
+}

@@ -52,6 +52,18 @@ TEST_CASE("a missing config file is one warning and the defaults", "[config][inp
         "config file '/nonexistent/computeprof.cfg': No such file or directory; using defaults");
 }
 
+TEST_CASE("warnings call the config file by the name given for it", "[config][input]") {
+  WarningCapture warnings;
+  CHECK(is_default(load_profile_config("/nonexistent/copy.cfg", "mine.cfg")));
+  TempDir dir;
+  const auto file = dir.path / "copy.cfg";
+  std::ofstream(file) << "gridsize\nbogus\n";
+  CHECK(load_profile_config(file.string(), "mine.cfg").has(computeprof::config::Option::gridsize));
+  CHECK(warnings.lines() == std::vector<std::string>{
+                                "config file 'mine.cfg': No such file or directory; using defaults",
+                                "mine.cfg:2: unknown name 'bogus', skipped"});
+}
+
 TEST_CASE("a directory as config file is one warning", "[config][input]") {
   TempDir dir;
   WarningCapture warnings;

@@ -98,6 +98,9 @@ TEST_CASE("LOG, CSV and CONFIG: the COMPUTE_ ones win, the family's own apply al
   cl = read(Api::opencl, env);
   CHECK(cl.log_template == "all.log");
   CHECK(cl.config_path == "all.cfg");
+  CHECK(cl.config_name.empty());
+  env["COMPUTEPROF_CONFIG_NAME"] = "mine.cfg";
+  CHECK(read(Api::cuda, env).config_name == "mine.cfg");
 }
 
 TEST_CASE("values other than 0 and 1 are warned about once, naming variable and value", "[env]") {
