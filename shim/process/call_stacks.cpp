@@ -140,10 +140,19 @@ struct CachedStack {
 constexpr std::size_t kThreadCache = 256;
 thread_local std::array<CachedStack, kThreadCache> t_stacks;
 
+// The thread's last stack: a loop that launches from one call site finds it without
+// hashing (the hash's chain of multiplications costs more than the comparison).
+thread_local const CachedStack* t_last_stack = nullptr;
+
 std::uint32_t intern(std::span<const std::uintptr_t> frames) {
+  if (const CachedStack* last = t_last_stack;
+      last != nullptr && std::equal(frames.begin(), frames.end(), last->frames->begin(), last->frames->end())) {
+    return last->id;
+  }
   const std::uint64_t h = hash_frames(frames);
   CachedStack& slot = t_stacks[h % kThreadCache];
   if (slot.id != 0 && slot.hash == h && std::equal(frames.begin(), frames.end(), slot.frames->begin(), slot.frames->end())) {
+    t_last_stack = &slot;
     return slot.id;
   }
   StackTable& t = table();
@@ -160,6 +169,7 @@ std::uint32_t intern(std::span<const std::uintptr_t> frames) {
     t.by_hash.emplace(h, id);
   }
   slot = {h, id, &t.stacks[id - 1]};
+  t_last_stack = &slot;
   return id;
 }
 
