@@ -17,8 +17,8 @@ struct LaunchSettings {
 };
 
 // `parent` holds "NAME=value" entries (the launcher's environ). The result keeps every
-// entry the settings do not name, in order, then appends those they do: LD_PRELOAD (the
-// shim, then any earlier value), COMPUTE_PROFILE=1, COMPUTE_PROFILE_CSV,
+// entry the settings do not name, in order, then appends those they do: LD_PRELOAD (any
+// sanitizer runtime it held, the shim, then the rest of its earlier value), COMPUTE_PROFILE=1, COMPUTE_PROFILE_CSV,
 // COMPUTE_PROFILE_LOG, COMPUTE_PROFILE_CONFIG, COMPUTEPROF_CONFIG_NAME,
 // COMPUTEPROF_LOG_INDEX. A variable left
 // unset by the settings (no --csv, no -o, no config) keeps its inherited value.

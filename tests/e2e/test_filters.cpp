@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <regex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "catch.hpp"
@@ -36,6 +37,16 @@ FilterRun run_filter_client(const std::string& config) {
   REQUIRE(run.result.out.ends_with("PASS\n"));
   run.log = read_log(o.directory + "/compute_profile.log");
   return run;
+}
+
+// A run of the computeprof command, which preloads the shim itself: a sanitizer runtime
+// the shim needs is preloaded for it (the command keeps it first).
+RunOptions through_launcher() {
+  RunOptions o;
+  o.directory = make_scratch_directory();
+  o.preload_shim = false;
+  if (!std::string_view(SANITIZER_PRELOAD).empty()) o.env["LD_PRELOAD"] = SANITIZER_PRELOAD;
+  return o;
 }
 
 // Each record's counter field: "n/a", or "-" where the record has no such key.
@@ -173,9 +184,7 @@ TEST_CASE("callstack with memtrace: the report names where each allocation was m
 }
 
 TEST_CASE("the launcher's config options reach the shim as the config file's lines", "[e2e][filters]") {
-  RunOptions o;
-  o.directory = make_scratch_directory();
-  o.preload_shim = false;  // the launcher preloads it
+  RunOptions o = through_launcher();
   o.argv = {COMPUTEPROF_CLI_PATH, "--kernels", "vecAdd:2", "--kernel-filter-scope=all", "--callstack=4",
             "--export", "json,sqlite", "--memtrace", "--print-summary", FILTER_CLIENT_PATH};
   const auto r = e2e::run(o);
@@ -198,9 +207,7 @@ TEST_CASE("the launcher's config options reach the shim as the config file's lin
 
 TEST_CASE("the launcher's copy of a config file: the shim's warnings name the user's file and line",
           "[e2e][filters]") {
-  RunOptions o;
-  o.directory = make_scratch_directory();
-  o.preload_shim = false;
+  RunOptions o = through_launcher();
   const std::string config = write_config(o.directory, "gridsize\nbogus\n");
   o.argv = {COMPUTEPROF_CLI_PATH, "--config", config, "--kernels", "blockSum", "--kernel-filter-scope", "all",
             FILTER_CLIENT_PATH};

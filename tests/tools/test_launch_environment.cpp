@@ -27,11 +27,18 @@ TEST_CASE("the shim becomes LD_PRELOAD when there was none", "[environment]") {
                     "COMPUTEPROF_LOG_INDEX=/tmp/computeprof-logs-abc123"});
 }
 
-TEST_CASE("the shim goes before an inherited LD_PRELOAD", "[environment]") {
-  const Environment parent{"LD_PRELOAD=/usr/lib/libasan.so.8:/opt/mpi/hook.so", "PATH=/usr/bin"};
+TEST_CASE("the shim goes before an inherited LD_PRELOAD, after a sanitizer runtime in it", "[environment]") {
+  const Environment parent{"LD_PRELOAD=/opt/mpi/hook.so:/usr/lib/libasan.so.8 other.so", "PATH=/usr/bin"};
   CHECK(build_launch_environment(parent, minimal_settings()) ==
-        Environment{"PATH=/usr/bin", "LD_PRELOAD=/opt/cp/lib/libcomputeprof.so:/usr/lib/libasan.so.8:/opt/mpi/hook.so",
+        Environment{"PATH=/usr/bin",
+                    "LD_PRELOAD=/usr/lib/libasan.so.8:/opt/cp/lib/libcomputeprof.so:/opt/mpi/hook.so:other.so",
                     "COMPUTE_PROFILE=1", "COMPUTEPROF_LOG_INDEX=/tmp/computeprof-logs-abc123"});
+  const Environment tsan{"LD_PRELOAD=libtsan.so.2:libclang_rt.ubsan_standalone-x86_64.so"};
+  CHECK(build_launch_environment(tsan, minimal_settings()).front() ==
+        "LD_PRELOAD=libtsan.so.2:libclang_rt.ubsan_standalone-x86_64.so:/opt/cp/lib/libcomputeprof.so");
+  const Environment lookalike{"LD_PRELOAD=/opt/libasanitizer_fake.so"};
+  CHECK(build_launch_environment(lookalike, minimal_settings()).front() ==
+        "LD_PRELOAD=/opt/cp/lib/libcomputeprof.so:/opt/libasanitizer_fake.so");
 }
 
 TEST_CASE("an empty inherited LD_PRELOAD adds no separator", "[environment]") {
