@@ -6,8 +6,7 @@
 #include <fmt/format.h>
 
 #include "config/counters.hpp"
-#include "config/profile_config.hpp"
-#include "config/report.hpp"
+#include "tools/config_text.hpp"
 
 namespace computeprof::tools {
 namespace {
@@ -41,12 +40,7 @@ const ConfigOption* find_config_option(std::string_view flag) {
 // The config parser's verdict on the line a flag stands for: its first problem, if any,
 // without the source and line number it would name in a file.
 std::optional<UsageError> check_config_line(std::string_view flag, const std::string& line) {
-  std::vector<std::string> problems;
-  config::set_warning_sink(
-      [](std::string_view warning, void* user) { static_cast<std::vector<std::string>*>(user)->emplace_back(warning); },
-      &problems);
-  config::parse_profile_config(line, "flag");
-  config::set_warning_sink(nullptr, nullptr);
+  const std::vector<std::string> problems = parse_config_text(line, "flag").problems;
   if (problems.empty()) return std::nullopt;
   std::string_view problem = problems.front();
   if (problem.starts_with("flag:1: ")) problem.remove_prefix(std::string_view("flag:1: ").size());

@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "config/profile_config.hpp"
 #include "config/report.hpp"
 #include "tools/child_process.hpp"
+#include "tools/config_text.hpp"
 #include "tools/launch_config.hpp"
 #include "tools/launch_environment.hpp"
 #include "tools/launch_error.hpp"
@@ -42,18 +42,16 @@ std::vector<std::string> current_environment() {
   return entries;
 }
 
-std::string read_config_file(const std::string& path) {
-  std::optional<std::string> text = read_text_file(path);
-  if (!text) throw LaunchError(fmt::format("cannot read config file '{}': {}", path, std::strerror(errno)));
-  return *std::move(text);
-}
-
-// Whether the config text sets the key-value format (its problems are the shim's to tell).
-bool config_asks_for_key_value(std::string_view text) {
-  config::set_warning_sink([](std::string_view, void*) {}, nullptr);
-  const config::ProfileConfig parsed = config::parse_profile_config(text, "");
-  config::set_warning_sink(nullptr, nullptr);
-  return parsed.log_format == config::LogFormat::kvp;
+// The --config file's text, read where the launcher needs it: to extend a copy of it
+// (then a file it cannot read stops the run) or to compare it with --csv (then the shim
+// reports such a file, as without --csv).
+std::optional<std::string> read_user_config(const RunOptions& options, bool extended) {
+  if (!options.config_path || (!extended && !options.csv)) return std::nullopt;
+  std::optional<std::string> text = read_text_file(*options.config_path);
+  if (!text && extended) {
+    throw LaunchError(fmt::format("cannot read config file '{}': {}", *options.config_path, std::strerror(errno)));
+  }
+  return text;
 }
 
 }  // namespace
@@ -72,19 +70,17 @@ int run_profiled(const RunOptions& options) {
   // the --config file.
   std::vector<std::string> added_lines = options.counters;
   added_lines.insert(added_lines.end(), options.config_lines.begin(), options.config_lines.end());
+  const std::optional<std::string> user_config = read_user_config(options, !added_lines.empty());
   std::optional<TemporaryFile> launch_config;
   if (!added_lines.empty()) {
-    const std::string base = options.config_path ? read_config_file(*options.config_path) : std::string();
     launch_config.emplace("computeprof-config-");
-    launch_config->write(launch_config_text(base, added_lines));
+    launch_config->write(launch_config_text(user_config.value_or(""), added_lines));
     settings.config_path = launch_config->path();
     // The shim's warnings name the user's file (its lines come first, numbered as there).
     settings.config_name = options.config_path.value_or("computeprof's options");
   }
-  // A config file the launcher cannot read is the shim's to report, as without --csv.
-  const std::optional<std::string> user_config =
-      options.csv && options.config_path ? read_text_file(*options.config_path) : std::nullopt;
-  if (user_config && config_asks_for_key_value(*user_config)) {
+  if (options.csv && user_config &&
+      parse_config_text(*user_config, *options.config_path).config.log_format == config::LogFormat::kvp) {
     config::warn(fmt::format("--csv: the config file '{}' says profilelogformat KVP, which wins",
                              config::escape_for_warning(*options.config_path)));
   }

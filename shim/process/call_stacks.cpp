@@ -81,13 +81,11 @@ constexpr std::size_t kMostOwnFrames = 8;
 
 // The program's frames (up to `wanted`) of what unw_backtrace gave: the leading frames
 // in the shim's code left out.
-std::size_t keep_program_frames(std::span<const std::uintptr_t> captured, const TextRange& own, std::size_t wanted,
-                                std::uintptr_t* out) {
+std::span<const std::uintptr_t> program_frames(std::span<const std::uintptr_t> captured, const TextRange& own,
+                                               std::size_t wanted) {
   std::size_t first = 0;
   while (first < captured.size() && captured[first] >= own.begin && captured[first] < own.end) ++first;
-  const std::size_t count = std::min(wanted, captured.size() - first);
-  std::copy_n(captured.begin() + static_cast<std::ptrdiff_t>(first), count, out);
-  return count;
+  return captured.subspan(first, std::min(wanted, captured.size() - first));
 }
 
 _Unwind_Reason_Code note_frame(_Unwind_Context* context, void* data) {
@@ -201,17 +199,18 @@ StackFrame symbolize(std::uintptr_t ip) {
 
 std::uint32_t capture_call_stack(unsigned depth) {
   if (depth == 0) return 0;
-  Unwinding u;
-  u.wanted = std::min<std::size_t>(depth, kMaxFrames);
-  u.own = own_text();
+  const std::size_t wanted = std::min<std::size_t>(depth, kMaxFrames);
   if (const UnwBacktrace unw_backtrace = libunwind_backtrace()) {
     std::array<std::uintptr_t, kMaxFrames + kMostOwnFrames> captured;
-    const int n = unw_backtrace(reinterpret_cast<void**>(captured.data()), static_cast<int>(u.wanted + kMostOwnFrames));
-    u.count = keep_program_frames(std::span(captured.data(), static_cast<std::size_t>(std::max(n, 0))), u.own,
-                                  u.wanted, u.frames.data());
-  } else {
-    _Unwind_Backtrace(note_frame, &u);
+    const int n = unw_backtrace(reinterpret_cast<void**>(captured.data()), static_cast<int>(wanted + kMostOwnFrames));
+    const auto frames =
+        program_frames(std::span(captured.data(), static_cast<std::size_t>(std::max(n, 0))), own_text(), wanted);
+    return frames.empty() ? 0 : intern(frames);
   }
+  Unwinding u;
+  u.wanted = wanted;
+  u.own = own_text();
+  _Unwind_Backtrace(note_frame, &u);
   if (u.count == 0) return 0;
   return intern(std::span<const std::uintptr_t>(u.frames.data(), u.count));
 }
