@@ -49,6 +49,15 @@ ColumnLayout select_columns(const config::ProfileConfig& cfg, Api api) {
   if (cfg.has(Option::memtransferdir)) add(Column::memtransferdir);
   if (cfg.has(Option::memtransferhostmemtype)) add(Column::memtransferhostmemtype);
   if (cfg.callstack_depth != 0) add(Column::callstackid);
+  for (const ColumnSpec& spec : layout.columns) {
+    KvpKey key;
+    const std::string_view name = column_name(spec, api);
+    const std::size_t size = std::min(name.size(), kMaxColumnName);  // every name fits: a unit test says so
+    std::copy_n(name.data(), size, key.text.data());
+    std::copy_n("=[ ", 3, key.text.data() + size);
+    key.size = static_cast<std::uint8_t>(size + 3);
+    layout.kvp_keys.push_back(key);
+  }
   return layout;
 }
 

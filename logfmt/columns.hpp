@@ -1,6 +1,7 @@
 #pragma once
 // Which columns a log has, in the fixed order of docs/format.md "Columns", whatever the
 // order of the config file.
+#include <array>
 #include <bitset>
 #include <cstddef>
 #include <cstdint>
@@ -47,9 +48,22 @@ struct ColumnSpec {
   friend bool operator==(const ColumnSpec&, const ColumnSpec&) = default;
 };
 
+// No column's name is longer: the record writers size a line's room with it.
+inline constexpr std::size_t kMaxColumnName = 48;
+
+// A column's key in key-value records, "gputime=[ ", in a block of fixed size: the
+// writer copies the whole block (no call, no copy loop of the name's length) into room it
+// has reserved, then keeps `size` bytes of it.
+struct KvpKey {
+  std::array<char, 64> text{};
+  std::uint8_t size = 0;
+};
+static_assert(kMaxColumnName + sizeof "=[" < std::tuple_size_v<decltype(KvpKey::text)>);
+
 struct ColumnLayout {
   config::Api api = config::Api::cuda;
   std::vector<ColumnSpec> columns;
+  std::vector<KvpKey> kvp_keys;  // one per column
   // Which kinds of column `columns` has: asked per record by the writers.
   std::bitset<static_cast<std::size_t>(Column::callstackid) + 1> present;
 

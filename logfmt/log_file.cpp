@@ -42,7 +42,8 @@ LogFile::LogFile(LogFile&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)),
       write_failed_(other.write_failed_),
       path_(std::move(other.path_)),
-      buffer_(std::move(other.buffer_)) {}
+      buffer_(std::move(other.buffer_)),
+      used_(std::exchange(other.used_, 0)) {}
 
 LogFile& LogFile::operator=(LogFile&& other) noexcept {
   if (this != &other) {
@@ -51,6 +52,7 @@ LogFile& LogFile::operator=(LogFile&& other) noexcept {
     write_failed_ = other.write_failed_;
     path_ = std::move(other.path_);
     buffer_ = std::move(other.buffer_);
+    used_ = std::exchange(other.used_, 0);
   }
   return *this;
 }
@@ -89,15 +91,28 @@ OpenResult LogFile::open(const std::string& path) {
 }
 
 void LogFile::append(std::string_view text) {
-  if (fd_ < 0) return;
-  buffer_.append(text);
-  if (buffer_.size() >= kFlushThreshold) flush();
+  char* room = room_for(text.size());
+  if (room == nullptr) return;
+  std::memcpy(room, text.data(), text.size());
+  commit(room + text.size());
+}
+
+char* LogFile::room_for(std::size_t bound) {
+  if (fd_ < 0) return nullptr;
+  // The buffer only grows (zero-filled once), so that a record costs no fill.
+  if (buffer_.size() - used_ < bound) buffer_.resize(used_ + bound);
+  return buffer_.data() + used_;
+}
+
+void LogFile::commit(const char* end) {
+  used_ = static_cast<std::size_t>(end - buffer_.data());
+  if (used_ >= kFlushThreshold) flush();
 }
 
 void LogFile::flush() {
-  if (fd_ < 0 || buffer_.empty()) return;
-  write_all(buffer_);
-  buffer_.clear();
+  if (fd_ < 0 || used_ == 0) return;
+  write_all({buffer_.data(), used_});
+  used_ = 0;
 }
 
 void LogFile::flush_with_tail(std::string_view tail) {
@@ -115,7 +130,7 @@ void LogFile::flush_with_tail(std::string_view tail) {
 
 void LogFile::rewrite(std::string_view text) {
   if (fd_ < 0 || write_failed_) return;
-  buffer_.clear();
+  used_ = 0;
   std::size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::pwrite(fd_, text.data() + done, text.size() - done, static_cast<off_t>(done));
@@ -160,7 +175,7 @@ void LogFile::close() {
 }
 
 void LogFile::abandon() {
-  buffer_.clear();
+  used_ = 0;
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
 }

@@ -52,6 +52,11 @@ class LogFile {
 
   // Buffers text; writes through once the buffer is large.
   void append(std::string_view text);
+  // Room for `bound` more bytes after what is buffered, for a record writer to fill in
+  // place (no line is copied); commit(end) then keeps what it wrote, up to `end`, and
+  // writes through once the buffer is large. Nullptr when the file is not open.
+  char* room_for(std::size_t bound);
+  void commit(const char* end);
   // Writes everything buffered.
   void flush();
   // Writes everything buffered, then `tail` after it without counting it as written:
@@ -73,7 +78,8 @@ class LogFile {
   int fd_ = -1;
   bool write_failed_ = false;
   std::string path_;
-  std::string buffer_;
+  std::string buffer_;  // the first used_ bytes are buffered text
+  std::size_t used_ = 0;
 };
 
 }  // namespace computeprof::logfmt

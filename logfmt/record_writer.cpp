@@ -51,36 +51,45 @@ bool applies(const ColumnSpec& spec, const Record& r) {
   return false;
 }
 
-// Numbers are written with std::to_chars into the line: no format string is parsed per
-// value (the writer formats every record the program makes).
+// Every value is written through a raw pointer into room the line reserved for itself
+// (line_bound): one capacity check per record, not one per piece.
+char* put(char* p, std::string_view text) {
+  std::memcpy(p, text.data(), text.size());
+  return p + text.size();
+}
+
+// The longest value any column writes: a float's integer digits, sign and three decimals.
+constexpr std::size_t kMaxValue = 48;
+
+// Numbers are written with std::to_chars: no format string is parsed per value (the
+// writer formats every record the program makes).
 template <typename Integer>
-void append_integer(std::string& out, Integer value) {
-  char digits[24];
-  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-  out.append(digits, end);
+char* put_integer(char* p, Integer value) {
+  return std::to_chars(p, p + 24, value).ptr;
 }
 
 // Nanoseconds as microseconds with three decimals, exactly (no floating point).
-void append_micros(std::string& out, std::uint64_t ns) {
-  append_integer(out, ns / 1000);
+char* put_micros(char* p, std::uint64_t ns) {
+  p = put_integer(p, ns / 1000);
   const auto fraction = static_cast<unsigned>(ns % 1000);
-  const char decimals[4] = {'.', static_cast<char>('0' + fraction / 100), static_cast<char>('0' + fraction / 10 % 10),
-                            static_cast<char>('0' + fraction % 10)};
-  out.append(decimals, 4);
+  p[0] = '.';
+  p[1] = static_cast<char>('0' + fraction / 100);
+  p[2] = static_cast<char>('0' + fraction / 10 % 10);
+  p[3] = static_cast<char>('0' + fraction % 10);
+  return p + 4;
 }
 
 // 16 lower-case hex digits (docs/format.md, "Values").
-void append_hex16(std::string& out, std::uint64_t value) {
+char* put_hex16(char* p, std::uint64_t value) {
   constexpr char kHex[] = "0123456789abcdef";
-  char digits[16];
-  for (int i = 15; i >= 0; --i, value >>= 4) digits[i] = kHex[value & 0xf];
-  out.append(digits, 16);
+  for (int i = 15; i >= 0; --i, value >>= 4) p[i] = kHex[value & 0xf];
+  return p + 16;
 }
 
 // Three decimals, rounded as printf's %.3f rounds: to nearest, ties to even, from the
 // float's exact binary value. Occupancies (0..1) are scaled in integers, exactly; other
 // values go through std::to_chars (the same digits, slower).
-void append_fixed3(std::string& out, float value) {
+char* put_fixed3(char* p, float value) {
   std::uint32_t bits;
   std::memcpy(&bits, &value, sizeof bits);
   const int exponent = static_cast<int>(bits >> 23 & 0xff);
@@ -96,55 +105,50 @@ void append_fixed3(std::string& out, float value) {
       const std::uint64_t half = std::uint64_t{1} << (shift - 1);
       if (rest > half || (rest == half && (thousandths & 1) != 0)) ++thousandths;
     }  // else value * 1000 < 2^-29: rounds to 0
-    const char digits[5] = {static_cast<char>('0' + thousandths / 1000), '.',
-                            static_cast<char>('0' + thousandths / 100 % 10),
-                            static_cast<char>('0' + thousandths / 10 % 10), static_cast<char>('0' + thousandths % 10)};
-    out.append(digits, 5);
-    return;
+    p[0] = static_cast<char>('0' + thousandths / 1000);
+    p[1] = '.';
+    p[2] = static_cast<char>('0' + thousandths / 100 % 10);
+    p[3] = static_cast<char>('0' + thousandths / 10 % 10);
+    p[4] = static_cast<char>('0' + thousandths % 10);
+    return p + 5;
   }
-  char digits[64];
-  const auto end = std::to_chars(digits, digits + sizeof digits, static_cast<double>(value), std::chars_format::fixed, 3).ptr;
-  out.append(digits, end);
+  return std::to_chars(p, p + kMaxValue, static_cast<double>(value), std::chars_format::fixed, 3).ptr;
 }
 
 // The value of one column; only called where applies() holds. Counters that are not
 // available write `unavailable` ("n/a" in key-value logs, "" in CSV).
-void append_value(std::string& out, const ColumnSpec& spec, const Record& r, std::string_view unavailable) {
+char* put_value(char* p, const ColumnSpec& spec, const Record& r, std::string_view unavailable) {
   switch (spec.column) {
-    case Column::gpustarttimestamp: append_hex16(out, r.gpu_start_ns); return;
-    case Column::gpuendtimestamp: append_hex16(out, r.gpu_end_ns); return;
-    case Column::timestamp: append_micros(out, r.timestamp_ns); return;
-    case Column::method: out.append(r.method); return;
-    case Column::gputime: append_micros(out, r.gputime_ns); return;
-    case Column::cputime: append_micros(out, r.cputime_ns); return;
-    case Column::gridsize_x: append_integer(out, r.grid.x); return;
-    case Column::gridsize_y: append_integer(out, r.grid.y); return;
-    case Column::gridsize_z: append_integer(out, r.grid.z); return;
-    case Column::blocksize_x: append_integer(out, r.block.x); return;
-    case Column::blocksize_y: append_integer(out, r.block.y); return;
-    case Column::blocksize_z: append_integer(out, r.block.z); return;
-    case Column::localblocksize: append_integer(out, r.local_block_size); return;
-    case Column::dynsmemperblock: append_integer(out, r.dynamic_smem); return;
-    case Column::stasmemperblock: append_integer(out, r.static_smem); return;
-    case Column::regperthread: append_integer(out, r.registers); return;
-    case Column::occupancy: append_fixed3(out, *r.occupancy); return;
-    case Column::streamid: append_integer(out, r.stream_id); return;
-    case Column::cacheconfigexecuted: append_integer(out, r.cache_config_executed); return;
-    case Column::cacheconfigrequested: append_integer(out, r.cache_config_requested); return;
+    case Column::gpustarttimestamp: return put_hex16(p, r.gpu_start_ns);
+    case Column::gpuendtimestamp: return put_hex16(p, r.gpu_end_ns);
+    case Column::timestamp: return put_micros(p, r.timestamp_ns);
+    case Column::method: return put(p, r.method);
+    case Column::gputime: return put_micros(p, r.gputime_ns);
+    case Column::cputime: return put_micros(p, r.cputime_ns);
+    case Column::gridsize_x: return put_integer(p, r.grid.x);
+    case Column::gridsize_y: return put_integer(p, r.grid.y);
+    case Column::gridsize_z: return put_integer(p, r.grid.z);
+    case Column::blocksize_x: return put_integer(p, r.block.x);
+    case Column::blocksize_y: return put_integer(p, r.block.y);
+    case Column::blocksize_z: return put_integer(p, r.block.z);
+    case Column::localblocksize: return put_integer(p, r.local_block_size);
+    case Column::dynsmemperblock: return put_integer(p, r.dynamic_smem);
+    case Column::stasmemperblock: return put_integer(p, r.static_smem);
+    case Column::regperthread: return put_integer(p, r.registers);
+    case Column::occupancy: return put_fixed3(p, *r.occupancy);
+    case Column::streamid: return put_integer(p, r.stream_id);
+    case Column::cacheconfigexecuted: return put_integer(p, r.cache_config_executed);
+    case Column::cacheconfigrequested: return put_integer(p, r.cache_config_requested);
     case Column::counter: {
       const CounterValue v = r.counter(spec.counter);
-      if (v.state == CounterValue::State::value) {
-        append_integer(out, v.value);
-      } else {
-        out.append(unavailable);
-      }
-      return;
+      return v.state == CounterValue::State::value ? put_integer(p, v.value) : put(p, unavailable);
     }
-    case Column::memtransfersize: append_integer(out, r.transfer_bytes); return;
-    case Column::memtransferdir: append_integer(out, static_cast<int>(r.transfer_dir)); return;
-    case Column::memtransferhostmemtype: append_integer(out, static_cast<int>(*r.host_mem_type)); return;
-    case Column::callstackid: append_integer(out, r.stack_id); return;
+    case Column::memtransfersize: return put_integer(p, r.transfer_bytes);
+    case Column::memtransferdir: return put_integer(p, static_cast<int>(r.transfer_dir));
+    case Column::memtransferhostmemtype: return put_integer(p, static_cast<int>(*r.host_mem_type));
+    case Column::callstackid: return put_integer(p, r.stack_id);
   }
+  return p;
 }
 
 bool is_grid(Column c) { return c == Column::gridsize_x || c == Column::gridsize_y || c == Column::gridsize_z; }
@@ -154,101 +158,136 @@ bool is_block(Column c) {
 
 // Grouped keys of the old logs: gridsize=[ 2, 1 ], gridsize3d=[ 2, 1, 1 ],
 // threadblocksize=[ 32, 8, 8 ] (ndrangesize / workgroupsize in OpenCL logs).
-void append_group(std::string& out, std::string_view key, std::initializer_list<std::uint32_t> values) {
-  out.append(key).append("=[ ");
+char* put_group(char* p, std::string_view key, std::initializer_list<std::uint32_t> values) {
+  p = put(put(p, key), "=[ ");
   bool first = true;
   for (std::uint32_t v : values) {
-    if (!first) out.append(", ");
+    if (!first) p = put(p, ", ");
     first = false;
-    append_integer(out, v);
+    p = put_integer(p, v);
   }
-  out.append(" ] ");
+  return put(p, " ] ");
+}
+
+bool needs_kvp_escape(std::string_view field) {
+  // memchr scans a long template name many bytes at a time (find_first_of would test
+  // every character against the set).
+  return std::memchr(field.data(), '\\', field.size()) != nullptr || std::memchr(field.data(), '\n', field.size()) != nullptr ||
+         std::memchr(field.data(), '\r', field.size()) != nullptr;
+}
+
+// At most two characters per character of `field`.
+char* put_kvp_field(char* p, std::string_view field) {
+  if (!needs_kvp_escape(field)) return put(p, field);
+  for (char c : field) {
+    switch (c) {
+      case '\n': p = put(p, "\\n"); break;
+      case '\r': p = put(p, "\\r"); break;
+      case '\\': p = put(p, "\\\\"); break;
+      default: *p++ = c;
+    }
+  }
+  return p;
+}
+
+// At most two characters per character of `field`, and two quotes.
+char* put_csv_field(char* p, std::string_view field) {
+  if (field.find_first_of(",\"\r\n") == std::string_view::npos) return put(p, field);
+  *p++ = '"';
+  for (char c : field) {
+    if (c == '"') *p++ = '"';
+    *p++ = c;
+  }
+  *p++ = '"';
+  return p;
 }
 
 }  // namespace
 
-void write_kvp_line(std::string& out, const Record& r, const ColumnLayout& layout) {
-  bool cl = layout.api == Api::opencl;
-  bool grid3d = layout.has(Column::gridsize_z);
-  for (const ColumnSpec& spec : layout.columns) {
+std::size_t line_bound(const Record& record, const ColumnLayout& layout) {
+  static_assert(std::tuple_size_v<decltype(KvpKey::text)> <= kMaxColumnName + sizeof "=[  ] " + kMaxValue);
+  return layout.columns.size() * (kMaxColumnName + sizeof "=[  ] " + kMaxValue) + 2 * record.method.size() + 3;
+}
+
+char* put_kvp_line(char* p, const Record& r, const ColumnLayout& layout) {
+  const bool cl = layout.api == Api::opencl;
+  const bool grid3d = layout.has(Column::gridsize_z);
+  for (std::size_t i = 0; i < layout.columns.size(); ++i) {
+    const ColumnSpec& spec = layout.columns[i];
     if (!applies(spec, r)) continue;
     if (is_grid(spec.column)) {
       if (spec.column != Column::gridsize_x) continue;
       if (grid3d) {
-        append_group(out, cl ? "ndrangesize3d" : "gridsize3d", {r.grid.x, r.grid.y, r.grid.z});
+        p = put_group(p, cl ? "ndrangesize3d" : "gridsize3d", {r.grid.x, r.grid.y, r.grid.z});
       } else {
-        append_group(out, cl ? "ndrangesize" : "gridsize", {r.grid.x, r.grid.y});
+        p = put_group(p, cl ? "ndrangesize" : "gridsize", {r.grid.x, r.grid.y});
       }
       continue;
     }
     if (is_block(spec.column)) {
       if (spec.column == Column::blocksize_x) {
-        append_group(out, cl ? "workgroupsize" : "threadblocksize", {r.block.x, r.block.y, r.block.z});
+        p = put_group(p, cl ? "workgroupsize" : "threadblocksize", {r.block.x, r.block.y, r.block.z});
       }
       continue;
     }
-    out.append(column_name(spec, layout.api)).append("=[ ");
-    if (spec.column == Column::method) {
-      append_kvp_field(out, r.method);
-    } else {
-      append_value(out, spec, r, "n/a");
-    }
-    out.append(" ] ");
+    const KvpKey& key = layout.kvp_keys[i];
+    std::memcpy(p, key.text.data(), key.text.size());
+    p += key.size;
+    p = spec.column == Column::method ? put_kvp_field(p, r.method) : put_value(p, spec, r, "n/a");
+    p = put(p, " ] ");
   }
-  out.push_back('\n');
+  *p++ = '\n';
+  return p;
 }
 
-void append_kvp_field(std::string& out, std::string_view field) {
-  // One pass over the name (find_first_of would search the set once per character).
-  if (std::none_of(field.begin(), field.end(), [](char c) { return c == '\n' || c == '\r' || c == '\\'; })) {
-    out.append(field);
-    return;
+char* put_csv_line(char* p, const Record& r, const ColumnLayout& layout) {
+  bool first = true;
+  for (const ColumnSpec& spec : layout.columns) {
+    if (!first) *p++ = ',';
+    first = false;
+    if (!applies(spec, r)) continue;
+    p = spec.column == Column::method ? put_csv_field(p, r.method) : put_value(p, spec, r, "");
   }
-  for (char c : field) {
-    switch (c) {
-      case '\n': out.append("\\n"); break;
-      case '\r': out.append("\\r"); break;
-      case '\\': out.append("\\\\"); break;
-      default: out.push_back(c);
-    }
-  }
+  *p++ = '\n';
+  return p;
 }
 
-void append_csv_field(std::string& out, std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
-    out.append(field);
-    return;
-  }
-  out.push_back('"');
-  for (char c : field) {
-    if (c == '"') out.push_back('"');
-    out.push_back(c);
-  }
-  out.push_back('"');
+char* put_record(char* p, const Record& record, const ColumnLayout& layout, config::LogFormat format) {
+  return format == config::LogFormat::csv ? put_csv_line(p, record, layout) : put_kvp_line(p, record, layout);
+}
+
+namespace {
+
+// Runs `put(char*) -> char*` on room for `bound` bytes at the end of `out`, then trims
+// `out` to what it wrote.
+template <typename Put>
+void append_put(std::string& out, std::size_t bound, Put put) {
+  const std::size_t start = out.size();
+  out.resize(start + bound);
+  out.resize(static_cast<std::size_t>(put(out.data() + start) - out.data()));
+}
+
+}  // namespace
+
+void write_kvp_line(std::string& out, const Record& r, const ColumnLayout& layout) {
+  append_put(out, line_bound(r, layout), [&](char* p) { return put_kvp_line(p, r, layout); });
 }
 
 void write_csv_line(std::string& out, const Record& r, const ColumnLayout& layout) {
-  bool first = true;
-  for (const ColumnSpec& spec : layout.columns) {
-    if (!first) out.push_back(',');
-    first = false;
-    if (!applies(spec, r)) continue;
-    if (spec.column == Column::method) {
-      append_csv_field(out, r.method);
-    } else {
-      append_value(out, spec, r, "");
-    }
-  }
-  out.push_back('\n');
+  append_put(out, line_bound(r, layout), [&](char* p) { return put_csv_line(p, r, layout); });
 }
 
 void write_record(std::string& out, const Record& record, const ColumnLayout& layout,
                   config::LogFormat format) {
-  if (format == config::LogFormat::csv) {
-    write_csv_line(out, record, layout);
-  } else {
-    write_kvp_line(out, record, layout);
-  }
+  append_put(out, line_bound(record, layout), [&](char* p) { return put_record(p, record, layout, format); });
+}
+
+void append_kvp_field(std::string& out, std::string_view field) {
+  append_put(out, 2 * field.size(), [&](char* p) { return put_kvp_field(p, field); });
+}
+
+void append_csv_field(std::string& out, std::string_view field) {
+  append_put(out, 2 * field.size() + 2, [&](char* p) { return put_csv_field(p, field); });
 }
 
 }  // namespace computeprof::logfmt

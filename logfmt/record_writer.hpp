@@ -19,6 +19,11 @@ void write_csv_line(std::string& out, const Record& record, const ColumnLayout& 
 void write_record(std::string& out, const Record& record, const ColumnLayout& layout,
                   config::LogFormat format);
 
+// The same line written in place, for a buffer that has line_bound() bytes of room at
+// `p`; returns the end of what it wrote.
+std::size_t line_bound(const Record& record, const ColumnLayout& layout);
+char* put_record(char* p, const Record& record, const ColumnLayout& layout, config::LogFormat format);
+
 // Appends `field`, quoted if it holds a comma, a quote or a line break.
 void append_csv_field(std::string& out, std::string_view field);
 

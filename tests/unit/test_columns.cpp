@@ -90,3 +90,16 @@ TEST_CASE("counters follow docs/counters.md order", "[columns]") {
   CHECK(columns_for("prof_trigger_00\nlocal_load\ngst_128b\nbranch\n") ==
         "method,gputime,cputime,occupancy,local_load,branch,gst_128b,prof_trigger_00");
 }
+
+TEST_CASE("no column name is longer than the writers' room for it", "[columns]") {
+  for (auto api : {config::Api::cuda, config::Api::opencl}) {
+    for (int c = 0; c <= static_cast<int>(Column::callstackid); ++c) {
+      const auto column = static_cast<Column>(c);
+      if (column == Column::counter) continue;
+      CHECK(column_name({column}, api).size() <= kMaxColumnName);
+    }
+    for (std::size_t id = 0; id < config::kLegacyCounterCount; ++id) {
+      CHECK(column_name({Column::counter, static_cast<std::uint8_t>(id)}, api).size() <= kMaxColumnName);
+    }
+  }
+}

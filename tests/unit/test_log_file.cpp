@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -113,6 +114,31 @@ TEST_CASE("a log file is emptied, buffered and written on flush and close", "[lo
     file.append("line 2\n");
   }
   CHECK(slurp(p) == "line 1\nline 2\n");
+}
+
+TEST_CASE("text written in place keeps what was committed, and only that", "[logfile]") {
+  TempDir dir;
+  const fs::path p = dir.path / "in_place.log";
+  LogFile closed;
+  CHECK(closed.room_for(16) == nullptr);
+  {
+    LogFile file;
+    REQUIRE(file.open(p.string()).status == OpenStatus::opened);
+    file.append("head\n");
+    char* room = file.room_for(100);
+    REQUIRE(room != nullptr);
+    std::memcpy(room, "kept\nnot kept", 14);
+    file.commit(room + 5);
+    // Large enough to write through and to grow the buffer: nothing before it is lost.
+    const std::string big(70 * 1024, 'x');
+    room = file.room_for(big.size() + 1);
+    std::memcpy(room, big.data(), big.size());
+    room[big.size()] = '\n';
+    file.commit(room + big.size() + 1);
+    CHECK(slurp(p) == "head\nkept\n" + big + "\n");
+    file.append("tail\n");
+  }
+  CHECK(slurp(p) == "head\nkept\n" + std::string(70 * 1024, 'x') + "\ntail\n");
 }
 
 TEST_CASE("a snapshot file is replaced whole, longer or shorter than before", "[logfile]") {

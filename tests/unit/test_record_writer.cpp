@@ -364,3 +364,62 @@ TEST_CASE("callstack adds a callstackid column, last, for every kind of record",
   CHECK(csv == "_Z6vecAddPKfS0_Pfi,7.424,17.288,0.500,,3\n");
   CHECK(column_line(layout_for("memtransfersize\n")) == "method,gputime,cputime,occupancy,memtransfersize");
 }
+
+TEST_CASE("the longest line of every column fits the room the writers reserve for it", "[writer]") {
+  std::string text = "timestamp\ngpustarttimestamp\ngpuendtimestamp\ngridsize3d\nthreadblocksize\nlocalblocksize\ndynsmemperblock\n"
+                     "stasmemperblock\nregperthread\nstreamid\ncacheconfigexecuted\ncacheconfigrequested\ncallstack\n";
+  for (const auto& counter : config::legacy_counters()) text.append(counter.name).push_back('\n');
+  test::WarningCapture warnings;
+  auto cfg = config::parse_profile_config(text, "cfg");
+  REQUIRE(warnings.lines().empty());
+  const ColumnLayout layout = select_columns(cfg, config::Api::opencl);
+  constexpr auto u64 = std::numeric_limits<std::uint64_t>::max();
+  constexpr auto u32 = std::numeric_limits<std::uint32_t>::max();
+  CounterValues counters;
+  counters.values.fill(CounterValue::of(u64));
+  Record k;
+  k.kind = RecordKind::kernel;
+  const std::string line_breaks(300, '\n');
+  k.method = line_breaks;
+  k.gpu_start_ns = k.gpu_end_ns = k.timestamp_ns = k.gputime_ns = k.cputime_ns = u64;
+  k.grid = k.block = {u32, u32, u32};
+  k.local_block_size = k.dynamic_smem = k.static_smem = k.registers = u32;
+  k.occupancy = -std::numeric_limits<float>::max();
+  k.stream_id = u64;
+  k.cache_config_executed = k.cache_config_requested = 255;
+  k.stack_id = u32;
+  k.counter_state = CounterState::measured;
+  k.counters = &counters;
+  const std::string micros = "18446744073709551.615";
+  const std::string u32s = std::to_string(u32);
+  std::string expected = "gpustarttimestamp=[ ffffffffffffffff ] gpuendtimestamp=[ ffffffffffffffff ] timestamp=[ " +
+                         micros + " ] method=[ ";
+  for (int i = 0; i < 300; ++i) expected += "\\n";
+  expected += " ] gputime=[ " + micros + " ] cputime=[ " + micros + " ] ndrangesize3d=[ " + u32s + ", " + u32s + ", " +
+              u32s + " ] workgroupsize=[ " + u32s + ", " + u32s + ", " + u32s + " ] ";
+  for (const char* key : {"localblocksize", "dynsmemperblock", "stapmemperworkgroup", "regperworkitem"}) {
+    expected += std::string(key) + "=[ " + u32s + " ] ";
+  }
+  expected += "occupancy=[ -340282346638528859811704183484516925440.000 ] ";
+  expected += "streamid=[ " + std::to_string(u64) + " ] cacheconfigexecuted=[ 255 ] cacheconfigrequested=[ 255 ] ";
+  for (const ColumnSpec& spec : layout.columns) {
+    if (spec.column == Column::counter) expected += std::string(column_name(spec, layout.api)) + "=[ " + std::to_string(u64) + " ] ";
+  }
+  expected += "callstackid=[ " + u32s + " ] \n";
+  std::string kvp = "before ";
+  write_kvp_line(kvp, k, layout);
+  CHECK(kvp == "before " + expected);
+  CHECK(layout.columns.size() == 21 + config::kLegacyCounterCount);
+  std::string csv;
+  const std::string quotes(300, '"');
+  k.method = quotes;
+  write_csv_line(csv, k, layout);
+  std::string expected_csv = "ffffffffffffffff,ffffffffffffffff," + micros + ",\"" + std::string(600, '"') + "\"," + micros +
+                             "," + micros;
+  for (int i = 0; i < 10; ++i) expected_csv += "," + u32s;
+  expected_csv += ",-340282346638528859811704183484516925440.000";
+  expected_csv += "," + std::to_string(u64) + ",255,255";
+  for (std::size_t i = 0; i < config::kLegacyCounterCount; ++i) expected_csv += "," + std::to_string(u64);
+  expected_csv += "," + u32s + "\n";
+  CHECK(csv == expected_csv);
+}
