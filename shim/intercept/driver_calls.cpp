@@ -50,27 +50,24 @@ DriverCalls* load(void* driver) {
   resolve(driver, d->mem_pool_get_attribute, "cuMemPoolGetAttribute");
   resolve(driver, d->device_get_mem_pool, "cuDeviceGetMemPool");
   resolve(driver, d->pointer_get_attribute, "cuPointerGetAttribute");
+  d->timing_calls_present = d->ctx_get_current && d->ctx_get_id && d->ctx_get_device && d->stream_get_ctx &&
+                            d->event_create && d->event_record && d->event_synchronize && d->event_elapsed;
   return d;
 }
 
-std::atomic<DriverCalls*> g_calls{nullptr};
 std::mutex g_load_mutex;
 
 }  // namespace
 
-bool DriverCalls::can_time() const {
-  return ctx_get_current && ctx_get_id && ctx_get_device && stream_get_ctx && event_create && event_record &&
-         event_synchronize && event_elapsed;
-}
+std::atomic<DriverCalls*> g_driver_calls{nullptr};
 
-const DriverCalls* driver_calls() {
-  if (DriverCalls* d = g_calls.load(std::memory_order_acquire)) return d;
+const DriverCalls* resolve_driver_calls() {
   void* driver = loaded_driver_handle();
   if (!driver) return nullptr;
   std::lock_guard lock(g_load_mutex);
-  if (DriverCalls* d = g_calls.load(std::memory_order_acquire)) return d;
+  if (DriverCalls* d = g_driver_calls.load(std::memory_order_acquire)) return d;
   DriverCalls* d = load(driver);
-  g_calls.store(d, std::memory_order_release);
+  g_driver_calls.store(d, std::memory_order_release);
   return d;
 }
 

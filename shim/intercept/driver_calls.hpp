@@ -2,6 +2,8 @@
 // The driver functions the shim calls for its own purposes (events, names,
 // attributes), taken from the loaded libcuda by their exact exported names: never
 // through the shim's own wrappers.
+#include <atomic>
+
 #include "shim/intercept/cuda_api.hpp"
 
 namespace computeprof::shim {
@@ -40,12 +42,19 @@ struct DriverCalls {
   PFN_cuDeviceGetMemPool_v11020 device_get_mem_pool = nullptr;
   PFN_cuPointerGetAttribute_v4000 pointer_get_attribute = nullptr;
 
-  // Everything timing needs is there.
-  bool can_time() const;
+  // Everything timing needs is there (decided once, when the calls are resolved).
+  bool can_time() const { return timing_calls_present; }
+  bool timing_calls_present = false;
 };
 
+const DriverCalls* resolve_driver_calls();
+extern std::atomic<DriverCalls*> g_driver_calls;
+
 // Resolved once, the first time it is asked for after libcuda is loaded; null while
-// no driver is loaded.
-const DriverCalls* driver_calls();
+// no driver is loaded. Inline: every recorded operation asks several times.
+inline const DriverCalls* driver_calls() {
+  if (const DriverCalls* d = g_driver_calls.load(std::memory_order_acquire)) return d;
+  return resolve_driver_calls();
+}
 
 }  // namespace computeprof::shim

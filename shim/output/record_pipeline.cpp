@@ -170,8 +170,11 @@ void add_pipeline_lifecycle() {
 // millisecond at a time (a wake-up may be missed): nothing is dropped.
 template <typename Ring, typename Fill>
 void push_or_wait(Pipeline& p, Ring& ring, Fill&& fill) {
-  pthread_once(&g_hooks_once, add_pipeline_lifecycle);
-  if (!p.writer_started.load(std::memory_order_acquire)) start_writer();
+  if (!p.writer_started.load(std::memory_order_acquire)) {
+    // Before the first record, and again (a no-op) in a forked child's first.
+    pthread_once(&g_hooks_once, add_pipeline_lifecycle);
+    start_writer();
+  }
   while (!ring.try_push(fill)) {
     if (p.writer_started.load(std::memory_order_acquire)) {
       wake_writer();
