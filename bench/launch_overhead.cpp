@@ -47,12 +47,17 @@
 // without the shim, with it dormant, profiling without memtrace, and with memtrace.
 // With --startup, the wall time of a trivial CUDA program from spawn to exit, without
 // and with the shim preloaded (profiling off), --rounds times each.
+// With --memory, resident memory (VmRSS): per launching thread, from children whose 1
+// and 33 threads each make 1,000 launches and stay alive while it is read (the slope
+// between the two, less plain's); then over one thread's --launches launches (10 M by
+// default), read every tenth of the way, profiled under conckerneltrace.
 //
-//   launch_overhead [--allocations | --startup] [--instructions] [--launches N] [--rounds R]
+//   launch_overhead [--allocations | --startup | --memory] [--instructions] [--launches N] [--rounds R]
 //                   [--shim PATH] [--minimal PATH] [--cupti PATH] [--real-driver]
 // Without --real-driver the children run on the simulated driver of the build tree.
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -190,6 +195,90 @@ int run_child(long launches, bool sync_each, int depth) {
   return 0;
 }
 
+// The process's resident memory, in KiB (VmRSS of /proc/self/status).
+long resident_kib() {
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) std::exit(1);
+  char line[256];
+  long kib = -1;
+  while (std::fgets(line, sizeof line, f)) {
+    if (std::sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
+  }
+  std::fclose(f);
+  return kib;
+}
+
+struct ThreadsChild {
+  CUcontext context;
+  CUfunction kernel;
+  long launches;
+  pthread_barrier_t launched;  // every thread made its launches
+  pthread_barrier_t measured;  // the main thread read the resident memory
+};
+
+void* launching_thread(void* arg) {
+  auto& child = *static_cast<ThreadsChild*>(arg);
+  CHECK_CU(cuCtxSetCurrent(child.context));
+  // Each launch waited for: no backlog of the simulated GPU's queue counts as memory
+  // the threads hold.
+  for (long i = 0; i < child.launches; ++i) {
+    CHECK_CU(cuLaunchKernel(child.kernel, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr));
+    CHECK_CU(cuCtxSynchronize());
+  }
+  pthread_barrier_wait(&child.launched);
+  pthread_barrier_wait(&child.measured);
+  return nullptr;
+}
+
+CUfunction load_empty_kernel(CUcontext& ctx) {
+  CHECK_CU(cuInit(0));
+  CUdevice dev;
+  CHECK_CU(cuDeviceGet(&dev, 0));
+  CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CHECK_CU(cuCtxSetCurrent(ctx));
+  CUmodule module;
+  CHECK_CU(cuModuleLoadData(&module, kModuleImage));
+  CUfunction empty;
+  CHECK_CU(cuModuleGetFunction(&empty, module, "_Z5emptyv"));
+  return empty;
+}
+
+// The child, threads: `threads` threads make `launches` launches each; prints the
+// resident KiB while all of them are still alive.
+int run_threads_child(long launches, int threads) {
+  ThreadsChild child;
+  child.kernel = load_empty_kernel(child.context);
+  child.launches = launches;
+  pthread_barrier_init(&child.launched, nullptr, static_cast<unsigned>(threads) + 1);
+  pthread_barrier_init(&child.measured, nullptr, static_cast<unsigned>(threads) + 1);
+  std::vector<pthread_t> ids(static_cast<std::size_t>(threads));
+  for (auto& id : ids) {
+    if (pthread_create(&id, nullptr, launching_thread, &child) != 0) std::exit(1);
+  }
+  pthread_barrier_wait(&child.launched);
+  usleep(300'000);  // the writer and CUPTI's buffers catch up with what the threads queued
+  std::printf("%ld\n", resident_kib());
+  pthread_barrier_wait(&child.measured);
+  for (auto id : ids) pthread_join(id, nullptr);
+  return 0;
+}
+
+// The child, a long run: `launches` launches from one thread; prints the resident KiB
+// after each tenth of them.
+int run_long_child(long launches) {
+  CUcontext ctx;
+  const CUfunction empty = load_empty_kernel(ctx);
+  for (int tenth = 1; tenth <= 10; ++tenth) {
+    for (long i = 0; i < launches / 10; ++i) {
+      CHECK_CU(cuLaunchKernel(empty, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr));
+    }
+    CHECK_CU(cuCtxSynchronize());
+    std::printf("%ld ", resident_kib());
+  }
+  std::printf("\n");
+  return 0;
+}
+
 struct Config {
   const char* name;
   enum class Preload { none, minimal, shim } preload;
@@ -224,6 +313,15 @@ const Config kAllocationConfigs[] = {
     {"dormant", Config::Preload::shim, false, "allocate", nullptr, false},
     {"profiled", Config::Preload::shim, true, "allocate", nullptr, false},
     {"memtrace", Config::Preload::shim, true, "allocate", "memtrace\n", false},
+};
+
+// --memory: resident memory per launching thread.
+const Config kMemoryConfigs[] = {
+    {"plain", Config::Preload::none, false, "threads", nullptr, false},
+    {"serialized", Config::Preload::shim, true, "threads", nullptr, false},
+    {"serialized-cupti", Config::Preload::shim, true, "threads", nullptr, true},
+    {"concurrent", Config::Preload::shim, true, "threads", "conckerneltrace\n", false},
+    {"concurrent-cupti", Config::Preload::shim, true, "threads", "conckerneltrace\n", true},
 };
 
 struct Paths {
@@ -513,12 +611,56 @@ void report_instructions(std::span<const Config> configs, const char* unit, long
   }
 }
 
+// A memory child's environment: one malloc arena, so that VmRSS says what the threads
+// hold rather than how many arenas glibc gave them; on the simulated driver, kernels
+// without launch latency (its sleeps would make 10 M launches take hours).
+std::vector<std::string> memory_child_environment(const Config& c, const Paths& paths) {
+  std::vector<std::string> env = child_environment(c, paths);
+  env.push_back("MALLOC_ARENA_MAX=1");
+  if (!paths.sim.empty()) env.push_back("SIMCUDA_LAUNCH_LATENCY_NS=0");
+  return env;
+}
+
+// Resident KiB of a child whose `threads` threads made 1,000 launches each.
+double resident_with_threads(const Config& c, int threads, const Paths& paths) {
+  const std::string out = run_child_process({paths.self, "--child", "1000", "threads", std::to_string(threads)},
+                                            memory_child_environment(c, paths), c.name, paths.dir + "/stderr");
+  return std::atof(out.c_str());
+}
+
+void report_resident_memory(long launches, int rounds, const Paths& paths) {
+  constexpr int kFew = 1, kMany = 33;
+  std::map<std::string, double> per_thread;
+  for (const auto& c : kMemoryConfigs) {
+    std::vector<double> slopes;
+    for (int r = 0; r < rounds; ++r) {
+      slopes.push_back((resident_with_threads(c, kMany, paths) - resident_with_threads(c, kFew, paths)) /
+                       (kMany - kFew));
+    }
+    per_thread[c.name] = median_of(slopes);
+  }
+  std::printf("%s driver, resident memory per launching thread (VmRSS, %d and %d threads of 1000 launches, "
+              "median of %d), KiB\n",
+              paths.sim.empty() ? "real" : "simulated", kFew, kMany, rounds);
+  for (const auto& c : kMemoryConfigs) {
+    std::printf("  %-17s %8.1f  %+8.1f over plain\n", c.name, per_thread[c.name], per_thread[c.name] - per_thread["plain"]);
+  }
+  const Config long_run{"concurrent", Config::Preload::shim, true, "long", "conckerneltrace\n", false};
+  const std::string out = run_child_process({paths.self, "--child", std::to_string(launches), "long"},
+                                            memory_child_environment(long_run, paths), long_run.name,
+                                            paths.dir + "/stderr");
+  std::printf("%ld launches from one thread under conckerneltrace, VmRSS KiB after each tenth:\n  %s", launches,
+              out.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc >= 4 && std::strcmp(argv[1], "--child") == 0) {
     if (std::strcmp(argv[3], "allocate") == 0) return run_allocation_child(std::atol(argv[2]));
     if (std::strcmp(argv[3], "start") == 0) return run_start_child();
+    if (std::strcmp(argv[3], "threads") == 0 && argc >= 5) return run_threads_child(std::atol(argv[2]), std::atoi(argv[4]));
+    if (std::strcmp(argv[3], "long") == 0) return run_long_child(std::atol(argv[2]));
     return run_child(std::atol(argv[2]), std::strcmp(argv[3], "sync") == 0,
                      std::strcmp(argv[3], "deep") == 0 ? kDeepFrames : 0);
   }
@@ -528,6 +670,7 @@ int main(int argc, char** argv) {
   bool count_instructions = false;
   bool allocations = false;
   bool startup = false;
+  bool memory = false;
   Paths paths;
   paths.self = argv[0];
   for (int i = 1; i < argc; ++i) {
@@ -541,20 +684,23 @@ int main(int argc, char** argv) {
     else if (a == "--instructions") count_instructions = true;
     else if (a == "--allocations") allocations = true;
     else if (a == "--startup") startup = true;
+    else if (a == "--memory") memory = true;
     else {
       std::fprintf(stderr,
-                   "usage: %s [--allocations | --startup] [--instructions] [--launches N] [--rounds R] [--shim PATH] [--minimal PATH] "
+                   "usage: %s [--allocations | --startup | --memory] [--instructions] [--launches N] [--rounds R] [--shim PATH] [--minimal PATH] "
                    "[--cupti PATH] [--real-driver]\n",
                    argv[0]);
       return 2;
     }
   }
-  if (launches <= 0) launches = count_instructions ? 4000 : 20000;
+  if (launches <= 0) launches = count_instructions ? 4000 : memory ? 10'000'000 : 20000;
   char dir_template[] = "/tmp/computeprof-bench-XXXXXX";
   if (!mkdtemp(dir_template)) return 1;
   paths.dir = dir_template;
   if (startup) {
     report_startup_times(rounds, paths);
+  } else if (memory) {
+    report_resident_memory(launches, rounds, paths);
   } else if (count_instructions) {
     if (allocations) {
       report_instructions(kAllocationConfigs, "cuMemAlloc+cuMemFree pair", launches, paths);
