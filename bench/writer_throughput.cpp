@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "config/profile_config.hpp"
 #include "logfmt/columns.hpp"
@@ -46,21 +47,24 @@ logfmt::Record copy() {
   return r;
 }
 
-// Records per second for one layout and format, over `n` records (kernels and copies).
+// Records per second for one layout and format, over `n` records (kernels and copies),
+// written in place into a buffer as the shim's log sink writes them (LogFile::room_for).
 double rate(const logfmt::ColumnLayout& layout, config::LogFormat format, long n, std::size_t& bytes) {
   const logfmt::Record records[] = {kernel(), copy()};
-  std::string out;
-  out.reserve(1 << 20);
+  constexpr std::size_t kBuffer = 1 << 20;
+  std::vector<char> buffer(kBuffer);
+  char* p = buffer.data();
   bytes = 0;
   const auto start = std::chrono::steady_clock::now();
   for (long i = 0; i < n; ++i) {
-    logfmt::write_record(out, records[i & 1], layout, format);
-    if (out.size() > (1 << 19)) {
-      bytes += out.size();
-      out.clear();
+    const logfmt::Record& r = records[i & 1];
+    if (buffer.data() + kBuffer - p < static_cast<std::ptrdiff_t>(logfmt::line_bound(r, layout))) {
+      bytes += static_cast<std::size_t>(p - buffer.data());
+      p = buffer.data();
     }
+    p = logfmt::put_record(p, r, layout, format);
   }
-  bytes += out.size();
+  bytes += static_cast<std::size_t>(p - buffer.data());
   const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
   return static_cast<double>(n) / seconds.count();
 }
