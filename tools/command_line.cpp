@@ -7,41 +7,26 @@
 
 #include "config/counters.hpp"
 #include "tools/config_text.hpp"
+#include "tools/option_scanner.hpp"
+#include "tools/options.hpp"
 
 namespace computeprof::tools {
 namespace {
 
-using Value = ConfigOption::Value;
+using Effect = Option::Effect;
 
-// Each row is a config file line of docs/format.md; the parser of the config file judges
-// the values, so that a flag and its line cannot disagree.
-constexpr ConfigOption kConfigOptions[] = {
-    {"--conckerneltrace", "conckerneltrace", Value::none, "", "kernels and copies not serialized, streams overlap"},
-    {"--export", "export", Value::required, "FORMATS", "json, sqlite or json,sqlite: files of the whole process"},
-    {"--print-summary", "summary", Value::none, "", "nvprof's table of GPU activities on stderr at exit"},
-    {"--memtrace", "memtrace", Value::none, "", "every allocation and free: <log>.memory, <log>_memory.svg"},
-    {"--callstack", "callstack", Value::optional_after_equals, "[=DEPTH]",
-     "the call stack of each operation (default depth 32)"},
-    {"--kernels", "kernels", Value::required, "SPEC", "[context:[stream:]]name[:invocation], name or regex:EXPR"},
-    {"--kernel-exclude", "kernelexclude", Value::required, "EXPR", "leave out kernels this regex finds"},
-    {"--launch-skip", "launchskip", Value::required, "N", "skip the first N selected launches"},
-    {"--launch-count", "launchcount", Value::required, "N", "then select at most N launches"},
-    {"--kernel-filter-scope", "kernelfilterscope", Value::required, "SCOPE",
-     "counters (default: only counters filtered) or all"},
-};
-
-UsageError usage_error(std::string_view what) { return UsageError{fmt::format("{} (see computeprof --help)", what)}; }
-
-const ConfigOption* find_config_option(std::string_view flag) {
-  const auto* found = std::ranges::find(kConfigOptions, flag, &ConfigOption::flag);
-  return found == std::end(kConfigOptions) ? nullptr : found;
-}
-
-// The config parser's verdict on the line a flag stands for: its first problem, if any,
-// without the source and line number it would name in a file.
-std::optional<UsageError> check_config_line(std::string_view flag, const std::string& line) {
+// The config file line a config option stands for, judged by the config file's parser,
+// whose first problem, if any, is the usage error (without the source and line number it
+// would name in a file).
+std::variant<std::string, UsageError> config_line(const Option& option, std::optional<std::string_view> value) {
+  const std::string flag = fmt::format("--{}", option.long_name);
+  if (value && value->find_first_of("\r\n") != std::string_view::npos) {
+    return usage_error(fmt::format("option '{}': a value is one line", flag));
+  }
+  std::string line(option.config_name);
+  if (value) line.append(" ").append(*value);
   const std::vector<std::string> problems = parse_config_text(line, "flag").problems;
-  if (problems.empty()) return std::nullopt;
+  if (problems.empty()) return line;
   std::string_view problem = problems.front();
   if (problem.starts_with("flag:1: ")) problem.remove_prefix(std::string_view("flag:1: ").size());
   for (std::string_view ending : {"; ignored", ", ignored"}) {
@@ -87,89 +72,56 @@ std::variant<CommandLine, UsageError> stats_command_line(std::span<const std::st
 
 }  // namespace
 
-std::span<const ConfigOption> config_options() { return kConfigOptions; }
-
 std::variant<CommandLine, UsageError> parse_command_line(std::span<const std::string_view> args) {
   if (!args.empty() && args.front() == "stats") return stats_command_line(args.subspan(1));
   CommandLine result;
   RunOptions& run = result.run;
   std::optional<std::string> chip;
   bool query_counters = false;
-  std::size_t next = 0;
 
-  while (next < args.size()) {
-    const std::string_view arg = args[next];
-    if (arg == "--") {
-      ++next;
-      break;
-    }
-    // The first argument that is not an option is the application.
-    if (!arg.starts_with('-')) break;
-    ++next;
-
-    // Long options may carry their value as "--name=value", -o as "-oPATH"; --output is -o.
-    const std::size_t equals = arg.starts_with("--") ? arg.find('=') : std::string_view::npos;
-    std::string_view name = arg.substr(0, equals);
-    std::optional<std::string_view> value;
-    if (equals != std::string_view::npos) value = arg.substr(equals + 1);
-    if (name.starts_with("-o") && name.size() > 2 && name[2] != '-') {
-      value = name.substr(2);
-      name = "-o";
-    }
-    if (name == "--output") name = "-o";
-
-    if (name == "-h" || name == "--help" || name == "--version" || name == "--csv" || name == "--query-counters") {
-      if (value) return usage_error(fmt::format("option '{}' takes no value", name));
-      if (name == "--csv") {
+  OptionScanner scanner(args);
+  while (true) {
+    const auto next = scanner.next();
+    if (const auto* error = std::get_if<UsageError>(&next)) return *error;
+    if (std::holds_alternative<EndOfOptions>(next)) break;
+    const auto& [option, value] = std::get<ScannedOption>(next);
+    switch (option->effect) {
+      case Effect::help:
+        return CommandLine{CommandLine::Action::help, {}, {}, {}};
+      case Effect::version:
+        return CommandLine{CommandLine::Action::version, {}, {}, {}};
+      case Effect::csv:
         run.csv = true;
-        continue;
-      }
-      if (name == "--query-counters") {
+        break;
+      case Effect::query_counters:
         query_counters = true;
-        continue;
+        break;
+      case Effect::log_path:
+        run.log_path = std::string(*value);
+        break;
+      case Effect::config_path:
+        run.config_path = std::string(*value);
+        break;
+      case Effect::chip:
+        // CUPTI names chips in capitals: tu102 is TU102.
+        chip = std::string(*value);
+        std::ranges::transform(*chip, chip->begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+        break;
+      case Effect::counters:
+        if (auto error = add_counters(*value, run.counters)) return *error;
+        break;
+      case Effect::config_line: {
+        auto line = config_line(*option, value);
+        if (const auto* error = std::get_if<UsageError>(&line)) return *error;
+        run.config_lines.push_back(std::move(std::get<std::string>(line)));
+        break;
       }
-      return CommandLine{name == "--version" ? CommandLine::Action::version : CommandLine::Action::help, {}, {}, {}};
-    }
-    if (const ConfigOption* option = find_config_option(name)) {
-      std::string line(option->config_name);
-      if (option->value == Value::none && value) return usage_error(fmt::format("option '{}' takes no value", name));
-      if (option->value == Value::required && !value && next < args.size()) value = args[next++];
-      if (option->value == Value::required && (!value || value->empty())) {
-        return usage_error(fmt::format("option '{}' needs a value", name));
-      }
-      if (option->value == Value::optional_after_equals && value && value->empty()) {
-        return usage_error(fmt::format("option '{}=' needs a value", name));
-      }
-      if (value && value->find_first_of("\r\n") != std::string_view::npos) {
-        return usage_error(fmt::format("option '{}': a value is one line", name));
-      }
-      if (value) line.append(" ").append(*value);
-      if (auto error = check_config_line(name, line)) return *error;
-      run.config_lines.push_back(std::move(line));
-      continue;
-    }
-    if (name != "-o" && name != "--config" && name != "--counters" && name != "--chip") {
-      return usage_error(fmt::format("unknown option '{}'", arg));
-    }
-    if (!value && next < args.size()) value = args[next++];
-    if (!value || value->empty()) return usage_error(fmt::format("option '{}' needs a value", name));
-
-    if (name == "-o") {
-      run.log_path = std::string(*value);
-    } else if (name == "--config") {
-      run.config_path = std::string(*value);
-    } else if (name == "--chip") {
-      // CUPTI names chips in capitals: tu102 is TU102.
-      chip = std::string(*value);
-      std::ranges::transform(*chip, chip->begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-    } else if (auto error = add_counters(*value, run.counters)) {
-      return *error;
     }
   }
 
-  if (query_counters) return query_command_line(run, chip, args.subspan(next));
+  if (query_counters) return query_command_line(run, chip, scanner.rest());
   if (chip) return usage_error("option '--chip' needs --query-counters");
-  run.command.assign(args.begin() + static_cast<std::ptrdiff_t>(next), args.end());
+  run.command.assign(scanner.rest().begin(), scanner.rest().end());
   if (run.command.empty()) return usage_error("no application to run");
   return result;
 }

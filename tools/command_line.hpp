@@ -1,16 +1,19 @@
 #pragma once
-// The computeprof command line, parsed without side effects:
+// The computeprof command line, parsed without reading or running anything:
 //   computeprof [--csv] [-o PATH] [--config FILE] [--counters a,b,...] [config options] [--] app args...
 //   computeprof --query-counters [--chip NAME] [--config FILE] [--counters a,b,...]
 //   computeprof stats FILE...
 //   computeprof --version | --help
 // The config options (--export, --kernels, ...) are the config file's lines as flags.
+// Every option is a row of the table in tools/options.cpp.
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
+
+#include "tools/usage_error.hpp"
 
 namespace computeprof::tools {
 
@@ -45,26 +48,8 @@ struct CommandLine {
   bool operator==(const CommandLine&) const = default;
 };
 
-// A command line that cannot be run; the message has no "computeprof: " prefix.
-struct UsageError {
-  std::string message;
-
-  bool operator==(const UsageError&) const = default;
-};
-
-// An option that stands for one line of the config file: `--kernels vecAdd` is the line
-// `kernels vecAdd`. The help lists them from this table.
-struct ConfigOption {
-  enum class Value { none, required, optional_after_equals };
-  std::string_view flag;         // "--kernels"
-  std::string_view config_name;  // "kernels"
-  Value value;
-  std::string_view value_name;   // "SPEC" in the help; empty when there is no value
-  std::string_view help;         // one line
-};
-std::span<const ConfigOption> config_options();
-
-// `args` are the arguments after the program name.
+// `args` are the arguments after the program name. Not thread-safe: getopt_long's state
+// is global.
 std::variant<CommandLine, UsageError> parse_command_line(std::span<const std::string_view> args);
 
 }  // namespace computeprof::tools

@@ -3,7 +3,7 @@
 #include <string_view>
 
 #include "config/counters.hpp"
-#include "tools/command_line.hpp"
+#include "tools/options.hpp"
 
 namespace computeprof::tools {
 namespace {
@@ -18,20 +18,8 @@ Runs the application with libcomputeprof.so preloaded and COMPUTE_PROFILE=1:
 every kernel launch and memory copy it makes is a record in the classic
 COMPUTE_PROFILE log.
 
-Options:
-  --csv               comma-separated log (COMPUTE_PROFILE_CSV=1)
-  -o, --output PATH   log path (COMPUTE_PROFILE_LOG); %d device, %p process id,
-                      %h host name, %q{NAME} environment variable NAME, %% a %
-  --config FILE       options and counters to use (COMPUTE_PROFILE_CONFIG)
-  --counters a,b,...  counters to collect, in addition to those of --config
-  --query-counters    list each counter, its metric on today's GPUs and whether
-                      the chip has it; with --config or --counters, also the
-                      passes those counters need (CUPTI, no GPU needed)
-  --chip NAME         the chip --query-counters asks about (default GH100)
-  --version           print the version
-  -h, --help          print this help
+@OPTIONS@
 
-@CONFIG_OPTIONS@
 stats FILE...: nvprof's summary table of GPU activities from logs (key-value or
 CSV, several added together) and databases written with --export sqlite.
 
@@ -53,23 +41,46 @@ Counters:
 
 constexpr std::size_t kLineWidth = 80;
 constexpr std::string_view kIndent = "  ";
+constexpr std::size_t kHelpColumn = 22;
 
-// "Config options:" and a line each: the flag, its value, what it asks for.
-std::string config_options_text() {
-  std::string text = "Config options (each is a line of the config file, added to --config's):\n";
-  for (const ConfigOption& option : config_options()) {
-    std::string flag = std::string(kIndent).append(option.flag);
-    if (!option.value_name.empty()) {
-      if (option.value == ConfigOption::Value::required) flag.push_back(' ');
-      flag.append(option.value_name);
-    }
-    constexpr std::size_t kHelpColumn = 22;
-    if (flag.size() + 2 > kHelpColumn) {
-      text.append(flag).push_back('\n');
-      flag.clear();
-    }
-    flag.resize(kHelpColumn, ' ');
-    text.append(flag).append(option.help).push_back('\n');
+// "  -o, --output PATH", "  --callstack[=DEPTH]": the option as it is given.
+std::string spelled_option(const Option& option) {
+  std::string spelled(kIndent);
+  if (option.short_name != '\0') spelled.append("-").append(1, option.short_name).append(", ");
+  spelled.append("--").append(option.long_name);
+  if (option.value == Option::Value::required) spelled.append(" ").append(option.value_name);
+  if (option.value == Option::Value::optional_after_equals) spelled.append("[=").append(option.value_name).append("]");
+  return spelled;
+}
+
+// The option, then its help from kHelpColumn on: beside it, or below when it is too long.
+void append_option(const Option& option, std::string& text) {
+  std::string line = spelled_option(option);
+  if (line.size() + 2 > kHelpColumn) {
+    text.append(line).push_back('\n');
+    line.clear();
+  }
+  std::string_view help = option.help;
+  while (true) {
+    const std::size_t end_of_line = help.find('\n');
+    line.resize(kHelpColumn, ' ');
+    text.append(line).append(help.substr(0, end_of_line)).push_back('\n');
+    if (end_of_line == std::string_view::npos) return;
+    help.remove_prefix(end_of_line + 1);
+    line.clear();
+  }
+}
+
+// The command's own options, then the config options: every row of the table, a line
+// each (more for a longer help).
+std::string options_text() {
+  std::string text = "Options:\n";
+  for (const Option& option : options()) {
+    if (option.effect != Option::Effect::config_line) append_option(option, text);
+  }
+  text.append("\nConfig options (each is a line of the config file, added to --config's):\n");
+  for (const Option& option : options()) {
+    if (option.effect == Option::Effect::config_line) append_option(option, text);
   }
   return text;
 }
@@ -78,7 +89,7 @@ std::string config_options_text() {
 
 std::string usage_text() {
   std::string text(kUsage);
-  text.replace(text.find("@CONFIG_OPTIONS@\n"), std::string_view("@CONFIG_OPTIONS@\n").size(), config_options_text());
+  text.replace(text.find("@OPTIONS@\n"), std::string_view("@OPTIONS@\n").size(), options_text());
   std::string line(kIndent);
   for (const config::LegacyCounter& counter : config::legacy_counters()) {
     if (line.size() > kIndent.size() && line.size() + 1 + counter.name.size() > kLineWidth) {

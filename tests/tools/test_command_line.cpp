@@ -86,8 +86,6 @@ TEST_CASE("usage errors", "[command_line]") {
   CHECK(parse_error({}) == "no application to run (see computeprof --help)");
   CHECK(parse_error({"--csv"}) == "no application to run (see computeprof --help)");
   CHECK(parse_error({"--csv", "--"}) == "no application to run (see computeprof --help)");
-  CHECK(parse_error({"-o"}) == "option '-o' needs a value (see computeprof --help)");
-  CHECK(parse_error({"-o", ""}) == "option '-o' needs a value (see computeprof --help)");
   CHECK(parse_error({"--config"}) == "option '--config' needs a value (see computeprof --help)");
   CHECK(parse_error({"--config=", "./app"}) == "option '--config' needs a value (see computeprof --help)");
   CHECK(parse_error({"--counters"}) == "option '--counters' needs a value (see computeprof --help)");
@@ -180,11 +178,81 @@ TEST_CASE("stats takes the files after it", "[command_line]") {
 }
 
 TEST_CASE("the value of -o comes attached or after it, --output is -o", "[command_line]") {
-  CHECK(parsed_run({"-orun.log", "./app"}).log_path == "run.log");
-  CHECK(parsed_run({"--output", "run.log", "./app"}).log_path == "run.log");
+  const RunOptions expected{false, "run.log", std::nullopt, {}, {"./app", "1"}, {}};
+  CHECK(parsed_run({"-orun.log", "./app", "1"}) == expected);
+  CHECK(parsed_run({"-o", "run.log", "./app", "1"}) == expected);
+  CHECK(parsed_run({"--output=run.log", "./app", "1"}) == expected);
+  CHECK(parsed_run({"--output", "run.log", "./app", "1"}) == expected);
   CHECK(parsed_run({"--output=run_%p.log", "./app"}).log_path == "run_%p.log");
-  CHECK(parse_error({"--output"}) == "option '-o' needs a value (see computeprof --help)");
-  CHECK(parse_error({"--out", "x", "./app"}) == "unknown option '--out' (see computeprof --help)");
+  CHECK(parsed_run({"--output=a=b.log", "./app"}).log_path == "a=b.log");
+  // A value is the next argument whatever it looks like, as getopt has it.
+  CHECK(parsed_run({"-o", "--csv", "./app"}) == RunOptions{false, "--csv", std::nullopt, {}, {"./app"}, {}});
+}
+
+TEST_CASE("a missing value names the option as it was given", "[command_line]") {
+  CHECK(parse_error({"--output"}) == "option '--output' needs a value (see computeprof --help)");
+  CHECK(parse_error({"-o"}) == "option '-o' needs a value (see computeprof --help)");
+  CHECK(parse_error({"--output=", "./app"}) == "option '--output' needs a value (see computeprof --help)");
+  CHECK(parse_error({"-o", "", "./app"}) == "option '-o' needs a value (see computeprof --help)");
+  CHECK(parse_error({"--csv", "--export"}) == "option '--export' needs a value (see computeprof --help)");
+}
+
+TEST_CASE("abbreviated long options are refused, naming the option meant", "[command_line]") {
+  CHECK(parse_error({"--out", "x.log", "./app"}) ==
+        "unknown option '--out' (did you mean '--output'? abbreviations are not accepted) (see computeprof --help)");
+  CHECK(parse_error({"--out=x.log", "./app"}) ==
+        "unknown option '--out' (did you mean '--output'? abbreviations are not accepted) (see computeprof --help)");
+  CHECK(parse_error({"--outp"}) ==
+        "unknown option '--outp' (did you mean '--output'? abbreviations are not accepted) (see computeprof --help)");
+  CHECK(parse_error({"--cs", "./app"}) ==
+        "unknown option '--cs' (did you mean '--csv'? abbreviations are not accepted) (see computeprof --help)");
+  CHECK(parse_error({"--cs=1", "./app"}) ==
+        "unknown option '--cs' (did you mean '--csv'? abbreviations are not accepted) (see computeprof --help)");
+  CHECK(parse_error({"--vers"}) ==
+        "unknown option '--vers' (did you mean '--version'? abbreviations are not accepted) (see computeprof --help)");
+  CHECK(parse_error({"--callst=8", "./app"}) ==
+        "unknown option '--callst' (did you mean '--callstack'? abbreviations are not accepted) "
+        "(see computeprof --help)");
+}
+
+TEST_CASE("a prefix of several long options is unknown", "[command_line]") {
+  CHECK(parse_error({"--kernel", "vecAdd", "./app"}) == "unknown option '--kernel' (see computeprof --help)");
+  CHECK(parse_error({"--c", "./app"}) == "unknown option '--c' (see computeprof --help)");
+  CHECK(parse_error({"--launch=2", "./app"}) == "unknown option '--launch=2' (see computeprof --help)");
+}
+
+TEST_CASE("unknown options are named as given", "[command_line]") {
+  CHECK(parse_error({"--outputs=x", "./app"}) == "unknown option '--outputs=x' (see computeprof --help)");
+  CHECK(parse_error({"-:", "./app"}) == "unknown option '-:' (see computeprof --help)");
+  CHECK(parse_error({"-?", "./app"}) == "unknown option '-?' (see computeprof --help)");
+  CHECK(parse_error({"--csv", "-O", "x.log", "./app"}) == "unknown option '-O' (see computeprof --help)");
+}
+
+TEST_CASE("a lone '-' is an application only after a double dash", "[command_line]") {
+  CHECK(parse_error({"--csv", "-"}) == "unknown option '-' (see computeprof --help)");
+  CHECK(parsed_run({"--", "-"}).command == std::vector<std::string>{"-"});
+  CHECK(parsed_run({"./app", "-"}).command == std::vector<std::string>{"./app", "-"});
+}
+
+TEST_CASE("the options end at the double dash, once", "[command_line]") {
+  const RunOptions run = parsed_run({"-o", "a.log", "--", "--", "--csv", "-o", "b.log"});
+  CHECK(run == RunOptions{false, "a.log", std::nullopt, {}, {"--", "--csv", "-o", "b.log"}, {}});
+  // A double dash that is the value of -o ends nothing.
+  CHECK(parsed_run({"-o", "--", "./app"}) == RunOptions{false, "--", std::nullopt, {}, {"./app"}, {}});
+  CHECK(parse_error({"-o", "--", "-"}) == "unknown option '-' (see computeprof --help)");
+}
+
+TEST_CASE("parsing starts over on every call", "[command_line]") {
+  const std::initializer_list<std::string_view> args{"--csv", "-o", "a.log", "--memtrace", "./app", "-o", "x"};
+  const RunOptions expected{true, "a.log", std::nullopt, {}, {"./app", "-o", "x"}, {"memtrace"}};
+  CHECK(parsed_run(args) == expected);
+  CHECK(parsed_run(args) == expected);
+  // -h stops the parser inside "-hx"; and an error, after "--csv": neither is where the next call begins.
+  CHECK(parsed_action({"-hx"}) == CommandLine::Action::help);
+  CHECK(parsed_run(args) == expected);
+  CHECK(parse_error({"--csv", "--bogus", "-o", "b.log", "./app"}) == "unknown option '--bogus' (see computeprof --help)");
+  CHECK(parsed_run(args) == expected);
+  CHECK(parsed_run({"./app"}) == RunOptions{false, std::nullopt, std::nullopt, {}, {"./app"}, {}});
 }
 
 TEST_CASE("chip names are CUPTI's whatever their case", "[command_line]") {
