@@ -13,6 +13,7 @@ int getopt_value(const Option& option, std::size_t index) {
   return kFirstLongOnlyValue + static_cast<int>(index);
 }
 
+// The row of a value getopt_long returned for an option, which is always one of the table's.
 const Option& option_of_value(int value) {
   const std::span<const Option> table = options();
   if (value >= kFirstLongOnlyValue) return table[static_cast<std::size_t>(value - kFirstLongOnlyValue)];
