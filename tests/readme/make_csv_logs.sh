@@ -91,4 +91,4 @@ fi
 awk '/^## / { section = ($0 == "## Reading the logs") } section && /^```/ { if (inside) exit; inside = 1; plain = ($0 == "```"); if (!plain) inside = 0; next }
      inside { print }' "$readme" >readme_example.csv
 [ -s readme_example.csv ] || fail "README.md's \"## Reading the logs\" shows no example log"
-echo "make_csv_logs: written: $(ls -- *.csv | tr '\n' ' ')"
+echo "make_csv_logs: written:" *.csv
