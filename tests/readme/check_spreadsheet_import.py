@@ -7,8 +7,9 @@ LOG_DIR holds make_csv_logs.sh's logs. `soffice --headless --convert-to fods` im
 them with the CSV filter options that are the section's Text Import recipe (below) and
 writes flat ODF, whose cells say what Calc made of each field: office:value-type
 "float" with office:value for a number, "string" for text. Checked:
-- the column names are on the row the section says (5, 6 after '# TIMESTAMPFACTOR',
-  one more after '# WARNING'): importing from that row puts them in row 1;
+- the column names are on the row the section says (its numbers read from its words:
+  5, 6 after '# TIMESTAMPFACTOR', one more after '# WARNING'): importing from that row
+  puts them in row 1;
 - every field arrives as the section promises: numbers as numbers of exactly the
   log's value, the hex timestamps and `method` as the same text, empty fields empty;
 - the section's formula, copied from README.md and filled down as a user would,
