@@ -95,6 +95,10 @@ struct Record {
   CounterState counter_state = CounterState::none;
   TransferDir transfer_dir = TransferDir::host_to_device;  // copies only
   std::optional<HostMemType> host_mem_type;                // copies with a host side
+  // The producer checked that `method` holds no character a log escapes or quotes
+  // (logfmt::is_plain_name), so the writer does not scan it again: a kernel's name is
+  // checked once per kernel, not once per record.
+  bool method_is_plain = false;
 
   // The value of legacy counter `id` (absent when the record has no counters).
   CounterValue counter(std::size_t id) const {

@@ -204,6 +204,10 @@ char* put_csv_field(char* p, std::string_view field) {
 
 }  // namespace
 
+bool is_plain_name(std::string_view name) {
+  return name.find_first_of("\n\r\\,\"") == std::string_view::npos;
+}
+
 std::size_t line_bound(const Record& record, const ColumnLayout& layout) {
   static_assert(std::tuple_size_v<decltype(KvpKey::text)> <= kMaxColumnName + sizeof "=[  ] " + kMaxValue);
   return layout.columns.size() * (kMaxColumnName + sizeof "=[  ] " + kMaxValue) + 2 * record.method.size() + 3;
@@ -233,7 +237,11 @@ char* put_kvp_line(char* p, const Record& r, const ColumnLayout& layout) {
     const KvpKey& key = layout.kvp_keys[i];
     std::memcpy(p, key.text.data(), key.text.size());
     p += key.size;
-    p = spec.column == Column::method ? put_kvp_field(p, r.method) : put_value(p, spec, r, "n/a");
+    if (spec.column != Column::method) {
+      p = put_value(p, spec, r, "n/a");
+    } else {
+      p = r.method_is_plain ? put(p, r.method) : put_kvp_field(p, r.method);
+    }
     p = put(p, " ] ");
   }
   *p++ = '\n';
@@ -246,7 +254,11 @@ char* put_csv_line(char* p, const Record& r, const ColumnLayout& layout) {
     if (!first) *p++ = ',';
     first = false;
     if (!applies(spec, r)) continue;
-    p = spec.column == Column::method ? put_csv_field(p, r.method) : put_value(p, spec, r, "");
+    if (spec.column != Column::method) {
+      p = put_value(p, spec, r, "");
+    } else {
+      p = r.method_is_plain ? put(p, r.method) : put_csv_field(p, r.method);
+    }
   }
   *p++ = '\n';
   return p;

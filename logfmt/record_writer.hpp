@@ -24,6 +24,9 @@ void write_record(std::string& out, const Record& record, const ColumnLayout& la
 std::size_t line_bound(const Record& record, const ColumnLayout& layout);
 char* put_record(char* p, const Record& record, const ColumnLayout& layout, config::LogFormat format);
 
+// No character of `name` is escaped in key-value logs or quoted in CSV.
+bool is_plain_name(std::string_view name);
+
 // Appends `field`, quoted if it holds a comma, a quote or a line break.
 void append_csv_field(std::string& out, std::string_view field);
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "logfmt/record_writer.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/process/profiling_state.hpp"
 
@@ -85,6 +86,7 @@ KernelInfo* build_info(const void* handle) {
     info->name = fmt::format("unknown_kernel_{:x}", reinterpret_cast<std::uintptr_t>(handle));
   }
   const config::KernelFilters& filters = process_profile().cuda.settings.config.kernel_filters;
+  info->plain_name = logfmt::is_plain_name(info->name);
   if (filters.active()) info->verdict = logfmt::judge_kernel_name(filters, info->name);
   if (!d) return info;
   int regs = 0, smem = 0;

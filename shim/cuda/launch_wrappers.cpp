@@ -16,6 +16,7 @@ void describe_kernel(logfmt::Record& r, CUfunction f, const LaunchShape& shape) 
   const KernelInfo& info = kernel_info(f);
   r.kind = logfmt::RecordKind::kernel;
   r.method = info.name;
+  r.method_is_plain = info.plain_name;
   r.grid = shape.grid;
   r.block = shape.block;
   r.dynamic_smem = shape.dynamic_smem;

@@ -423,3 +423,40 @@ TEST_CASE("the longest line of every column fits the room the writers reserve fo
   expected_csv += "," + u32s + "\n";
   CHECK(csv == expected_csv);
 }
+
+TEST_CASE("a name is plain unless it holds a character a log escapes or quotes", "[writer]") {
+  CHECK(is_plain_name("_Z6vecAddPKfS0_Pfi"));
+  CHECK(is_plain_name("void add<float>(float const*, int)") == false);  // the comma
+  for (std::string_view bad : {"a\nb", "a\rb", "a\\b", "a,b", "a\"b"}) CHECK_FALSE(is_plain_name(bad));
+}
+
+TEST_CASE("a record whose producer checked its name plain is written as one that was not", "[writer]") {
+  const auto layout = layout_for("");
+  Record checked = sample_kernel();
+  checked.method_is_plain = true;
+  std::string kvp, csv, kvp_scanned, csv_scanned;
+  write_kvp_line(kvp, checked, layout);
+  write_csv_line(csv, checked, layout);
+  write_kvp_line(kvp_scanned, sample_kernel(), layout);
+  write_csv_line(csv_scanned, sample_kernel(), layout);
+  CHECK(kvp == "method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n");
+  CHECK(kvp == kvp_scanned);
+  CHECK(csv == "_Z6vecAddPKfS0_Pfi,7.424,17.288,0.500\n");
+  CHECK(csv == csv_scanned);
+}
+
+TEST_CASE("the writer takes the producer's word: a name checked plain is not scanned again", "[writer]") {
+  const auto layout = layout_for("");
+  Record r = sample_kernel();
+  r.method = "a,b";
+  r.method_is_plain = true;
+  std::string kvp, csv;
+  write_kvp_line(kvp, r, layout);
+  write_csv_line(csv, r, layout);
+  CHECK(csv == "a,b,7.424,17.288,0.500\n");  // not quoted: nothing looked
+  r.method = "a\\b";
+  write_kvp_line(kvp, r, layout);
+  CHECK(kvp ==
+        "method=[ a,b ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n"
+        "method=[ a\\b ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n");
+}
