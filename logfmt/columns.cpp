@@ -7,6 +7,54 @@ namespace computeprof::logfmt {
 using config::Api;
 using config::Option;
 
+namespace {
+
+KvpKey kvp_key(std::string_view name) {
+  KvpKey key;
+  const std::size_t size = std::min(name.size(), kMaxColumnName);  // every name fits: a unit test says so
+  std::copy_n(name.data(), size, key.text.data());
+  std::copy_n("=[ ", 3, key.text.data() + size);
+  key.size = static_cast<std::uint8_t>(size + 3);
+  return key;
+}
+
+}  // namespace
+
+bool column_of_kind(Column column, RecordKind kind) {
+  switch (column) {
+    case Column::gpustarttimestamp:
+    case Column::gpuendtimestamp:
+    case Column::timestamp:
+    case Column::method:
+    case Column::gputime:
+    case Column::cputime:
+    case Column::streamid:
+    case Column::callstackid:
+      return true;
+    case Column::gridsize_x:
+    case Column::gridsize_y:
+    case Column::gridsize_z:
+    case Column::blocksize_x:
+    case Column::blocksize_y:
+    case Column::blocksize_z:
+    case Column::localblocksize:
+    case Column::dynsmemperblock:
+    case Column::stasmemperblock:
+    case Column::regperthread:
+    case Column::cacheconfigexecuted:
+    case Column::cacheconfigrequested:
+    case Column::occupancy:
+    case Column::counter:
+      return kind == RecordKind::kernel;
+    case Column::memtransfersize:
+      return kind == RecordKind::memcpy || kind == RecordKind::memset;
+    case Column::memtransferdir:
+    case Column::memtransferhostmemtype:
+      return kind == RecordKind::memcpy;
+  }
+  return false;
+}
+
 ColumnLayout select_columns(const config::ProfileConfig& cfg, Api api) {
   ColumnLayout layout;
   layout.api = api;
@@ -49,14 +97,24 @@ ColumnLayout select_columns(const config::ProfileConfig& cfg, Api api) {
   if (cfg.has(Option::memtransferdir)) add(Column::memtransferdir);
   if (cfg.has(Option::memtransferhostmemtype)) add(Column::memtransferhostmemtype);
   if (cfg.callstack_depth != 0) add(Column::callstackid);
-  for (const ColumnSpec& spec : layout.columns) {
-    KvpKey key;
-    const std::string_view name = column_name(spec, api);
-    const std::size_t size = std::min(name.size(), kMaxColumnName);  // every name fits: a unit test says so
-    std::copy_n(name.data(), size, key.text.data());
-    std::copy_n("=[ ", 3, key.text.data() + size);
-    key.size = static_cast<std::uint8_t>(size + 3);
-    layout.kvp_keys.push_back(key);
+  const bool cl = api == Api::opencl;
+  for (std::size_t kind = 0; kind < kRecordKinds; ++kind) {
+    for (const ColumnSpec& spec : layout.columns) {
+      if (!column_of_kind(spec.column, static_cast<RecordKind>(kind))) continue;
+      std::string_view name = column_name(spec, api);
+      switch (spec.column) {
+        case Column::gridsize_x: name = grid3d ? (cl ? "ndrangesize3d" : "gridsize3d") : (cl ? "ndrangesize" : "gridsize"); break;
+        case Column::blocksize_x: name = cl ? "workgroupsize" : "threadblocksize"; break;
+        case Column::gridsize_y:
+        case Column::gridsize_z:
+        case Column::blocksize_y:
+        case Column::blocksize_z: continue;
+        default: break;
+      }
+      layout.kvp_steps[kind].push_back({spec, kvp_key(name), spec.column == Column::occupancy ||
+                                                                 spec.column == Column::counter ||
+                                                                 spec.column == Column::memtransferhostmemtype});
+    }
   }
   return layout;
 }

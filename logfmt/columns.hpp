@@ -11,6 +11,7 @@
 
 #include "config/environment.hpp"
 #include "config/profile_config.hpp"
+#include "logfmt/record.hpp"
 
 namespace computeprof::logfmt {
 
@@ -51,19 +52,31 @@ struct ColumnSpec {
 // No column's name is longer: the record writers size a line's room with it.
 inline constexpr std::size_t kMaxColumnName = 48;
 
-// A column's key in key-value records, "gputime=[ ", in a block of fixed size: the
-// writer copies the whole block (no call, no copy loop of the name's length) into room it
-// has reserved, then keeps `size` bytes of it.
+// A key in key-value records, "gputime=[ ", in a block of fixed size: the writer copies
+// the whole block (no call, no copy loop of the name's length) into room it has
+// reserved, then keeps `size` bytes of it.
 struct KvpKey {
   std::array<char, 64> text{};
   std::uint8_t size = 0;
+};
+
+// One pair of a key-value record of some kind, in line order. The grid's and the
+// block's columns are one pair each (gridsize=[ 2, 1 ], threadblocksize=[ 32, 8, 8 ]),
+// led by their _x column.
+struct KvpStep {
+  ColumnSpec spec;
+  KvpKey key;
+  // Whether the pair also depends on the record, not only on its kind: occupancy,
+  // counters and the host memory type are written only where known.
+  bool conditional = false;
 };
 static_assert(kMaxColumnName + sizeof "=[" < std::tuple_size_v<decltype(KvpKey::text)>);
 
 struct ColumnLayout {
   config::Api api = config::Api::cuda;
   std::vector<ColumnSpec> columns;
-  std::vector<KvpKey> kvp_keys;  // one per column
+  // The pairs of a key-value record, by RecordKind: only the columns a kind has.
+  std::array<std::vector<KvpStep>, kRecordKinds> kvp_steps;
   // Which kinds of column `columns` has: asked per record by the writers.
   std::bitset<static_cast<std::size_t>(Column::callstackid) + 1> present;
 
@@ -72,6 +85,10 @@ struct ColumnLayout {
 };
 
 ColumnLayout select_columns(const config::ProfileConfig& config, config::Api api);
+
+// Whether records of `kind` have the column at all (what a record holds decides the
+// conditional ones: KvpStep::conditional).
+bool column_of_kind(Column column, RecordKind kind);
 
 // The name of a column in the column line (OpenCL spellings for OpenCL logs).
 std::string_view column_name(const ColumnSpec& spec, config::Api api);

@@ -14,6 +14,7 @@ namespace computeprof::logfmt {
 // graph: one cuGraphLaunch, timed as a whole (its nodes are not seen one by one
 // without CUPTI).
 enum class RecordKind : std::uint8_t { kernel, memcpy, memset, graph };
+inline constexpr std::size_t kRecordKinds = 4;
 
 struct Dim3 {
   std::uint32_t x = 1, y = 1, z = 1;

@@ -9,47 +9,18 @@ namespace {
 
 using config::Api;
 
-bool is_kernel(const Record& r) { return r.kind == RecordKind::kernel; }
-bool is_copy(const Record& r) { return r.kind == RecordKind::memcpy; }
-
-bool applies(const ColumnSpec& spec, const Record& r) {
+// The part of whether a record has a column that depends on what it holds, not only on
+// its kind (KvpStep::conditional).
+bool known(const ColumnSpec& spec, const Record& r) {
   switch (spec.column) {
-    case Column::gpustarttimestamp:
-    case Column::gpuendtimestamp:
-    case Column::timestamp:
-    case Column::method:
-    case Column::gputime:
-    case Column::cputime:
-    case Column::streamid:
-      return true;
-    case Column::gridsize_x:
-    case Column::gridsize_y:
-    case Column::gridsize_z:
-    case Column::blocksize_x:
-    case Column::blocksize_y:
-    case Column::blocksize_z:
-    case Column::localblocksize:
-    case Column::dynsmemperblock:
-    case Column::stasmemperblock:
-    case Column::regperthread:
-    case Column::cacheconfigexecuted:
-    case Column::cacheconfigrequested:
-      return is_kernel(r);
-    case Column::occupancy:
-      return is_kernel(r) && r.occupancy.has_value();
-    case Column::counter:
-      return is_kernel(r) && r.counter(spec.counter).state != CounterValue::State::absent;
-    case Column::memtransfersize:
-      return is_copy(r) || r.kind == RecordKind::memset;
-    case Column::memtransferdir:
-      return is_copy(r);
-    case Column::memtransferhostmemtype:
-      return is_copy(r) && r.host_mem_type.has_value();
-    case Column::callstackid:
-      return true;
+    case Column::occupancy: return r.occupancy.has_value();
+    case Column::counter: return r.counter(spec.counter).state != CounterValue::State::absent;
+    case Column::memtransferhostmemtype: return r.host_mem_type.has_value();
+    default: return true;
   }
-  return false;
 }
+
+bool applies(const ColumnSpec& spec, const Record& r) { return column_of_kind(spec.column, r.kind) && known(spec, r); }
 
 // Every value is written through a raw pointer into room the line reserved for itself
 // (line_bound): one capacity check per record, not one per piece.
@@ -151,22 +122,16 @@ char* put_value(char* p, const ColumnSpec& spec, const Record& r, std::string_vi
   return p;
 }
 
-bool is_grid(Column c) { return c == Column::gridsize_x || c == Column::gridsize_y || c == Column::gridsize_z; }
-bool is_block(Column c) {
-  return c == Column::blocksize_x || c == Column::blocksize_y || c == Column::blocksize_z;
-}
-
-// Grouped keys of the old logs: gridsize=[ 2, 1 ], gridsize3d=[ 2, 1, 1 ],
+// The values of the grouped keys of the old logs: gridsize=[ 2, 1 ], gridsize3d=[ 2, 1, 1 ],
 // threadblocksize=[ 32, 8, 8 ] (ndrangesize / workgroupsize in OpenCL logs).
-char* put_group(char* p, std::string_view key, std::initializer_list<std::uint32_t> values) {
-  p = put(put(p, key), "=[ ");
+char* put_dims(char* p, std::initializer_list<std::uint32_t> values) {
   bool first = true;
   for (std::uint32_t v : values) {
     if (!first) p = put(p, ", ");
     first = false;
     p = put_integer(p, v);
   }
-  return put(p, " ] ");
+  return p;
 }
 
 bool needs_kvp_escape(std::string_view field) {
@@ -209,38 +174,24 @@ bool is_plain_name(std::string_view name) {
 }
 
 std::size_t line_bound(const Record& record, const ColumnLayout& layout) {
+  // A whole KvpKey block is copied: it fits in the room of its column.
   static_assert(std::tuple_size_v<decltype(KvpKey::text)> <= kMaxColumnName + sizeof "=[  ] " + kMaxValue);
   return layout.columns.size() * (kMaxColumnName + sizeof "=[  ] " + kMaxValue) + 2 * record.method.size() + 3;
 }
 
 char* put_kvp_line(char* p, const Record& r, const ColumnLayout& layout) {
-  const bool cl = layout.api == Api::opencl;
   const bool grid3d = layout.has(Column::gridsize_z);
-  for (std::size_t i = 0; i < layout.columns.size(); ++i) {
-    const ColumnSpec& spec = layout.columns[i];
-    if (!applies(spec, r)) continue;
-    if (is_grid(spec.column)) {
-      if (spec.column != Column::gridsize_x) continue;
-      if (grid3d) {
-        p = put_group(p, cl ? "ndrangesize3d" : "gridsize3d", {r.grid.x, r.grid.y, r.grid.z});
-      } else {
-        p = put_group(p, cl ? "ndrangesize" : "gridsize", {r.grid.x, r.grid.y});
-      }
-      continue;
-    }
-    if (is_block(spec.column)) {
-      if (spec.column == Column::blocksize_x) {
-        p = put_group(p, cl ? "workgroupsize" : "threadblocksize", {r.block.x, r.block.y, r.block.z});
-      }
-      continue;
-    }
-    const KvpKey& key = layout.kvp_keys[i];
-    std::memcpy(p, key.text.data(), key.text.size());
-    p += key.size;
-    if (spec.column != Column::method) {
-      p = put_value(p, spec, r, "n/a");
-    } else {
-      p = r.method_is_plain ? put(p, r.method) : put_kvp_field(p, r.method);
+  for (const KvpStep& step : layout.kvp_steps[static_cast<std::size_t>(r.kind)]) {
+    if (step.conditional && !known(step.spec, r)) continue;
+    std::memcpy(p, step.key.text.data(), step.key.text.size());
+    p += step.key.size;
+    switch (step.spec.column) {
+      case Column::method: p = r.method_is_plain ? put(p, r.method) : put_kvp_field(p, r.method); break;
+      case Column::gridsize_x:
+        p = grid3d ? put_dims(p, {r.grid.x, r.grid.y, r.grid.z}) : put_dims(p, {r.grid.x, r.grid.y});
+        break;
+      case Column::blocksize_x: p = put_dims(p, {r.block.x, r.block.y, r.block.z}); break;
+      default: p = put_value(p, step.spec, r, "n/a");
     }
     p = put(p, " ] ");
   }
