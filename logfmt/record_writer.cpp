@@ -1,6 +1,7 @@
 #include "logfmt/record_writer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstring>
 
@@ -39,14 +40,21 @@ char* put_integer(char* p, Integer value) {
   return std::to_chars(p, p + 24, value).ptr;
 }
 
+// ".000" to ".999": a record's two times and its occupancy each take their decimals
+// from here in one 4-byte copy, not three divisions.
+constexpr auto kDecimals = [] {
+  std::array<std::array<char, 4>, 1000> table{};
+  for (unsigned i = 0; i < 1000; ++i) {
+    table[i] = {'.', static_cast<char>('0' + i / 100), static_cast<char>('0' + i / 10 % 10),
+                static_cast<char>('0' + i % 10)};
+  }
+  return table;
+}();
+
 // Nanoseconds as microseconds with three decimals, exactly (no floating point).
 char* put_micros(char* p, std::uint64_t ns) {
   p = put_integer(p, ns / 1000);
-  const auto fraction = static_cast<unsigned>(ns % 1000);
-  p[0] = '.';
-  p[1] = static_cast<char>('0' + fraction / 100);
-  p[2] = static_cast<char>('0' + fraction / 10 % 10);
-  p[3] = static_cast<char>('0' + fraction % 10);
+  std::memcpy(p, kDecimals[ns % 1000].data(), 4);
   return p + 4;
 }
 
@@ -77,10 +85,7 @@ char* put_fixed3(char* p, float value) {
       if (rest > half || (rest == half && (thousandths & 1) != 0)) ++thousandths;
     }  // else value * 1000 < 2^-29: rounds to 0
     p[0] = static_cast<char>('0' + thousandths / 1000);
-    p[1] = '.';
-    p[2] = static_cast<char>('0' + thousandths / 100 % 10);
-    p[3] = static_cast<char>('0' + thousandths / 10 % 10);
-    p[4] = static_cast<char>('0' + thousandths % 10);
+    std::memcpy(p + 1, kDecimals[thousandths % 1000].data(), 4);
     return p + 5;
   }
   return std::to_chars(p, p + kMaxValue, static_cast<double>(value), std::chars_format::fixed, 3).ptr;
