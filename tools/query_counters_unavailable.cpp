@@ -1,4 +1,4 @@
-// --query-counters in a build without the CUDA toolkit: CUPTI's headers were missing.
+// --query-counters in a build without the CUDA toolkit or its CUPTI (CUPTI's headers missing).
 #include <optional>
 #include <string>
 
@@ -8,7 +8,7 @@
 namespace computeprof::tools {
 
 int query_counters(const QueryOptions&, const std::optional<std::string>&) {
-  config::warn("--query-counters needs CUPTI, and this computeprof was built without the CUDA toolkit");
+  config::warn("--query-counters needs CUPTI, and this computeprof was built without the CUDA toolkit's CUPTI");
   return 1;
 }
 

@@ -1,16 +1,12 @@
 // The two ways a program looks up driver functions by name: dlsym on a libcuda handle
 // and cuGetProcAddress. Both hand out the shim's wrapper of exactly the variant the
 // driver chose, and the driver's own function for everything else.
-#include <dlfcn.h>
-
 #include <string_view>
 
 #include "shim/intercept/cuda_entry_functions.hpp"
+#include "shim/intercept/cuda_lookup.hpp"
 #include "shim/intercept/library_names.hpp"
 #include "shim/intercept/real_dlsym.hpp"
-#ifdef COMPUTEPROF_WITH_OPENCL
-#include "shim/intercept/opencl_lookup.hpp"
-#endif
 
 namespace computeprof::shim {
 namespace {
@@ -48,19 +44,8 @@ void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t 
 }
 
 }  // namespace
-}  // namespace computeprof::shim
 
-using namespace computeprof::shim;
-
-// Called by the dlsym thunk: the wrapper to return, or null to let glibc answer.
-extern "C" __attribute__((visibility("hidden"))) void* computeprof_dlsym_substitute(void* handle, const char* name,
-                                                                                  const void* caller) {
-  resolve_real_dlsym();
-  if (!name || name[0] != 'c' || handle == RTLD_DEFAULT || handle == RTLD_NEXT) return nullptr;
-#ifdef COMPUTEPROF_WITH_OPENCL
-  if (name[1] == 'l') return opencl_dlsym_substitute(handle, name);
-#endif
-  if (name[1] != 'u') return nullptr;
+void* cuda_dlsym_substitute(void* handle, const char* name, const void* caller) {
   const auto entry = find_entry(name);
   if (!entry || !is_driver_handle(handle) || called_by_profiler_library(caller)) return nullptr;
   void* real = real_dlsym(handle, name);
@@ -68,6 +53,10 @@ extern "C" __attribute__((visibility("hidden"))) void* computeprof_dlsym_substit
   note_real_entry(*entry, real);
   return wrapper_of(*entry);
 }
+
+}  // namespace computeprof::shim
+
+using namespace computeprof::shim;
 
 COMPUTEPROF_EXPORT CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags,
                                                 CUdriverProcAddressQueryResult* symbolStatus) {
