@@ -18,20 +18,43 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The CUDA 13 toolkit (cuda.h, CUPTI 13) is not a Debian package: say plainly when it is
-# missing, since without it only config/, logfmt/ and tools/ are built.
-cuda_root=/usr/local/cuda
+# The CUDA 13 toolkit and its CUPTI are not Debian packages. Without them CMake builds
+# only the OpenCL half of libcomputeprof.so: say exactly what is missing where, and how
+# to point at a toolkit. The places looked at are those of CMake's FindCUDAToolkit.
+cuda_root=${CUDAToolkit_ROOT:-/usr/local/cuda}
 for arg in "$@"; do
   [[ $arg == -DCUDAToolkit_ROOT=* ]] && cuda_root=${arg#-DCUDAToolkit_ROOT=}
 done
-for needed in include/cuda.h include/cupti.h; do
-  if [[ ! -e $cuda_root/$needed ]]; then
-    echo "build.sh: the CUDA 13 toolkit is incomplete or missing: no $cuda_root/$needed." >&2
-    echo "build.sh: install it (NVIDIA's cuda-toolkit-13 packages) or point at it with ./build.sh -DCUDAToolkit_ROOT=DIR;" >&2
-    echo "build.sh: without it, no libcomputeprof.so is built (config/, logfmt/ and tools/ only)." >&2
-    break
-  fi
-done
+# What is missing of the toolkit at $cuda_root, or nothing.
+cuda_missing() {
+  local cuda_h=$cuda_root/include/cuda.h
+  [[ -e $cuda_h ]] || { echo "no CUDA toolkit at $cuda_root (no $cuda_h)"; return; }
+  local version
+  version=$(sed -n 's/^#define CUDA_VERSION \([0-9][0-9]*\)$/\1/p' "$cuda_h")
+  [[ -n $version ]] || { echo "$cuda_h defines no CUDA_VERSION"; return; }
+  ((version >= 13000)) || { echo "the CUDA toolkit at $cuda_root is CUDA $((version / 1000)).$((version % 1000 / 10)), not 13"; return; }
+  [[ -e $cuda_root/include/cupti.h || -e $cuda_root/extras/CUPTI/include/cupti.h ]] ||
+    { echo "no CUPTI in the CUDA toolkit at $cuda_root (no cupti.h in $cuda_root/include or $cuda_root/extras/CUPTI/include)"; return; }
+  local dir
+  for dir in "$cuda_root"/lib64 "$cuda_root"/lib "$cuda_root"/targets/*/lib "$cuda_root"/extras/CUPTI/lib64; do
+    if [[ -e $dir/libcupti.so ]]; then
+      [[ -e $dir/libcupti.so.13 ]] || echo "no CUPTI 13 in the CUDA toolkit at $cuda_root (no libcupti.so.13 beside $dir/libcupti.so)"
+      return
+    fi
+  done
+  echo "no CUPTI library in the CUDA toolkit at $cuda_root (no libcupti.so in $cuda_root/lib64, lib, targets/*/lib or extras/CUPTI/lib64)"
+}
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" "$@"
 cmake --build build -j"$(nproc)"
+
+# Last, where it is seen: what is missing, and what CMake built without it.
+cuda_gap=$(cuda_missing)
+if ! grep -qx 'COMPUTEPROF_WITH_CUDA:INTERNAL=ON' build/CMakeCache.txt; then
+  echo "build.sh: ${cuda_gap:-CMake found no usable CUDA 13 toolkit with CUPTI}." >&2
+  echo "build.sh: install the CUDA 13 toolkit (NVIDIA's cuda-toolkit-13 packages, CUPTI included) or point at it with ./build.sh -DCUDAToolkit_ROOT=DIR." >&2
+  echo "build.sh: built without it: libcomputeprof.so and computeprof profile OpenCL programs only, not CUDA ones (no CUDA samples, simulated driver or CUDA tests)." >&2
+elif [[ -n $cuda_gap ]]; then
+  found=$(sed -n 's/^CUDAToolkit_BIN_DIR:PATH=//p' build/CMakeCache.txt)
+  echo "build.sh: $cuda_gap; CMake built the CUDA half with the toolkit of ${found%/bin}." >&2
+fi
