@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian machine and builds computeprof into ./build.
-# Installs missing packages with apt-get (needs root), then configures and builds.
+# Installs missing packages with apt-get (as root, or through sudo), then configures and
+# builds as the user who ran it.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -10,12 +11,19 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
+  # Only the installation runs as root (sudo for a user): the build stays the user's, so
+  # that ctest can write into it afterwards.
+  as_root=()
   if [[ $(id -u) -ne 0 ]]; then
-    echo "build.sh: missing packages: ${missing[*]}; run as root or install them first" >&2
-    exit 1
+    if ! command -v sudo >/dev/null; then
+      echo "build.sh: missing packages: ${missing[*]}; install them as root (no sudo here), then run build.sh again" >&2
+      exit 1
+    fi
+    echo "build.sh: installing missing packages with sudo: ${missing[*]}" >&2
+    as_root=(sudo)
   fi
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  "${as_root[@]}" apt-get update -qq
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 # The CUDA 13 toolkit and its CUPTI are not Debian packages. Without them CMake builds
