@@ -150,11 +150,14 @@ std::optional<double> compute_occupancy(CUfunction f, const KernelInfo& info, st
 
 }  // namespace
 
-const KernelInfo& kernel_info(CUfunction f) {
+namespace {
+
+// The calling thread's cache slot of `f`, holding its info (built once per process).
+CachedKernel& cached_kernel(CUfunction f) {
   auto& c = catalog();
   const std::uint64_t generation = c.generation.load(std::memory_order_acquire);
   CachedKernel& slot = cache_slot(f);
-  if (slot.handle == f && slot.generation == generation) return *slot.info;
+  if (slot.handle == f && slot.generation == generation) return slot;
 
   KernelInfo* info = nullptr;
   {
@@ -173,24 +176,29 @@ const KernelInfo& kernel_info(CUfunction f) {
   slot.handle = f;
   slot.generation = generation;
   slot.info = info;
-  return *info;
+  return slot;
 }
 
-std::optional<double> launch_occupancy(CUfunction f, const KernelInfo& info, std::uint32_t block_threads,
-                                       std::uint32_t dynamic_smem) {
-  CachedKernel& slot = cache_slot(f);
-  if (slot.handle == f && slot.info == &info && slot.occupancy_known && slot.block_threads == block_threads &&
-      slot.dynamic_smem == dynamic_smem) {
-    return slot.occupancy;
+}  // namespace
+
+const KernelInfo& kernel_info(CUfunction f) { return *cached_kernel(f).info; }
+
+KernelLaunch kernel_launch(CUfunction f, std::uint32_t block_threads, std::uint32_t dynamic_smem) {
+  CachedKernel& slot = cached_kernel(f);
+  const KernelInfo& info = *slot.info;
+  if (slot.occupancy_known && slot.block_threads == block_threads && slot.dynamic_smem == dynamic_smem) {
+    return {info, slot.occupancy};
   }
-  auto occupancy = compute_occupancy(f, info, block_threads, dynamic_smem);
+  const std::optional<double> occupancy = compute_occupancy(f, info, block_threads, dynamic_smem);
+  // The driver calls made meanwhile may have let this thread reuse the slot (a signal
+  // handler's launch): kept only if it is still this kernel's.
   if (slot.handle == f && slot.info == &info) {
     slot.block_threads = block_threads;
     slot.dynamic_smem = dynamic_smem;
     slot.occupancy = occupancy;
     slot.occupancy_known = true;
   }
-  return occupancy;
+  return {info, occupancy};
 }
 
 void remember_function(CUfunction f, const char* name, CUmodule module) {

@@ -29,11 +29,17 @@ struct KernelInfo {
 // Cached per thread; the driver is asked once per handle per process.
 const KernelInfo& kernel_info(CUfunction f);
 
-// Theoretical occupancy of a launch of `f` (docs/counters.md, "Occupancy"): active warps per SM at the
-// launch's block size and dynamic shared memory over the SM's maximum. Empty when the
-// driver cannot tell.
-std::optional<double> launch_occupancy(CUfunction f, const KernelInfo& info, std::uint32_t block_threads,
-                                       std::uint32_t dynamic_smem);
+struct KernelLaunch {
+  const KernelInfo& info;
+  // Theoretical occupancy at the launch's block size and dynamic shared memory
+  // (docs/counters.md, "Occupancy"): active warps per SM over the SM's maximum. Empty
+  // when the driver cannot tell.
+  std::optional<double> occupancy;
+};
+
+// The info of `f` and a launch's occupancy, from one lookup of the thread's cache (the
+// occupancy of the kernel's last launch shape is kept: launches mostly repeat it).
+KernelLaunch kernel_launch(CUfunction f, std::uint32_t block_threads, std::uint32_t dynamic_smem);
 
 // What the program's own lookups told (called by the lookup wrappers).
 void remember_function(CUfunction f, const char* name, CUmodule module);

@@ -13,7 +13,9 @@ struct LaunchShape {
 };
 
 void describe_kernel(logfmt::Record& r, CUfunction f, const LaunchShape& shape) {
-  const KernelInfo& info = kernel_info(f);
+  const KernelLaunch launch =
+      kernel_launch(f, shape.block.x * shape.block.y * shape.block.z, shape.dynamic_smem);
+  const KernelInfo& info = launch.info;
   r.kind = logfmt::RecordKind::kernel;
   r.method = info.name;
   r.method_is_plain = info.plain_name;
@@ -22,7 +24,7 @@ void describe_kernel(logfmt::Record& r, CUfunction f, const LaunchShape& shape) 
   r.dynamic_smem = shape.dynamic_smem;
   r.static_smem = info.static_smem;
   r.registers = info.registers;
-  r.occupancy = launch_occupancy(f, info, shape.block.x * shape.block.y * shape.block.z, shape.dynamic_smem);
+  r.occupancy = launch.occupancy;
   if (process_profile().cuda.fields.cache_config) {
     // Volta and later pick the L1/shared split themselves; without CUPTI the shim can
     // only report the preference in force, for both columns.
