@@ -173,20 +173,25 @@ __attribute__((noinline, noclone)) int descend(int n, const LaunchLoop& loop) {
   return r + 1;
 }
 
-// The child, launches: N launches through the linked driver API, from `depth` frames of
-// recursion (0: from here).
-int run_child(long launches, bool sync_each, int depth) {
+// The primary context of device 0, current, and the empty kernel loaded in it.
+CUfunction load_empty_kernel(CUcontext& ctx) {
   CHECK_CU(cuInit(0));
   CUdevice dev;
   CHECK_CU(cuDeviceGet(&dev, 0));
-  CUcontext ctx;
   CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
   CHECK_CU(cuCtxSetCurrent(ctx));
   CUmodule module;
   CHECK_CU(cuModuleLoadData(&module, kModuleImage));
   CUfunction empty;
   CHECK_CU(cuModuleGetFunction(&empty, module, "_Z5emptyv"));
-  const LaunchLoop loop{empty, launches, sync_each};
+  return empty;
+}
+
+// The child, launches: N launches through the linked driver API, from `depth` frames of
+// recursion (0: from here).
+int run_child(long launches, bool sync_each, int depth) {
+  CUcontext ctx;
+  const LaunchLoop loop{load_empty_kernel(ctx), launches, sync_each};
   if (depth > 0) {
     descend(depth - 1, loop);
   } else {
@@ -228,19 +233,6 @@ void* launching_thread(void* arg) {
   pthread_barrier_wait(&child.launched);
   pthread_barrier_wait(&child.measured);
   return nullptr;
-}
-
-CUfunction load_empty_kernel(CUcontext& ctx) {
-  CHECK_CU(cuInit(0));
-  CUdevice dev;
-  CHECK_CU(cuDeviceGet(&dev, 0));
-  CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK_CU(cuCtxSetCurrent(ctx));
-  CUmodule module;
-  CHECK_CU(cuModuleLoadData(&module, kModuleImage));
-  CUfunction empty;
-  CHECK_CU(cuModuleGetFunction(&empty, module, "_Z5emptyv"));
-  return empty;
 }
 
 // The child, threads: `threads` threads make `launches` launches each; prints the

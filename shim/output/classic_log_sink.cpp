@@ -23,9 +23,9 @@ void ClassicLogSink::begin() {
   info.format = format_;
   info.timestamp_factor = context_.origin.wall_ns;
   info.counters_dropped = settings_.config.counters_dropped;
-  line_.clear();
-  logfmt::write_header(line_, info, layout_);
-  file_.append(line_);
+  std::string header;
+  logfmt::write_header(header, info, layout_);
+  file_.append(header);
 }
 
 void ClassicLogSink::write(const ProfiledContext&, const logfmt::Record& record) {

@@ -27,7 +27,6 @@ class ClassicLogSink : public RecordSink {
   config::LogFormat format_;
   logfmt::ColumnLayout layout_;
   logfmt::LogFile file_;
-  std::string line_;
 };
 
 class KeyValueLogSink final : public ClassicLogSink {
