@@ -30,10 +30,13 @@
 #include "shim/process/thread_rings.hpp"
 
 namespace computeprof::shim {
+
+std::atomic<ActivityTiming> detail::g_activity_timing{ActivityTiming::undecided};
+
 namespace {
 
-enum class State : int { undecided, tracing, off };
-std::atomic<State> g_state{State::undecided};
+using State = ActivityTiming;
+std::atomic<State>& g_state = detail::g_activity_timing;
 pthread_once_t g_start_once = PTHREAD_ONCE_INIT;
 const cupti::CuptiLibrary* g_cupti = nullptr;
 
@@ -390,13 +393,10 @@ void decide() {
 
 }  // namespace
 
-bool start_activity_timing() {
-  if (g_state.load(std::memory_order_acquire) != State::undecided) return false;
+bool detail::decide_activity_timing() {
   pthread_once(&g_start_once, decide);
   return true;
 }
-
-bool activity_tracing() { return g_state.load(std::memory_order_acquire) == State::tracing; }
 
 void push_activity_id(std::uint64_t id) { g_cupti->cuptiActivityPushExternalCorrelationId(kShimCorrelationKind, id); }
 

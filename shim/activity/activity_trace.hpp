@@ -5,18 +5,31 @@
 // timing modes wherever CUPTI can trace; where it cannot (no libcupti, another CUPTI
 // client, counters configured, the simulated driver) one line says why and event pairs
 // time everything (docs/design.md, "Timing").
+#include <atomic>
 #include <cstdint>
 
 #include "shim/activity/activity_matcher.hpp"
 
 namespace computeprof::shim {
 
+enum class ActivityTiming : std::uint8_t { undecided, tracing, off };
+namespace detail {
+extern std::atomic<ActivityTiming> g_activity_timing;
+bool decide_activity_timing();
+}  // namespace detail
+
 // Decides once, thread-safe, before the first recorded CUDA operation: loads CUPTI,
 // turns activity records on and starts the thread that collects them, or says why
-// not. True when this call decided (it may take long: no operation's cputime).
-bool start_activity_timing();
-// Whether activity records time the operations; cheap (asked per operation).
-bool activity_tracing();
+// not. True when this call decided (it may take long: no operation's cputime). Inline:
+// asked per operation, one load once decided.
+inline bool start_activity_timing() {
+  if (detail::g_activity_timing.load(std::memory_order_acquire) != ActivityTiming::undecided) return false;
+  return detail::decide_activity_timing();
+}
+// Whether activity records time the operations.
+inline bool activity_tracing() {
+  return detail::g_activity_timing.load(std::memory_order_acquire) == ActivityTiming::tracing;
+}
 
 // Around the real call of the operation tagged `id`.
 void push_activity_id(std::uint64_t id);

@@ -280,11 +280,6 @@ void reset_image(const cupti::CuptiLibrary& lib, CounterSession& s) {
 
 }  // namespace
 
-bool counters_configured() {
-  const config::ProfileConfig& cfg = process_profile().cuda.settings.config;
-  return cfg.counters.any() && !cfg.counters_dropped;
-}
-
 void mark_counters_unavailable(logfmt::Record& record) { record.counter_state = logfmt::CounterState::unavailable; }
 
 CounterSession* counter_session(CUcontext context, int device) {

@@ -8,14 +8,19 @@
 
 #include "logfmt/record.hpp"
 #include "shim/intercept/cuda_api.hpp"
+#include "shim/process/profiling_state.hpp"
 
 namespace computeprof::shim {
 
 // One context's range profiler (opaque: CUPTI types stay in the .cpp).
 struct CounterSession;
 
-// Whether the configuration asks for counters at all (and did not drop them).
-bool counters_configured();
+// Whether the configuration asks for counters at all (and did not drop them). Asked per
+// launch.
+inline bool counters_configured() {
+  const config::ProfileConfig& cfg = process_profile().cuda.settings.config;
+  return cfg.counters.any() && !cfg.counters_dropped;
+}
 
 // The session of `context` (created at its first counted launch, on the launching
 // thread), or null when counters cannot be collected there.

@@ -29,9 +29,11 @@ struct Catalog {
   // Infos of handles forgotten: kept for the process's life, since records already
   // queued may still point at their names.
   std::vector<KernelInfo*> retired;
-  // Bumped when handles may have been reused; per-thread caches check it.
-  std::atomic<std::uint64_t> generation{1};
 };
+
+// Bumped when handles may have been reused; per-thread caches check it at every launch.
+// Apart from the catalog: constant-initialised, read without the catalog's set-up.
+std::atomic<std::uint64_t> g_generation{1};
 
 Catalog& catalog() {
   static Catalog* c = new Catalog;
@@ -154,11 +156,11 @@ namespace {
 
 // The calling thread's cache slot of `f`, holding its info (built once per process).
 CachedKernel& cached_kernel(CUfunction f) {
-  auto& c = catalog();
-  const std::uint64_t generation = c.generation.load(std::memory_order_acquire);
+  const std::uint64_t generation = g_generation.load(std::memory_order_acquire);
   CachedKernel& slot = cache_slot(f);
   if (slot.handle == f && slot.generation == generation) return slot;
 
+  auto& c = catalog();
   KernelInfo* info = nullptr;
   {
     std::lock_guard lock(c.mutex);
@@ -183,7 +185,9 @@ CachedKernel& cached_kernel(CUfunction f) {
 
 const KernelInfo& kernel_info(CUfunction f) { return *cached_kernel(f).info; }
 
-KernelLaunch kernel_launch(CUfunction f, std::uint32_t block_threads, std::uint32_t dynamic_smem) {
+namespace {
+// Out of line, so that kernel_launch's common case does not pay for its frame.
+[[gnu::noinline]] KernelLaunch kernel_launch_uncached(CUfunction f, std::uint32_t block_threads, std::uint32_t dynamic_smem) {
   CachedKernel& slot = cached_kernel(f);
   const KernelInfo& info = *slot.info;
   if (slot.occupancy_known && slot.block_threads == block_threads && slot.dynamic_smem == dynamic_smem) {
@@ -199,6 +203,18 @@ KernelLaunch kernel_launch(CUfunction f, std::uint32_t block_threads, std::uint3
     slot.occupancy_known = true;
   }
   return {info, occupancy};
+}
+}  // namespace
+
+KernelLaunch kernel_launch(CUfunction f, std::uint32_t block_threads, std::uint32_t dynamic_smem) {
+  // The common case, a kernel launched again by this thread with the same shape, in a
+  // few loads and compares.
+  const CachedKernel& slot = cache_slot(f);
+  if (slot.handle == f && slot.generation == g_generation.load(std::memory_order_acquire) && slot.occupancy_known &&
+      slot.block_threads == block_threads && slot.dynamic_smem == dynamic_smem) {
+    return {*slot.info, slot.occupancy};
+  }
+  return kernel_launch_uncached(f, block_threads, dynamic_smem);
 }
 
 void remember_function(CUfunction f, const char* name, CUmodule module) {
@@ -231,7 +247,7 @@ void forget_owner(const void* owner) {
   std::erase_if(c.remembered, [&](const auto& entry) { return entry.second.owner == owner; });
   for (auto& [handle, info] : c.infos) c.retired.push_back(info);
   c.infos.clear();
-  c.generation.fetch_add(1, std::memory_order_acq_rel);
+  g_generation.fetch_add(1, std::memory_order_acq_rel);
 }
 }  // namespace
 

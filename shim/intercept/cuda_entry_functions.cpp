@@ -15,10 +15,8 @@
 #include "shim/intercept/cuda_entries.def"
 #undef ENTRY
 
-// The driver's functions found so far, by entry: null until the first lookup. Named
-// for the trampolines of cuda_trampolines.S, which read it. Zero-initialised: constant
-// initialisation, no constructor (the dlsym hook can run before the shim's constructors).
-extern "C" __attribute__((visibility("hidden"))) std::atomic<void*> computeprof_real_functions[computeprof::shim::kEntryCount];
+// Zero-initialised: constant initialisation, no constructor (the dlsym hook can run
+// before the shim's constructors).
 std::atomic<void*> computeprof_real_functions[computeprof::shim::kEntryCount];
 
 namespace computeprof::shim {
@@ -26,7 +24,6 @@ namespace {
 
 // Zero-initialised: constant initialisation, no constructor (the dlsym hook can run
 // before the shim's constructors).
-
 std::atomic<void*> g_driver_handle{nullptr};
 
 }  // namespace
@@ -53,7 +50,7 @@ void* loaded_driver_handle() {
   return h;
 }
 
-void* real_entry(Entry e) {
+void* find_real_entry(Entry e) {
   auto& slot = computeprof_real_functions[static_cast<std::size_t>(e)];
   if (void* fn = slot.load(std::memory_order_acquire)) return fn;
   // Symbols are string literals, so data() is NUL-terminated.

@@ -5,14 +5,26 @@
 
 #include "shim/intercept/cuda_entry_table.hpp"
 
+// The driver's functions found so far, by entry: null until the first lookup. Named
+// for the trampolines of cuda_trampolines.S, which read it.
+extern "C" __attribute__((visibility("hidden"))) std::atomic<void*>
+    computeprof_real_functions[computeprof::shim::kEntryCount];
+
 namespace computeprof::shim {
 
 // The shim's wrapper for an entry (its exported function).
 void* wrapper_of(Entry e);
 
-// The driver's function behind an entry; found lazily in the already loaded libcuda.
-// Null when the driver does not have it.
-void* real_entry(Entry e);
+// The driver's function behind an entry, looked up in the already loaded libcuda; null
+// when the driver does not have it.
+void* find_real_entry(Entry e);
+
+// The driver's function behind an entry; found lazily (find_real_entry), then one load
+// per call.
+inline void* real_entry(Entry e) {
+  if (void* fn = computeprof_real_functions[static_cast<std::size_t>(e)].load(std::memory_order_acquire)) return fn;
+  return find_real_entry(e);
+}
 
 // Records where the driver's function is, when a lookup (dlsym, cuGetProcAddress) has
 // just handed it out. The first one seen is kept.

@@ -17,14 +17,13 @@ __attribute__((visibility("hidden"))) std::atomic<computeprof::shim::MemoryTraci
 namespace computeprof::shim {
 namespace detail {
 std::atomic<RecordingState> g_opencl_state{RecordingState::unknown};
+// Leaked: read until the very end of the process.
+std::atomic<const ProcessProfile*> g_profile{nullptr};
 }  // namespace detail
 
 namespace {
 
 pthread_once_t g_once = PTHREAD_ONCE_INIT;
-// Leaked: read until the very end of the process. Set once, after everything it holds;
-// read without pthread_once once set (asked several times per operation).
-std::atomic<ProcessProfile*> g_profile{nullptr};
 std::atomic<std::uint64_t> g_loaded_wall_ns{0};
 
 ApiProfile make_api_profile(config::Settings settings) {
@@ -46,7 +45,7 @@ bool profiling_asked_for() {
 void load_profile() {
   g_loaded_wall_ns.store(wall_ns(), std::memory_order_relaxed);
   if (secure_execution()) {
-    g_profile.store(new ProcessProfile{}, std::memory_order_release);
+    detail::g_profile.store(new ProcessProfile{}, std::memory_order_release);
     computeprof_cuda_state.store(RecordingState::off, std::memory_order_release);
     computeprof_memory_state.store(MemoryTracing::off, std::memory_order_release);
     detail::g_opencl_state.store(RecordingState::off, std::memory_order_release);
@@ -69,7 +68,7 @@ void load_profile() {
   RecordingState cl = RecordingState::off;
   if (opencl.enabled) cl = opencl.config.enable_on_start ? RecordingState::recording : RecordingState::paused;
   detail::g_opencl_state.store(cl, std::memory_order_release);
-  g_profile.store(profile, std::memory_order_release);
+  detail::g_profile.store(profile, std::memory_order_release);
 }
 
 }  // namespace
@@ -79,8 +78,7 @@ RecordingState detail::initialise_profile() {
   return computeprof_cuda_state.load(std::memory_order_acquire);
 }
 
-const ProcessProfile& process_profile() {
-  if (const ProcessProfile* p = g_profile.load(std::memory_order_acquire)) return *p;
+const ProcessProfile& detail::load_process_profile() {
   pthread_once(&g_once, load_profile);
   return *g_profile.load(std::memory_order_acquire);
 }

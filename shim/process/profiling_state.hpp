@@ -42,6 +42,10 @@ namespace computeprof::shim {
 namespace detail {
 extern std::atomic<RecordingState> g_opencl_state;
 RecordingState initialise_profile();
+// Set once, after everything it holds; read without pthread_once once set (asked
+// several times per operation).
+extern std::atomic<const ProcessProfile*> g_profile;
+const ProcessProfile& load_process_profile();
 }  // namespace detail
 
 inline bool cuda_recording() {
@@ -83,8 +87,12 @@ inline bool opencl_enabled() {
   return detail::g_opencl_state.load(std::memory_order_relaxed) != RecordingState::off;
 }
 
-// Read once; valid after the first cuda_recording() call.
-const ProcessProfile& process_profile();
+// Read once; valid after the first cuda_recording() call. Inline: one load per use on
+// the operations' path.
+inline const ProcessProfile& process_profile() {
+  if (const ProcessProfile* p = detail::g_profile.load(std::memory_order_acquire)) return *p;
+  return detail::load_process_profile();
+}
 
 // The wall clock when the settings were read (the first wrapped call): no event the
 // shim records is older. Time 0 of exports where no context was recorded yet.

@@ -64,11 +64,6 @@ EventTrack* this_thread_track(const ThreadContext& tc) {
 
 }  // namespace
 
-bool concurrent_tracing() {
-  const DriverCalls* d = driver_calls();
-  return process_profile().cuda.settings.config.has(config::Option::conckerneltrace) && d && d->event_query;
-}
-
 ConcurrentOperation::ConcurrentOperation(const OperationTimer& timer) : timer_(timer) {
   ThreadContext& tc = timer.context();
   EventTrack* track = this_thread_track(tc);

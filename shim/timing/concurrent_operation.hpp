@@ -8,13 +8,20 @@
 #include <cstdint>
 
 #include "logfmt/record.hpp"
+#include "shim/intercept/driver_calls.hpp"
+#include "shim/process/profiling_state.hpp"
 #include "shim/timing/event_track.hpp"
 #include "shim/timing/operation_timer.hpp"
 
 namespace computeprof::shim {
 
-// The config asks for conckerneltrace and the driver has what it needs.
-bool concurrent_tracing();
+// The config asks for conckerneltrace and the driver has what it needs. Asked per
+// operation.
+inline bool concurrent_tracing() {
+  if (!process_profile().cuda.settings.config.has(config::Option::conckerneltrace)) return false;
+  const DriverCalls* d = driver_calls();
+  return d && d->event_query;
+}
 
 class ConcurrentOperation {
  public:

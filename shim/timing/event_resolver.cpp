@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cmath>
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
@@ -17,6 +16,7 @@
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/clock.hpp"
 #include "shim/process/lifecycle.hpp"
+#include "shim/timing/elapsed_time.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -29,11 +29,16 @@ struct Resolver {
   std::mutex wake_mutex;
   std::condition_variable wake;
   bool wake_requested = false;
-  std::atomic<bool> idle{false};
 
   std::atomic<bool> started{false};
-  std::atomic<std::uint64_t> fork_generation{0};
 };
+
+// Read at every operation: apart from the resolver, constant-initialised, so that the
+// reads need not see to the resolver's creation.
+// The resolver thread is about to sleep, or sleeps: a published slot wakes it.
+std::atomic<bool> g_idle{false};
+// Bumped in a forked child: the threads' caches of tracks are the parent's.
+std::atomic<std::uint64_t> g_fork_generation{0};
 
 // Leaked on purpose: resolved at exit, after static destructors could have run.
 Resolver& resolver() {
@@ -44,8 +49,6 @@ Resolver& resolver() {
 constexpr auto kPollInterval = std::chrono::milliseconds(1);
 // A sleeping resolver also wakes this often, should a wake-up have been missed.
 constexpr auto kIdleInterval = std::chrono::milliseconds(100);
-
-std::int64_t ms_to_ns(float ms) { return static_cast<std::int64_t>(std::llround(static_cast<double>(ms) * 1e6)); }
 
 // The program may be capturing on another stream in global mode; the shim's own waits
 // are not part of that capture.
@@ -72,11 +75,10 @@ bool resolve_oldest(EventTrack& t, bool wait) {
   const DriverCalls& d = *driver_calls();
   const CUresult done = wait ? wait_for_event(d, slot.end) : d.event_query(slot.end);
   if (done == CUDA_ERROR_NOT_READY) return false;
-  const std::uint64_t seen_wall_ns = wall_ns();
 
   float ms = 0.0f;
   const bool timed = done == CUDA_SUCCESS && d.event_elapsed(&ms, slot.start, slot.end) == CUDA_SUCCESS;
-  std::uint64_t gpu_end_ns = seen_wall_ns;
+  std::uint64_t gpu_end_ns = 0;
   bool chained = false;
   if (timed && slot.waited_wall_ns != 0) {
     gpu_end_ns = slot.waited_wall_ns;
@@ -90,7 +92,11 @@ bool resolve_oldest(EventTrack& t, bool wait) {
     }
   }
   if (!timed) config::warn_once("timing events failed; gputime of such records is 0");
-  if (!chained) t.needs_anchor.store(true, std::memory_order_release);
+  if (!chained) {
+    // When the completion was seen: the clock is read only here, not per operation.
+    gpu_end_ns = wall_ns();
+    t.needs_anchor.store(true, std::memory_order_release);
+  }
   t.anchored = chained;
   t.anchor_end_ns = gpu_end_ns;
 
@@ -146,16 +152,16 @@ void* resolver_main(void*) {
     }
     // Announce sleep, then look again: a slot published meanwhile either shows here
     // or its owner sees `idle` (both sides fence) and wakes this thread.
-    r.idle.store(true, std::memory_order_relaxed);
+    g_idle.store(true, std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_seq_cst);
     if (resolve_completed(r)) {
-      r.idle.store(false, std::memory_order_relaxed);
+      g_idle.store(false, std::memory_order_relaxed);
       continue;
     }
     std::unique_lock lock(r.wake_mutex);
     r.wake.wait_for(lock, kIdleInterval, [&] { return r.wake_requested; });
     r.wake_requested = false;
-    r.idle.store(false, std::memory_order_relaxed);
+    g_idle.store(false, std::memory_order_relaxed);
   }
   return nullptr;
 }
@@ -193,9 +199,9 @@ void after_fork_in_child() {
   auto& r = resolver();
   r.tracks.clear();
   r.started.store(false, std::memory_order_relaxed);
-  r.idle.store(false, std::memory_order_relaxed);
+  g_idle.store(false, std::memory_order_relaxed);
   r.wake_requested = false;
-  r.fork_generation.fetch_add(1, std::memory_order_relaxed);
+  g_fork_generation.fetch_add(1, std::memory_order_relaxed);
   r.wake_mutex.unlock();
   r.registry_mutex.unlock();
 }
@@ -250,9 +256,9 @@ void release_track(EventTrack* track) {
 }
 
 void notify_resolver() {
-  auto& r = resolver();
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (!r.idle.load(std::memory_order_relaxed) || !r.idle.exchange(false, std::memory_order_relaxed)) return;
+  if (!g_idle.load(std::memory_order_relaxed) || !g_idle.exchange(false, std::memory_order_relaxed)) return;
+  auto& r = resolver();
   {
     std::lock_guard lock(r.wake_mutex);
     r.wake_requested = true;
@@ -294,6 +300,6 @@ void forget_gone_contexts() {
   }
 }
 
-std::uint64_t resolver_fork_generation() { return resolver().fork_generation.load(std::memory_order_relaxed); }
+std::uint64_t resolver_fork_generation() { return g_fork_generation.load(std::memory_order_relaxed); }
 
 }  // namespace computeprof::shim

@@ -1,10 +1,11 @@
 #include "shim/timing/operation_timer.hpp"
 
-#include <cmath>
+#include <algorithm>
 
 #include "config/report.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/process/clock.hpp"
+#include "shim/timing/elapsed_time.hpp"
 
 namespace computeprof::shim {
 
@@ -46,7 +47,7 @@ void OperationTimer::finish(logfmt::Record& record) {
   if (!timed) config::warn_once("timing events failed; gputime of such records is 0");
 
   const ContextOrigin& origin = context_->profiled->origin;
-  record.gputime_ns = timed ? static_cast<std::uint64_t>(std::llround(static_cast<double>(ms) * 1e6)) : 0;
+  record.gputime_ns = timed ? static_cast<std::uint64_t>(std::max<std::int64_t>(ms_to_ns(ms), 0)) : 0;
   record.cputime_ns = completed_ns_ - cpu_start_ns_;
   record.timestamp_ns = cpu_start_ns_ >= origin.monotonic_ns ? cpu_start_ns_ - origin.monotonic_ns : 0;
   // The end event completed just before the wait returned.
@@ -64,11 +65,10 @@ void OperationTimer::finish_unwaited(logfmt::Record& record) {
   describe_stream(record);
 }
 
-void OperationTimer::describe_stream(logfmt::Record& record) const {
+void OperationTimer::record_stream_id(logfmt::Record& record) const {
   const DriverCalls& d = *driver_calls();
   unsigned long long stream_id = 0;
-  if (context_->profiled->profile->fields.stream_id && d.stream_get_id &&
-      d.stream_get_id(stream_, &stream_id) == CUDA_SUCCESS) {
+  if (d.stream_get_id && d.stream_get_id(stream_, &stream_id) == CUDA_SUCCESS) {
     record.stream_id = stream_id;
   }
 }

@@ -38,12 +38,16 @@ class OperationTimer {
   void finish_unwaited(logfmt::Record& record);
   const ProfiledContext* profiled() const { return context_->profiled; }
   ThreadContext& context() const { return *context_; }
-  // The record's stream id, when the log has the column.
-  void describe_stream(logfmt::Record& record) const;
+  // The record's stream id, when the log has the column (a driver call: only then).
+  void describe_stream(logfmt::Record& record) const {
+    if (context_->profiled->profile->fields.stream_id) record_stream_id(record);
+  }
   std::uint64_t cpu_start_ns() const { return cpu_start_ns_; }
   std::uint64_t completed_ns() const { return completed_ns_; }
 
  private:
+  void record_stream_id(logfmt::Record& record) const;
+
   std::uint64_t cpu_start_ns_;
   std::uint64_t completed_ns_ = 0;
   CUstream stream_;
