@@ -30,7 +30,8 @@ inline void identify(logfmt::Record& record, std::string_view api) {
   record.api = api;
   record.correlation_id = next_operation_id();
   record.thread_id = this_thread_id();
-  record.stack_id = capture_call_stack(process_profile().cuda.settings.config.callstack_depth);
+  const unsigned depth = process_profile().cuda.settings.config.callstack_depth;
+  if (depth != 0) record.stack_id = capture_call_stack(depth);  // else 0: no stack
 }
 
 // `describe(record)` fills what the operation is (before the call: it may look at

@@ -166,10 +166,11 @@ void add_pipeline_lifecycle() {
                                                    after_fork_in_child, write_out_at_abrupt_end});
 }
 
-// Pushes into the calling thread's ring of `rings`; a full ring waits for the writer, a
-// millisecond at a time (a wake-up may be missed): nothing is dropped.
+// The first push, and a push into a full ring, which waits for the writer, a
+// millisecond at a time (a wake-up may be missed): nothing is dropped. Out of line, so
+// that the common push does not pay for its frame.
 template <typename Ring, typename Fill>
-void push_or_wait(Pipeline& p, Ring& ring, Fill&& fill) {
+[[gnu::noinline]] void push_slowly(Pipeline& p, Ring& ring, Fill& fill) {
   if (!p.writer_started.load(std::memory_order_acquire)) {
     // Before the first record, and again (a no-op) in a forked child's first.
     pthread_once(&g_hooks_once, add_pipeline_lifecycle);
@@ -186,6 +187,16 @@ void push_or_wait(Pipeline& p, Ring& ring, Fill&& fill) {
     }
   }
   if (ring.size() == Ring::kCapacity / 2) wake_writer();
+}
+
+// Pushes into the calling thread's ring of `rings`.
+template <typename Ring, typename Fill>
+void push_or_wait(Pipeline& p, Ring& ring, Fill&& fill) {
+  if (p.writer_started.load(std::memory_order_acquire) && ring.try_push(fill)) {
+    if (ring.size() == Ring::kCapacity / 2) wake_writer();
+    return;
+  }
+  push_slowly(p, ring, fill);
 }
 
 }  // namespace

@@ -57,15 +57,7 @@ class ThreadRings {
     const std::uint64_t generation = fork_generation_.load(std::memory_order_relaxed);
     Ring* ring = t_ring;
     if (ring && ring->fork_generation == generation) return *ring;
-    ring = new Ring;
-    ring->fork_generation = generation;
-    {
-      std::lock_guard lock(mutex_);
-      rings_.push_back(ring);
-    }
-    t_ring = ring;
-    t_owner.armed = true;
-    return *ring;
+    return new_thread_ring(generation);
   }
 
   // Consumer: the rings registered now.
@@ -97,6 +89,19 @@ class ThreadRings {
   }
 
  private:
+  // Out of line: a thread's first push (and a forked child's), not every push's frame.
+  [[gnu::noinline]] Ring& new_thread_ring(std::uint64_t generation) {
+    Ring* ring = new Ring;
+    ring->fork_generation = generation;
+    {
+      std::lock_guard lock(mutex_);
+      rings_.push_back(ring);
+    }
+    t_ring = ring;
+    t_owner.armed = true;
+    return *ring;
+  }
+
   // Kept apart from the object whose destructor lets go of it: a store into an object
   // being destroyed is dead to the compiler, and the pointer must read null afterwards
   // (an item pushed later on this thread, from an exit handler, gets a new ring while

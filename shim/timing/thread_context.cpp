@@ -76,11 +76,10 @@ bool create_event_pair(CUcontext context, CUevent& start, CUevent& end) {
   });
 }
 
-ThreadContext* thread_context(CUcontext context) {
-  const std::uint64_t generation = g_generation.load(std::memory_order_acquire);
-  for (auto& tc : t_contexts) {
-    if (context && tc.context == context && tc.generation == generation) return &tc;
-  }
+namespace {
+// A context this thread has not timed operations in lately, or one whose generation is
+// older: out of line, so that the common case does not pay for its frame.
+[[gnu::noinline]] ThreadContext* new_thread_context(CUcontext context, std::uint64_t generation) {
   forget_in_forked_children();
   const DriverCalls* d = driver_calls();
   if (!d || !d->can_time() || !context) return nullptr;
@@ -104,6 +103,15 @@ ThreadContext* thread_context(CUcontext context) {
   }
   if (!slot) slot = &t_contexts[t_next_victim++ % kThreadContexts];
   return fill(*slot, *d, context, id, generation) ? slot : nullptr;
+}
+}  // namespace
+
+ThreadContext* thread_context(CUcontext context) {
+  const std::uint64_t generation = g_generation.load(std::memory_order_acquire);
+  for (auto& tc : t_contexts) {
+    if (context && tc.context == context && tc.generation == generation) return &tc;
+  }
+  return new_thread_context(context, generation);
 }
 
 const ProfiledContext* profiled_context(CUcontext context) {
