@@ -25,102 +25,198 @@ void take_times(logfmt::Record& r, std::span<const GpuActivity> activities) {
 
 }  // namespace
 
-ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, std::uint64_t now_ns) {
-  auto [it, inserted] = correlations_.try_emplace(id, &memory_);
-  if (inserted) {
-    untagged_after_round_.push_back({round_ + kUntaggedRounds, id});
-    unclaimed_at_.push_back({now_ns + kUnclaimedNs, id});
+ActivityMatcher::Correlation* ActivityMatcher::find_correlation(std::uint32_t id) {
+  const std::uint32_t place = correlation_index_.find(id);
+  return place == IdTable<std::uint32_t>::kNone ? nullptr : &correlations_[place];
+}
+
+ActivityMatcher::Expected* ActivityMatcher::find_expected(std::uint64_t external_id) {
+  const std::uint32_t place = expected_index_.find(external_id);
+  return place == IdTable<std::uint64_t>::kNone ? nullptr : &expected_[place];
+}
+
+// Made by whichever of its records comes first. One made by an activity is let go if no
+// external correlation record tags it within a few rounds: work the shim did not tag.
+ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, bool& made) {
+  made = false;
+  if (Correlation* c = find_correlation(id)) return *c;
+  made = true;
+  std::uint32_t place;
+  if (!free_correlations_.empty()) {
+    place = free_correlations_.back();
+    free_correlations_.pop_back();
+  } else {
+    place = static_cast<std::uint32_t>(correlations_.size());
+    correlations_.emplace_back();
   }
-  return it->second;
+  correlation_index_.assign(id, place);
+  Correlation& c = correlations_[place];
+  c.id = id;
+  c.external_id = 0;
+  c.expected = kUnlinked;
+  c.activities.clear();  // keeps its capacity: no allocation once warm
+  c.live = true;
+  return c;
+}
+
+void ActivityMatcher::link(Expected& e, Correlation& c) {
+  e.correlation = static_cast<std::uint32_t>(&c - correlations_.data());
+  c.expected = static_cast<std::uint32_t>(&e - expected_.data());
+}
+
+ActivityMatcher::Expected* ActivityMatcher::expected_of(Correlation& c) {
+  if (c.expected != kUnlinked) {
+    Expected& e = expected_[c.expected];
+    if (e.live && e.operation.external_id == c.external_id) return &e;
+  }
+  Expected* e = find_expected(c.external_id);
+  if (e) link(*e, c);
+  return e;
 }
 
 void ActivityMatcher::add(const GpuActivity& activity, std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
-  correlation(activity.correlation_id, now_ns).activities.push_back(activity);
-  try_complete(activity.correlation_id, now_ns, out);
+  bool made;
+  Correlation& c = correlation(activity.correlation_id, made);
+  if (made) untagged_after_round_.push_back({round_ + kUntaggedRounds, activity.correlation_id});
+  c.activities.push_back(activity);
+  try_complete(c, now_ns, out);
 }
 
-void ActivityMatcher::add(const ExternalCorrelation& c, std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
-  correlation(c.correlation_id, now_ns).external_id = c.external_id;
-  correlation_of_[c.external_id] = c.correlation_id;
-  try_complete(c.correlation_id, now_ns, out);
+void ActivityMatcher::add(const ExternalCorrelation& record, std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
+  bool made;
+  Correlation& c = correlation(record.correlation_id, made);
+  if (c.external_id == 0) unclaimed_at_.push_back({now_ns + kUnclaimedNs, record.correlation_id});
+  c.external_id = record.external_id;
+  if (Expected* e = find_expected(record.external_id)) {
+    link(*e, c);
+  } else {
+    correlation_of_.assign(record.external_id, record.correlation_id);  // for expect()
+  }
+  try_complete(c, now_ns, out);
 }
 
 void ActivityMatcher::expect(ExpectedOperation operation, std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
   const std::uint64_t id = operation.external_id;
   const std::uint64_t sequence = next_sequence_++;
-  if (in_order_) unfinished_.insert(sequence);
-  const bool timed_by_events = operation.timed_by_events;
-  expected_.insert_or_assign(id, Expected{std::move(operation), now_ns, sequence, false, 0});
-  if (timed_by_events) overdue_at_.push_back({now_ns + kOverdueNs, id});
-  if (auto c = correlation_of_.find(id); c != correlation_of_.end()) try_complete(c->second, now_ns, out);
+  if (in_order_) {
+    if (unfinished_.empty()) first_unfinished_ = sequence;
+    unfinished_.emplace_back();
+  }
+  if (operation.timed_by_events) overdue_at_.push_back({now_ns + kOverdueNs, id});
+  std::uint32_t place = expected_index_.find(id);
+  if (place == IdTable<std::uint64_t>::kNone) {
+    if (!free_expected_.empty()) {
+      place = free_expected_.back();
+      free_expected_.pop_back();
+    } else {
+      place = static_cast<std::uint32_t>(expected_.size());
+      expected_.emplace_back();
+    }
+    expected_index_.assign(id, place);
+  }
+  Expected& e = expected_[place];
+  e.operation = operation;
+  e.since_ns = now_ns;
+  e.sequence = sequence;
+  e.correlation = kUnlinked;
+  e.matched = false;
+  e.live = true;
+  // Its external correlation record came first (serialized, it is written at the call).
+  if (correlation_of_.empty()) return;
+  if (const std::uint32_t c = correlation_of_.find(id); c != IdTable<std::uint64_t>::kNone) {
+    correlation_of_.erase(id);
+    if (Correlation* found = find_correlation(c)) {
+      link(e, *found);
+      try_complete(*found, now_ns, out);
+    }
+  }
 }
 
-void ActivityMatcher::try_complete(std::uint32_t correlation_id, std::uint64_t now_ns,
-                                   std::vector<ReadyRecord>& out) {
-  auto c = correlations_.find(correlation_id);
-  if (c == correlations_.end() || c->second.external_id == 0 || c->second.activities.empty()) return;
-  auto e = expected_.find(c->second.external_id);
-  if (e == expected_.end()) return;
-  ExpectedOperation& operation = e->second.operation;
+void ActivityMatcher::try_complete(Correlation& c, std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
+  if (c.external_id == 0 || c.activities.empty()) return;
+  Expected* e = expected_of(c);
+  if (!e) return;
+  ExpectedOperation& operation = e->operation;
   if (operation.record.kind == logfmt::RecordKind::graph) {
-    auto& nodes = c->second.activities;
+    auto& nodes = c.activities;
     std::sort(nodes.begin(), nodes.end(), [](const GpuActivity& a, const GpuActivity& b) { return a.start_ns < b.start_ns; });
     for (const GpuActivity& node : nodes) {
-      emit(e->second.sequence, {operation.context, node_record(operation.record, node)}, out);
+      emit(e->sequence, {operation.context, node_record(operation.record, node)}, out);
     }
     nodes.clear();
-    if (!e->second.matched) {
-      e->second.linger_until_ns = now_ns + kGraphLingerNs;
-      e->second.matched = true;
-      lingering_until_.push_back({e->second.linger_until_ns, e->first});
-      finished(e->second.sequence, out);
+    if (!e->matched) {
+      e->matched = true;
+      lingering_until_.push_back({now_ns + kGraphLingerNs, c.external_id});
+      finished(e->sequence, out);
     }
     return;
   }
-  const std::uint64_t sequence = e->second.sequence;
-  ReadyRecord ready{operation.context, std::move(operation.record)};
-  take_times(ready.record, c->second.activities);
-  forget(c->second.external_id);
-  emit(sequence, std::move(ready), out);
+  const std::uint64_t sequence = e->sequence;
+  // Made where it goes out (or waits): the record is copied once.
+  ReadyRecord& ready = ready_place(sequence, out);
+  ready.context = operation.context;
+  ready.record = operation.record;
+  ready.times = GpuTimesFrom::activity;
+  take_times(ready.record, c.activities);
+  drop_correlation(c);
+  forget(*e);
   finished(sequence, out);
 }
 
-void ActivityMatcher::emit(std::uint64_t sequence, ReadyRecord ready, std::vector<ReadyRecord>& out) {
-  if (in_order_) {
-    held_[sequence].push_back(std::move(ready));
-  } else {
-    out.push_back(std::move(ready));
-  }
+ReadyRecord& ActivityMatcher::ready_place(std::uint64_t sequence, std::vector<ReadyRecord>& out) {
+  // Every operation expected before the oldest unfinished one is out: so may this be.
+  if (!in_order_ || unfinished_.empty() || sequence <= first_unfinished_) return out.emplace_back();
+  return unfinished_[sequence - first_unfinished_].held.emplace_back();
+}
+
+void ActivityMatcher::emit(std::uint64_t sequence, const ReadyRecord& ready, std::vector<ReadyRecord>& out) {
+  ready_place(sequence, out) = ready;
 }
 
 void ActivityMatcher::finished(std::uint64_t sequence, std::vector<ReadyRecord>& out) {
-  if (!in_order_) return;
-  unfinished_.erase(sequence);
-  while (!held_.empty() && (unfinished_.empty() || held_.begin()->first < *unfinished_.begin())) {
-    for (ReadyRecord& r : held_.begin()->second) out.push_back(std::move(r));
-    held_.erase(held_.begin());
+  if (!in_order_ || sequence < first_unfinished_ || sequence - first_unfinished_ >= unfinished_.size()) return;
+  unfinished_[sequence - first_unfinished_].finished = true;
+  // What waited for the operations now finished goes out, up to the next unfinished one,
+  // whose own records may then go out as they come.
+  while (!unfinished_.empty() && unfinished_.front().finished) {
+    unfinished_.pop_front();
+    ++first_unfinished_;
+    if (!unfinished_.empty()) {
+      for (ReadyRecord& r : unfinished_.front().held) out.push_back(r);
+      unfinished_.front().held.clear();
+    }
   }
 }
 
 // An operation no activity came for: its event pair's times, or none.
 ReadyRecord ActivityMatcher::fallback(Expected& e) {
   ExpectedOperation& op = e.operation;
-  return {op.context, std::move(op.record), op.timed_by_events ? GpuTimesFrom::events : GpuTimesFrom::unknown};
+  return {op.context, op.record, op.timed_by_events ? GpuTimesFrom::events : GpuTimesFrom::unknown};
 }
 
 void ActivityMatcher::forget(std::uint64_t external_id) {
-  expected_.erase(external_id);
-  if (auto c = correlation_of_.find(external_id); c != correlation_of_.end()) {
-    correlations_.erase(c->second);
-    correlation_of_.erase(c);
-  }
+  if (Expected* e = find_expected(external_id)) forget(*e);
 }
 
-void ActivityMatcher::drop_correlation(std::uint32_t id) {
-  auto it = correlations_.find(id);
-  if (it == correlations_.end()) return;
-  if (it->second.external_id != 0) correlation_of_.erase(it->second.external_id);
-  correlations_.erase(it);
+// The operation and its correlation (both of its records came, or it is given up).
+void ActivityMatcher::forget(Expected& e) {
+  if (e.correlation != kUnlinked) {
+    Correlation& c = correlations_[e.correlation];
+    if (c.live && c.external_id == e.operation.external_id) drop_correlation(c);
+  }
+  e.live = false;
+  expected_index_.erase(e.operation.external_id);
+  free_expected_.push_back(static_cast<std::uint32_t>(&e - expected_.data()));
+}
+
+void ActivityMatcher::drop_correlation(Correlation& c) {
+  if (c.external_id != 0 && !correlation_of_.empty() && correlation_of_.find(c.external_id) == c.id) {
+    correlation_of_.erase(c.external_id);
+  }
+  correlation_index_.erase(c.id);
+  c.live = false;
+  c.activities.clear();
+  free_correlations_.push_back(static_cast<std::uint32_t>(&c - correlations_.data()));
 }
 
 void ActivityMatcher::end_round(std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
@@ -130,70 +226,67 @@ void ActivityMatcher::end_round(std::uint64_t now_ns, std::vector<ReadyRecord>& 
   while (!overdue_at_.empty() && overdue_at_.front().at <= now_ns) {
     const std::uint64_t id = overdue_at_.front().id;
     overdue_at_.pop_front();
-    auto e = expected_.find(id);
-    if (e == expected_.end() || e->second.matched) continue;
-    const std::uint64_t sequence = e->second.sequence;
-    emit(sequence, fallback(e->second), out);
+    Expected* e = find_expected(id);
+    if (!e || e->matched) continue;
+    const std::uint64_t sequence = e->sequence;
+    emit(sequence, fallback(*e), out);
     forget(id);
     finished(sequence, out);
   }
   while (!lingering_until_.empty() && lingering_until_.front().at <= now_ns) {
     const std::uint64_t id = lingering_until_.front().id;
     lingering_until_.pop_front();
-    if (auto e = expected_.find(id); e != expected_.end() && e->second.matched) forget(id);
+    if (const Expected* e = find_expected(id); e && e->matched) forget(id);
   }
   // Activities with no external correlation after a few deliveries: work the shim did
   // not tag. Tagged ones no operation claims: calls that failed, or other tools' work.
   while (!untagged_after_round_.empty() && untagged_after_round_.front().at < round_) {
     const auto id = static_cast<std::uint32_t>(untagged_after_round_.front().id);
     untagged_after_round_.pop_front();
-    if (auto c = correlations_.find(id); c != correlations_.end() && c->second.external_id == 0) drop_correlation(id);
+    if (Correlation* c = find_correlation(id); c && c->external_id == 0) drop_correlation(*c);
   }
   while (!unclaimed_at_.empty() && unclaimed_at_.front().at <= now_ns) {
     const auto id = static_cast<std::uint32_t>(unclaimed_at_.front().id);
     unclaimed_at_.pop_front();
-    auto c = correlations_.find(id);
-    if (c != correlations_.end() && c->second.external_id != 0 && !expected_.contains(c->second.external_id)) {
-      drop_correlation(id);
-    }
+    Correlation* c = find_correlation(id);
+    if (c && c->external_id != 0 && !find_expected(c->external_id)) drop_correlation(*c);
   }
 }
 
 void ActivityMatcher::settle(const ProfiledContext* context, std::vector<ReadyRecord>& out) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> done;  // sequence, external id
-  for (auto& [id, e] : expected_) {
-    if (context && e.operation.context != context) continue;
-    done.emplace_back(e.sequence, id);
+  for (const Expected& e : expected_) {
+    if (!e.live || (context && e.operation.context != context)) continue;
+    done.emplace_back(e.sequence, e.operation.external_id);
   }
   std::sort(done.begin(), done.end());
   for (auto [sequence, id] : done) {
-    Expected& e = expected_.at(id);
+    Expected& e = *find_expected(id);
     if (!e.matched) emit(sequence, fallback(e), out);
     forget(id);
   }
   // The settled context's records come out now, whatever other contexts still wait
   // for: its sinks end next.
-  for (auto it = held_.begin(); it != held_.end();) {
-    auto& records = it->second;
-    auto mine = std::stable_partition(records.begin(), records.end(),
+  for (Unfinished& u : unfinished_) {
+    auto mine = std::stable_partition(u.held.begin(), u.held.end(),
                                       [&](const ReadyRecord& r) { return context && r.context != context; });
-    for (auto r = mine; r != records.end(); ++r) out.push_back(std::move(*r));
-    records.erase(mine, records.end());
-    it = records.empty() ? held_.erase(it) : std::next(it);
+    for (auto r = mine; r != u.held.end(); ++r) out.push_back(*r);
+    u.held.erase(mine, u.held.end());
   }
   for (auto [sequence, id] : done) finished(sequence, out);
 }
 
 bool ActivityMatcher::expecting(const ProfiledContext* context) const {
-  return std::any_of(expected_.begin(), expected_.end(),
-                     [&](const auto& e) { return !e.second.matched && (!context || e.second.operation.context == context); });
+  return std::any_of(expected_.begin(), expected_.end(), [&](const Expected& e) {
+    return e.live && !e.matched && (!context || e.operation.context == context);
+  });
 }
 
 std::vector<void*> ActivityMatcher::running_device_contexts(const ProfiledContext* context) const {
   std::vector<void*> contexts;
-  for (const auto& [id, e] : expected_) {
+  for (const Expected& e : expected_) {
     const ExpectedOperation& op = e.operation;
-    if (e.matched || op.timed_by_events || (context && op.context != context)) continue;
+    if (!e.live || e.matched || op.timed_by_events || (context && op.context != context)) continue;
     if (std::find(contexts.begin(), contexts.end(), op.device_context) == contexts.end()) {
       contexts.push_back(op.device_context);
     }

@@ -11,17 +11,13 @@
 // caller serialises (activity_trace.cpp). Time is passed in, so this is testable.
 #include <cstdint>
 #include <deque>
-#include <map>
-#include <memory_resource>
-#include <set>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "logfmt/record.hpp"
 #include "shim/activity/activity_records.hpp"
-#include "shim/activity/node_pool.hpp"
+#include "shim/activity/id_table.hpp"
 
 namespace computeprof::shim {
 
@@ -81,55 +77,79 @@ class ActivityMatcher {
   // every context when null) comes out now.
   void settle(const ProfiledContext* context, std::vector<ReadyRecord>& out);
 
-  bool waiting() const { return !expected_.empty() || !correlations_.empty(); }
+  bool waiting() const { return !expected_index_.empty() || !correlation_index_.empty(); }
   // Whether an operation of `context` (of any context when null) still has no activity.
   bool expecting(const ProfiledContext* context) const;
   // The device contexts of `context`'s operations (of every context's when null) that
   // have no activity and may still be running: what a flush point waits for.
   std::vector<void*> running_device_contexts(const ProfiledContext* context) const;
-  std::size_t expected_count() const { return expected_.size(); }
+  std::size_t expected_count() const { return expected_index_.size(); }
 
  private:
+  // Operations and correlations live in arrays indexed through IdTables; a place freed
+  // is reused, with the capacity of its vectors: once the arrays have grown to what is
+  // outstanding, matching allocates nothing.
+  // A correlation and its operation, once both are known, name each other's places
+  // (checked before use: a place may have been reused since).
+  static constexpr std::uint32_t kUnlinked = UINT32_MAX;
   struct Correlation {
-    explicit Correlation(std::pmr::memory_resource* memory) : activities(memory) {}
+    std::uint32_t id = 0;           // CUPTI's correlation id
     std::uint64_t external_id = 0;  // 0 until its external correlation record came
-    std::pmr::vector<GpuActivity> activities;
+    std::uint32_t expected = kUnlinked;
+    std::vector<GpuActivity> activities;
+    bool live = false;
   };
   struct Expected {
     ExpectedOperation operation;
     std::uint64_t since_ns = 0;
     std::uint64_t sequence = 0;  // order of expect()
-    bool matched = false;        // graph launches: some node records came
-    std::uint64_t linger_until_ns = 0;
+    std::uint32_t correlation = kUnlinked;
+    bool matched = false;  // graph launches: some node records came
+    bool live = false;
   };
   // A deadline to look at in end_round; what it names may be gone by then.
   struct Deadline {
     std::uint64_t at = 0;  // ns, or a round number
     std::uint64_t id = 0;  // an external id, or a correlation id
   };
+  // In order: an operation expected and not yet finished, with its records that are
+  // ready but wait for an earlier operation.
+  struct Unfinished {
+    bool finished = false;
+    std::vector<ReadyRecord> held;
+  };
 
-  Correlation& correlation(std::uint32_t id, std::uint64_t now_ns);
-  void try_complete(std::uint32_t correlation_id, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
+  // The correlation `id`, made (`made`) if it is new.
+  Correlation& correlation(std::uint32_t id, bool& made);
+  Correlation* find_correlation(std::uint32_t id);
+  Expected* find_expected(std::uint64_t external_id);
+  void link(Expected& e, Correlation& c);
+  Expected* expected_of(Correlation& c);
+  void try_complete(Correlation& c, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
   void forget(std::uint64_t external_id);
-  void drop_correlation(std::uint32_t id);
+  void forget(Expected& e);
+  void drop_correlation(Correlation& c);
   // A record of the operation expected `sequence`-th is ready: out now, or held until
   // every operation expected before it is out (in order).
-  void emit(std::uint64_t sequence, ReadyRecord ready, std::vector<ReadyRecord>& out);
+  void emit(std::uint64_t sequence, const ReadyRecord& ready, std::vector<ReadyRecord>& out);
+  // Where that record goes: a new element of `out`, or of what waits.
+  ReadyRecord& ready_place(std::uint64_t sequence, std::vector<ReadyRecord>& out);
   // That operation gives no more records that later ones must wait for.
   void finished(std::uint64_t sequence, std::vector<ReadyRecord>& out);
   static ReadyRecord fallback(Expected& e);
   logfmt::Record node_record(const logfmt::Record& launch, const GpuActivity& node);
   std::string_view intern(const char* name);
 
-  // Every operation and correlation is a node of these maps: made and freed per
-  // operation, from a pool rather than malloc. Declared first, destroyed last.
-  NodePool memory_;
-  template <typename Key, typename Value>
-  using Map = std::pmr::unordered_map<Key, Value>;
-  Map<std::uint32_t, Correlation> correlations_{&memory_};
-  Map<std::uint64_t, std::uint32_t> correlation_of_{&memory_};  // external id -> correlation id
-  Map<std::uint64_t, Expected> expected_{&memory_};             // by external id
-  std::unordered_set<std::string> names_;                      // never shrinks: records point into it
+  std::vector<Correlation> correlations_;
+  std::vector<std::uint32_t> free_correlations_;
+  IdTable<std::uint32_t> correlation_index_;  // correlation id -> place in correlations_
+  std::vector<Expected> expected_;
+  std::vector<std::uint32_t> free_expected_;
+  IdTable<std::uint64_t> expected_index_;  // external id -> place in expected_
+  // External id -> correlation id, for an external correlation record that came before
+  // its operation was expected.
+  IdTable<std::uint64_t> correlation_of_;
+  std::unordered_set<std::string> names_;  // never shrinks: records point into it
 
   // What end_round looks at, oldest first, so that a round costs what expires in it
   // rather than everything outstanding: operations timed by events (overdue after
@@ -143,8 +163,9 @@ class ActivityMatcher {
 
   bool in_order_;
   std::uint64_t next_sequence_ = 0;
-  std::set<std::uint64_t> unfinished_;                          // in order: expected, not out yet
-  std::map<std::uint64_t, std::vector<ReadyRecord>> held_;      // in order: ready, waiting for earlier ones
+  // In order: the operations from the oldest unfinished one on, by sequence.
+  std::deque<Unfinished> unfinished_;
+  std::uint64_t first_unfinished_ = 0;  // the sequence of unfinished_.front()
 };
 
 }  // namespace computeprof::shim
