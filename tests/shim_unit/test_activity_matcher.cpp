@@ -382,3 +382,91 @@ TEST_CASE("conckerneltrace: an operation not timed by events is never overdue, s
   CHECK(out[0].times == GpuTimesFrom::unknown);
   CHECK(out[0].record.gputime_ns == 0);
 }
+
+TEST_CASE("two correlations tagged with one external id: the first complete one is taken, the other let go",
+          "[activity]") {
+  ActivityMatcher m;
+  std::vector<ReadyRecord> out;
+  m.expect(launch(9), 0, out);
+  m.add(ExternalCorrelation{9, 90}, 0, out);
+  m.add(ExternalCorrelation{9, 91}, 0, out);
+  m.add(kernel(90, 1'000, 1'300), 0, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].record.gputime_ns == 300);
+  // The other correlation now names an operation that is gone, and its place is reused.
+  m.expect(launch(10), 0, out);
+  m.add(kernel(91, 5'000, 5'001), 0, out);
+  CHECK(out.size() == 1);
+  CHECK(m.expecting(kContextA));
+  m.add(ExternalCorrelation{10, 100}, 0, out);
+  m.add(kernel(100, 7'000, 7'070), 0, out);
+  REQUIRE(out.size() == 2);
+  CHECK(out[1].record.gputime_ns == 70);
+  // The second correlation went with the operation; its late activity is untagged work.
+  for (int i = 0; i < ActivityMatcher::kUntaggedRounds; ++i) m.end_round(0, out);
+  CHECK(m.waiting());
+  m.end_round(0, out);
+  CHECK_FALSE(m.waiting());
+  CHECK(out.size() == 2);
+}
+
+TEST_CASE("10,000 operations whose pieces interleave each get their own activity's times", "[activity]") {
+  // Places of operations and correlations are reused all along: no record may take
+  // another's times, none may be lost.
+  for (const bool in_order : {false, true}) {
+    INFO("in order " << in_order);
+    ActivityMatcher m(in_order);
+    std::vector<ReadyRecord> out;
+    constexpr std::uint64_t kOperations = 10'000;
+    constexpr std::uint64_t kLag = 37;  // activities trail their calls by this many operations
+    for (std::uint64_t i = 0; i < kOperations + 2 * kLag; ++i) {
+      if (i < kOperations) {
+        ExpectedOperation op = launch(1'000 + i);
+        op.record.correlation_id = i;
+        // Every third external correlation record comes before its operation is expected.
+        if (i % 3 == 0) m.add(ExternalCorrelation{1'000 + i, static_cast<std::uint32_t>(50 + i)}, 0, out);
+        m.expect(op, 0, out);
+        if (i % 3 != 0) m.add(ExternalCorrelation{1'000 + i, static_cast<std::uint32_t>(50 + i)}, 0, out);
+      }
+      if (i >= kLag && i - kLag < kOperations) {
+        const std::uint64_t j = i - kLag;
+        // Activities of pairs of operations come in swapped order.
+        const std::uint64_t k = j % 2 == 0 ? (j + 1 < kOperations ? j + 1 : j) : j - 1;
+        m.add(kernel(static_cast<std::uint32_t>(50 + k), 10 * k, 10 * k + k % 7 + 1), 0, out);
+      }
+      if (i % 500 == 0) m.end_round(i, out);
+    }
+    REQUIRE(out.size() == kOperations);
+    std::vector<bool> seen(kOperations);
+    for (std::size_t n = 0; n < out.size(); ++n) {
+      const std::uint64_t i = out[n].record.correlation_id;
+      REQUIRE(i < kOperations);
+      CHECK_FALSE(seen[i]);
+      seen[i] = true;
+      CHECK(out[n].record.gpu_start_ns == 10 * i);
+      CHECK(out[n].record.gputime_ns == i % 7 + 1);
+      if (in_order) CHECK(i == n);
+    }
+    CHECK_FALSE(m.waiting());
+  }
+}
+
+TEST_CASE("a late activity of an operation given up never completes the operation that reused its place",
+          "[activity]") {
+  ActivityMatcher m;
+  std::vector<ReadyRecord> out;
+  m.expect(launch(9), 0, out);
+  m.add(ExternalCorrelation{9, 90}, 0, out);
+  m.add(ExternalCorrelation{9, 91}, 0, out);
+  m.end_round(ActivityMatcher::kOverdueNs, out);  // given up: its event times
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].times == GpuTimesFrom::events);
+  m.expect(launch(10), 0, out);  // in the place operation 9 had
+  m.add(kernel(90, 1'000, 1'300), 0, out);
+  CHECK(out.size() == 1);
+  m.add(ExternalCorrelation{10, 100}, 0, out);
+  m.add(kernel(100, 7'000, 7'070), 0, out);
+  REQUIRE(out.size() == 2);
+  CHECK(out[1].times == GpuTimesFrom::activity);
+  CHECK(out[1].record.gputime_ns == 70);
+}
