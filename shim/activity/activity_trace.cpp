@@ -405,13 +405,12 @@ void pop_activity_id() {
   g_cupti->cuptiActivityPopExternalCorrelationId(kShimCorrelationKind, &id);
 }
 
-void expect_activities(ExpectedOperation operation) {
+void expect_activities(const ExpectedOperation& operation, std::uint64_t made_ns) {
   Activities& a = activities();
   PendingRings::Ring& ring = a.pending.this_thread_ring();
-  const std::uint64_t now = monotonic_ns();
   const auto fill = [&](PendingOperation& p) {
-    p.operation = std::move(operation);
-    p.since_ns = now;
+    p.operation = operation;
+    p.since_ns = made_ns;
   };
   if (!ring.try_push(fill)) {
     // The collector did not keep up: this thread hands the queued operations over

@@ -35,9 +35,10 @@ inline bool activity_tracing() {
 void push_activity_id(std::uint64_t id);
 void pop_activity_id();
 
-// The operation was made (and, serialized, waited for): its record is written once its
-// activity records came, in the order operations were expected when serialized.
-void expect_activities(ExpectedOperation operation);
+// The operation was made (and, serialized, waited for) by `made_ns` (the monotonic
+// clock): its record is written once its activity records came, in the order
+// operations were expected when serialized.
+void expect_activities(const ExpectedOperation& operation, std::uint64_t made_ns);
 
 // Flush points: every expected operation of `context` (of every context when null)
 // gets its activity records, delivered by a flush of CUPTI's buffers, or comes out

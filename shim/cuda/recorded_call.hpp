@@ -75,7 +75,7 @@ CUresult run_traced(std::string_view api, OperationTimer& timer, Describe&& desc
   } else {
     timer.finish_unwaited(operation.record);
   }
-  expect_activities(std::move(operation));
+  expect_activities(operation, timer.completed_ns());
   return result;
 }
 
