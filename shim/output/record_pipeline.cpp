@@ -52,10 +52,19 @@ struct Pipeline {
   std::atomic<bool> writer_started{false};
 };
 
-// Leaked on purpose: the exit flush runs after static destructors could have.
-Pipeline& pipeline() {
+// Leaked on purpose: the exit flush runs after static destructors could have. Made at
+// the first use; then one load per record.
+std::atomic<Pipeline*> g_pipeline{nullptr};
+
+[[gnu::noinline]] Pipeline& make_pipeline() {
   static Pipeline* p = new Pipeline;
+  g_pipeline.store(p, std::memory_order_release);
   return *p;
+}
+
+Pipeline& pipeline() {
+  if (Pipeline* p = g_pipeline.load(std::memory_order_acquire)) return *p;
+  return make_pipeline();
 }
 
 // `everything`: the process ends; memory events are handed on whatever gaps remain.
@@ -203,7 +212,7 @@ void push_or_wait(Pipeline& p, Ring& ring, Fill&& fill) {
 
 void submit_record(const ProfiledContext* context, std::uint64_t completed_ns, const logfmt::Record& record) {
   auto& p = pipeline();
-  push_or_wait(p, p.rings.this_thread_ring(), [&](QueuedRecord& q) {
+  push_or_wait(p, p.rings.this_thread_ring(), [context, completed_ns, &record](QueuedRecord& q) {
     q.context = context;
     q.completed_ns = completed_ns;
     q.record = record;
