@@ -619,6 +619,19 @@ int scenario_overlap() {
   return 0;
 }
 
+// A short spin on stream b overtakes a long one launched before it on stream a.
+int scenario_overtake() {
+  Session s = open_session();
+  CUstream a, b;
+  check(g.stream_create(&a, CU_STREAM_NON_BLOCKING), "cuStreamCreate a");
+  check(g.stream_create(&b, CU_STREAM_NON_BLOCKING), "cuStreamCreate b");
+  spin(s, 1'000'000, a);
+  spin(s, 150'000'000, a);
+  spin(s, 5'000'000, b);
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+  return 0;
+}
+
 // A created context: 3 spins of 50 ms on its NULL stream, destroyed at once (no
 // synchronisation), then 1 spin of 100 us in the primary context.
 int scenario_destroy() {
@@ -676,6 +689,7 @@ int main(int argc, char** argv) {
   else if (scenario == "fork") rc = scenario_fork();
   else if (scenario == "exec-child") rc = scenario_exec_child(argv[0], argv[1]);
   else if (scenario == "overlap") rc = scenario_overlap();
+  else if (scenario == "overtake") rc = scenario_overtake();
   else if (scenario == "destroy") rc = scenario_destroy();
   else if (scenario == "busy-exit") rc = scenario_busy_exit();
   else fail("unknown scenario");

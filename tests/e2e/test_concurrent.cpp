@@ -130,6 +130,25 @@ TEST_CASE("conckerneltrace: spins on two streams launched back to back overlap",
   CHECK(micros_to_ns(on_a.at("cputime")) < 100'000'000);
 }
 
+TEST_CASE("conckerneltrace: records follow completion, a short kernel before the long one it overtook",
+          "[e2e][concurrent]") {
+  const Timing timing = GENERATE(Timing::events, Timing::cupti);
+  INFO(timing);
+  auto o = concurrent(timing, "gpuendtimestamp\nstreamid\n");
+  const auto r = run_client("runtime", "overtake", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err == expected_err(o, timing));
+  const auto log = read_log(o.directory + "/compute_profile.log");
+  REQUIRE(log.records.size() == 3);
+  // Launched 1 ms and 150 ms on one stream, then 5 ms on another: the 5 ms one ends first.
+  check_gputime_near(log.records[0], 1'000'000);
+  check_gputime_near(log.records[1], 5'000'000);
+  check_gputime_near(log.records[2], 150'000'000);
+  CHECK(log.records[1].at("streamid") != log.records[2].at("streamid"));
+  CHECK(hex(log.records[1], "gpuendtimestamp") < hex(log.records[2], "gpuendtimestamp"));
+}
+
 TEST_CASE("conckerneltrace: nothing is lost at exit", "[e2e][concurrent]") {
   const auto scenario = GENERATE(as<std::string>{}, "no-cleanup", "exit-thread", "busy-exit");
   const Timing timing = GENERATE(Timing::events, Timing::cupti);
