@@ -9,13 +9,97 @@ using config::Option;
 
 namespace {
 
-KvpKey kvp_key(std::string_view name) {
-  KvpKey key;
-  const std::size_t size = std::min(name.size(), kMaxColumnName);  // every name fits: a unit test says so
-  std::copy_n(name.data(), size, key.text.data());
-  std::copy_n("=[ ", 3, key.text.data() + size);
-  key.size = static_cast<std::uint8_t>(size + 3);
-  return key;
+LineText line_text(std::string_view text) {
+  LineText block;
+  const std::size_t size = std::min(text.size(), kLineText);  // every key fits (a unit test says so), comma runs are cut
+  std::copy_n(text.data(), size, block.bytes.data());
+  block.size = static_cast<std::uint8_t>(size);
+  return block;
+}
+
+LineValue line_value(Column column) {
+  switch (column) {
+    case Column::gpustarttimestamp: return LineValue::gpustarttimestamp;
+    case Column::gpuendtimestamp: return LineValue::gpuendtimestamp;
+    case Column::timestamp: return LineValue::timestamp;
+    case Column::method: return LineValue::method;
+    case Column::gputime: return LineValue::gputime;
+    case Column::cputime: return LineValue::cputime;
+    case Column::gridsize_x: return LineValue::gridsize_x;
+    case Column::gridsize_y: return LineValue::gridsize_y;
+    case Column::gridsize_z: return LineValue::gridsize_z;
+    case Column::blocksize_x: return LineValue::blocksize_x;
+    case Column::blocksize_y: return LineValue::blocksize_y;
+    case Column::blocksize_z: return LineValue::blocksize_z;
+    case Column::localblocksize: return LineValue::localblocksize;
+    case Column::dynsmemperblock: return LineValue::dynsmemperblock;
+    case Column::stasmemperblock: return LineValue::stasmemperblock;
+    case Column::regperthread: return LineValue::regperthread;
+    case Column::occupancy: return LineValue::occupancy;
+    case Column::streamid: return LineValue::streamid;
+    case Column::cacheconfigexecuted: return LineValue::cacheconfigexecuted;
+    case Column::cacheconfigrequested: return LineValue::cacheconfigrequested;
+    case Column::counter: return LineValue::counter;
+    case Column::memtransfersize: return LineValue::memtransfersize;
+    case Column::memtransferdir: return LineValue::memtransferdir;
+    case Column::memtransferhostmemtype: return LineValue::memtransferhostmemtype;
+    case Column::callstackid: return LineValue::callstackid;
+  }
+  return LineValue::none;
+}
+
+// method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] ... \n: one pair per column the kind has,
+// the grid's and the block's as one pair each, led by their _x column.
+LinePlan kvp_line(const ColumnLayout& layout, RecordKind kind) {
+  const bool grid3d = layout.has(Column::gridsize_z);
+  const bool cl = layout.api == Api::opencl;
+  LinePlan plan;
+  for (const ColumnSpec& spec : layout.columns) {
+    if (!column_of_kind(spec.column, kind)) continue;
+    std::string_view name = column_name(spec, layout.api);
+    LineValue value = line_value(spec.column);
+    switch (spec.column) {
+      case Column::gridsize_x:
+        name = grid3d ? (cl ? "ndrangesize3d" : "gridsize3d") : (cl ? "ndrangesize" : "gridsize");
+        value = grid3d ? LineValue::grid3 : LineValue::grid2;
+        break;
+      case Column::blocksize_x:
+        name = cl ? "workgroupsize" : "threadblocksize";
+        value = LineValue::block3;
+        break;
+      case Column::gridsize_y:
+      case Column::gridsize_z:
+      case Column::blocksize_y:
+      case Column::blocksize_z: continue;
+      default: break;
+    }
+    const std::string text = (plan.steps.empty() ? "" : " ] ") + std::string(name) + "=[ ";
+    plan.steps.push_back({line_text(text), value, spec.counter});
+  }
+  plan.tail = line_text(" ] \n");
+  return plan;
+}
+
+// One field per column, empty where the kind has no such column: each step's text is the
+// commas since the last field written.
+LinePlan csv_line(const ColumnLayout& layout, RecordKind kind) {
+  LinePlan plan;
+  std::size_t commas = 0;
+  // Runs too long for one step's text are steps of text alone.
+  auto flush_commas = [&](std::size_t keep) {
+    for (; commas > keep; commas -= kLineText) plan.steps.push_back({line_text(std::string(kLineText, ','))});
+  };
+  for (std::size_t i = 0; i < layout.columns.size(); ++i) {
+    if (i != 0) ++commas;
+    const ColumnSpec& spec = layout.columns[i];
+    if (!column_of_kind(spec.column, kind)) continue;
+    flush_commas(kLineText);
+    plan.steps.push_back({line_text(std::string(commas, ',')), line_value(spec.column), spec.counter});
+    commas = 0;
+  }
+  flush_commas(kLineText - 1);
+  plan.tail = line_text(std::string(commas, ',') + "\n");
+  return plan;
 }
 
 }  // namespace
@@ -97,24 +181,9 @@ ColumnLayout select_columns(const config::ProfileConfig& cfg, Api api) {
   if (cfg.has(Option::memtransferdir)) add(Column::memtransferdir);
   if (cfg.has(Option::memtransferhostmemtype)) add(Column::memtransferhostmemtype);
   if (cfg.callstack_depth != 0) add(Column::callstackid);
-  const bool cl = api == Api::opencl;
   for (std::size_t kind = 0; kind < kRecordKinds; ++kind) {
-    for (const ColumnSpec& spec : layout.columns) {
-      if (!column_of_kind(spec.column, static_cast<RecordKind>(kind))) continue;
-      std::string_view name = column_name(spec, api);
-      switch (spec.column) {
-        case Column::gridsize_x: name = grid3d ? (cl ? "ndrangesize3d" : "gridsize3d") : (cl ? "ndrangesize" : "gridsize"); break;
-        case Column::blocksize_x: name = cl ? "workgroupsize" : "threadblocksize"; break;
-        case Column::gridsize_y:
-        case Column::gridsize_z:
-        case Column::blocksize_y:
-        case Column::blocksize_z: continue;
-        default: break;
-      }
-      layout.kvp_steps[kind].push_back({spec, kvp_key(name), spec.column == Column::occupancy ||
-                                                                 spec.column == Column::counter ||
-                                                                 spec.column == Column::memtransferhostmemtype});
-    }
+    layout.kvp_lines[kind] = kvp_line(layout, static_cast<RecordKind>(kind));
+    layout.csv_lines[kind] = csv_line(layout, static_cast<RecordKind>(kind));
   }
   return layout;
 }

@@ -49,35 +49,80 @@ struct ColumnSpec {
   friend bool operator==(const ColumnSpec&, const ColumnSpec&) = default;
 };
 
-// No column's name is longer: the record writers size a line's room with it.
-inline constexpr std::size_t kMaxColumnName = 48;
+// What a step of a record's line writes after its text: one column's value, or in
+// key-value lines the grid's or the block's values as one pair. Chosen with the layout,
+// so that a record costs one dispatch per value.
+enum class LineValue : std::uint8_t {
+  none,  // text only: a run of CSV commas longer than one step's text
+  gpustarttimestamp,
+  gpuendtimestamp,
+  timestamp,
+  method,
+  gputime,
+  cputime,
+  gridsize_x,
+  gridsize_y,
+  gridsize_z,
+  blocksize_x,
+  blocksize_y,
+  blocksize_z,
+  grid2,   // gridsize=[ 2, 1 ]
+  grid3,   // gridsize3d=[ 2, 1, 1 ]
+  block3,  // threadblocksize=[ 32, 8, 8 ]
+  localblocksize,
+  dynsmemperblock,
+  stasmemperblock,
+  regperthread,
+  occupancy,
+  streamid,
+  cacheconfigexecuted,
+  cacheconfigrequested,
+  counter,
+  memtransfersize,
+  memtransferdir,
+  memtransferhostmemtype,
+  callstackid,
+};
 
-// A key in key-value records, "gputime=[ ", in a block of fixed size: the writer copies
-// the whole block (no call, no copy loop of the name's length) into room it has
+// The fixed text of a line ("gputime=[ ", ",,") in a block of fixed size: the writer
+// copies the whole block (no call, no copy loop of the text's length) into room it has
 // reserved, then keeps `size` bytes of it.
-struct KvpKey {
-  std::array<char, 64> text{};
+inline constexpr std::size_t kLineText = 32;
+struct LineText {
+  std::array<char, kLineText> bytes{};
   std::uint8_t size = 0;
 };
 
-// One pair of a key-value record of some kind, in line order. The grid's and the
-// block's columns are one pair each (gridsize=[ 2, 1 ], threadblocksize=[ 32, 8, 8 ]),
-// led by their _x column.
-struct KvpStep {
-  ColumnSpec spec;
-  KvpKey key;
-  // Whether the pair also depends on the record, not only on its kind: occupancy,
-  // counters and the host memory type are written only where known.
-  bool conditional = false;
+// No column's name is longer: a key-value step's text, " ] " name "=[ ", fits one block.
+inline constexpr std::size_t kMaxColumnName = kLineText - std::string_view(" ] =[ ").size();
+
+// One step of a record's line: its text, then its value. In key-value lines the text is
+// the pair's key, after the close of the pair before it (" ] gputime=[ "), in CSV lines
+// the commas before the field.
+struct LineStep {
+  LineText text;
+  LineValue value = LineValue::none;
+  std::uint8_t counter = 0;  // legacy counter id, for LineValue::counter
 };
-static_assert(kMaxColumnName + sizeof "=[" < std::tuple_size_v<decltype(KvpKey::text)>);
+
+// How a record of one kind is written in one format: the steps of the values it has, in
+// line order (the grid's and the block's columns as one pair each in key-value lines),
+// then the tail (" ] \n"; a CSV line's last commas and "\n"). Occupancy, counters and the
+// host memory type are looked up per record: a key-value line leaves out a pair the
+// record does not hold, never its first (the method comes before them), whose text has
+// no " ] " to lose.
+struct LinePlan {
+  std::vector<LineStep> steps;
+  LineText tail;
+};
 
 struct ColumnLayout {
   config::Api api = config::Api::cuda;
   std::vector<ColumnSpec> columns;
-  // The pairs of a key-value record, by RecordKind: only the columns a kind has.
-  std::array<std::vector<KvpStep>, kRecordKinds> kvp_steps;
-  // Which kinds of column `columns` has: asked per record by the writers.
+  // The lines of each RecordKind, key-value and CSV.
+  std::array<LinePlan, kRecordKinds> kvp_lines;
+  std::array<LinePlan, kRecordKinds> csv_lines;
+  // Which kinds of column `columns` has.
   std::bitset<static_cast<std::size_t>(Column::callstackid) + 1> present;
 
   bool has(Column c) const { return present.test(static_cast<std::size_t>(c)); }
@@ -86,8 +131,8 @@ struct ColumnLayout {
 
 ColumnLayout select_columns(const config::ProfileConfig& config, config::Api api);
 
-// Whether records of `kind` have the column at all (what a record holds decides the
-// conditional ones: KvpStep::conditional).
+// Whether records of `kind` have the column at all (what a record holds decides
+// occupancy, counters and the host memory type: LinePlan).
 bool column_of_kind(Column column, RecordKind kind);
 
 // The name of a column in the column line (OpenCL spellings for OpenCL logs).

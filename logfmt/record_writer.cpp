@@ -8,21 +8,6 @@
 namespace computeprof::logfmt {
 namespace {
 
-using config::Api;
-
-// The part of whether a record has a column that depends on what it holds, not only on
-// its kind (KvpStep::conditional).
-bool known(const ColumnSpec& spec, const Record& r) {
-  switch (spec.column) {
-    case Column::occupancy: return r.occupancy.has_value();
-    case Column::counter: return r.counter(spec.counter).state != CounterValue::State::absent;
-    case Column::memtransferhostmemtype: return r.host_mem_type.has_value();
-    default: return true;
-  }
-}
-
-bool applies(const ColumnSpec& spec, const Record& r) { return column_of_kind(spec.column, r.kind) && known(spec, r); }
-
 // Every value is written through a raw pointer into room the line reserved for itself
 // (line_bound): one capacity check per record, not one per piece.
 char* put(char* p, std::string_view text) {
@@ -91,42 +76,6 @@ char* put_fixed3(char* p, float value) {
   return std::to_chars(p, p + kMaxValue, static_cast<double>(value), std::chars_format::fixed, 3).ptr;
 }
 
-// The value of one column; only called where applies() holds. Counters that are not
-// available write `unavailable` ("n/a" in key-value logs, "" in CSV).
-char* put_value(char* p, const ColumnSpec& spec, const Record& r, std::string_view unavailable) {
-  switch (spec.column) {
-    case Column::gpustarttimestamp: return put_hex16(p, r.gpu_start_ns);
-    case Column::gpuendtimestamp: return put_hex16(p, r.gpu_end_ns);
-    case Column::timestamp: return put_micros(p, r.timestamp_ns);
-    case Column::method: return put(p, r.method);
-    case Column::gputime: return put_micros(p, r.gputime_ns);
-    case Column::cputime: return put_micros(p, r.cputime_ns);
-    case Column::gridsize_x: return put_integer(p, r.grid.x);
-    case Column::gridsize_y: return put_integer(p, r.grid.y);
-    case Column::gridsize_z: return put_integer(p, r.grid.z);
-    case Column::blocksize_x: return put_integer(p, r.block.x);
-    case Column::blocksize_y: return put_integer(p, r.block.y);
-    case Column::blocksize_z: return put_integer(p, r.block.z);
-    case Column::localblocksize: return put_integer(p, r.local_block_size);
-    case Column::dynsmemperblock: return put_integer(p, r.dynamic_smem);
-    case Column::stasmemperblock: return put_integer(p, r.static_smem);
-    case Column::regperthread: return put_integer(p, r.registers);
-    case Column::occupancy: return put_fixed3(p, *r.occupancy);
-    case Column::streamid: return put_integer(p, r.stream_id);
-    case Column::cacheconfigexecuted: return put_integer(p, r.cache_config_executed);
-    case Column::cacheconfigrequested: return put_integer(p, r.cache_config_requested);
-    case Column::counter: {
-      const CounterValue v = r.counter(spec.counter);
-      return v.state == CounterValue::State::value ? put_integer(p, v.value) : put(p, unavailable);
-    }
-    case Column::memtransfersize: return put_integer(p, r.transfer_bytes);
-    case Column::memtransferdir: return put_integer(p, static_cast<int>(r.transfer_dir));
-    case Column::memtransferhostmemtype: return put_integer(p, static_cast<int>(*r.host_mem_type));
-    case Column::callstackid: return put_integer(p, r.stack_id);
-  }
-  return p;
-}
-
 // The values of the grouped keys of the old logs: gridsize=[ 2, 1 ], gridsize3d=[ 2, 1, 1 ],
 // threadblocksize=[ 32, 8, 8 ] (ndrangesize / workgroupsize in OpenCL logs).
 char* put_dims(char* p, std::initializer_list<std::uint32_t> values) {
@@ -179,46 +128,91 @@ bool is_plain_name(std::string_view name) {
 }
 
 std::size_t line_bound(const Record& record, const ColumnLayout& layout) {
-  // A whole KvpKey block is copied: it fits in the room of its column.
-  static_assert(std::tuple_size_v<decltype(KvpKey::text)> <= kMaxColumnName + sizeof "=[  ] " + kMaxValue);
-  return layout.columns.size() * (kMaxColumnName + sizeof "=[  ] " + kMaxValue) + 2 * record.method.size() + 3;
+  // A line has at most one step per column, and its tail; each copies a whole text block
+  // and writes at most kMaxValue after it (the method: twice its length and two quotes).
+  return (layout.columns.size() + 1) * (kLineText + kMaxValue) + 2 * record.method.size();
+}
+
+namespace {
+
+char* put_text(char* p, const LineText& text) {
+  std::memcpy(p, text.bytes.data(), kLineText);
+  return p + text.size;
+}
+
+// A line from its plan: one dispatch per value. A value the record does not hold
+// (occupancy, a counter, the host memory type) leaves out the whole pair in key-value
+// lines, the field's value only in CSV lines; counters that could not be collected read
+// "n/a" in key-value lines, "" in CSV.
+template <config::LogFormat kFormat>
+char* put_line(char* p, const Record& r, const LinePlan& plan) {
+  constexpr bool kvp = kFormat == config::LogFormat::kvp;
+  for (const LineStep& step : plan.steps) {
+    char* q = put_text(p, step.text);
+    char* const absent = kvp ? p : q;
+    switch (step.value) {
+      case LineValue::none: break;
+      case LineValue::gpustarttimestamp: q = put_hex16(q, r.gpu_start_ns); break;
+      case LineValue::gpuendtimestamp: q = put_hex16(q, r.gpu_end_ns); break;
+      case LineValue::timestamp: q = put_micros(q, r.timestamp_ns); break;
+      case LineValue::method:
+        if (r.method_is_plain) {
+          q = put(q, r.method);
+        } else {
+          q = kvp ? put_kvp_field(q, r.method) : put_csv_field(q, r.method);
+        }
+        break;
+      case LineValue::gputime: q = put_micros(q, r.gputime_ns); break;
+      case LineValue::cputime: q = put_micros(q, r.cputime_ns); break;
+      case LineValue::gridsize_x: q = put_integer(q, r.grid.x); break;
+      case LineValue::gridsize_y: q = put_integer(q, r.grid.y); break;
+      case LineValue::gridsize_z: q = put_integer(q, r.grid.z); break;
+      case LineValue::blocksize_x: q = put_integer(q, r.block.x); break;
+      case LineValue::blocksize_y: q = put_integer(q, r.block.y); break;
+      case LineValue::blocksize_z: q = put_integer(q, r.block.z); break;
+      case LineValue::grid2: q = put_dims(q, {r.grid.x, r.grid.y}); break;
+      case LineValue::grid3: q = put_dims(q, {r.grid.x, r.grid.y, r.grid.z}); break;
+      case LineValue::block3: q = put_dims(q, {r.block.x, r.block.y, r.block.z}); break;
+      case LineValue::localblocksize: q = put_integer(q, r.local_block_size); break;
+      case LineValue::dynsmemperblock: q = put_integer(q, r.dynamic_smem); break;
+      case LineValue::stasmemperblock: q = put_integer(q, r.static_smem); break;
+      case LineValue::regperthread: q = put_integer(q, r.registers); break;
+      case LineValue::occupancy:
+        q = r.occupancy ? put_fixed3(q, *r.occupancy) : absent;
+        break;
+      case LineValue::streamid: q = put_integer(q, r.stream_id); break;
+      case LineValue::cacheconfigexecuted: q = put_integer(q, r.cache_config_executed); break;
+      case LineValue::cacheconfigrequested: q = put_integer(q, r.cache_config_requested); break;
+      case LineValue::counter: {
+        const CounterValue v = r.counter(step.counter);
+        switch (v.state) {
+          case CounterValue::State::absent: q = absent; break;
+          case CounterValue::State::unavailable: q = kvp ? put(q, "n/a") : q; break;
+          case CounterValue::State::value: q = put_integer(q, v.value); break;
+        }
+        break;
+      }
+      case LineValue::memtransfersize: q = put_integer(q, r.transfer_bytes); break;
+      case LineValue::memtransferdir: q = put_integer(q, static_cast<unsigned>(r.transfer_dir)); break;
+      case LineValue::memtransferhostmemtype:
+        q = r.host_mem_type ? put_integer(q, static_cast<unsigned>(*r.host_mem_type)) : absent;
+        break;
+      case LineValue::callstackid: q = put_integer(q, r.stack_id); break;
+    }
+    p = q;
+  }
+  return put_text(p, plan.tail);
 }
 
 char* put_kvp_line(char* p, const Record& r, const ColumnLayout& layout) {
-  const bool grid3d = layout.has(Column::gridsize_z);
-  for (const KvpStep& step : layout.kvp_steps[static_cast<std::size_t>(r.kind)]) {
-    if (step.conditional && !known(step.spec, r)) continue;
-    std::memcpy(p, step.key.text.data(), step.key.text.size());
-    p += step.key.size;
-    switch (step.spec.column) {
-      case Column::method: p = r.method_is_plain ? put(p, r.method) : put_kvp_field(p, r.method); break;
-      case Column::gridsize_x:
-        p = grid3d ? put_dims(p, {r.grid.x, r.grid.y, r.grid.z}) : put_dims(p, {r.grid.x, r.grid.y});
-        break;
-      case Column::blocksize_x: p = put_dims(p, {r.block.x, r.block.y, r.block.z}); break;
-      default: p = put_value(p, step.spec, r, "n/a");
-    }
-    p = put(p, " ] ");
-  }
-  *p++ = '\n';
-  return p;
+  return put_line<config::LogFormat::kvp>(p, r, layout.kvp_lines[static_cast<std::size_t>(r.kind)]);
 }
 
 char* put_csv_line(char* p, const Record& r, const ColumnLayout& layout) {
-  bool first = true;
-  for (const ColumnSpec& spec : layout.columns) {
-    if (!first) *p++ = ',';
-    first = false;
-    if (!applies(spec, r)) continue;
-    if (spec.column != Column::method) {
-      p = put_value(p, spec, r, "");
-    } else {
-      p = r.method_is_plain ? put(p, r.method) : put_csv_field(p, r.method);
-    }
-  }
-  *p++ = '\n';
-  return p;
+  return put_line<config::LogFormat::csv>(p, r, layout.csv_lines[static_cast<std::size_t>(r.kind)]);
 }
+
+}  // namespace
 
 char* put_record(char* p, const Record& record, const ColumnLayout& layout, config::LogFormat format) {
   return format == config::LogFormat::csv ? put_csv_line(p, record, layout) : put_kvp_line(p, record, layout);

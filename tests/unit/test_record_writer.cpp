@@ -158,6 +158,105 @@ TEST_CASE("counters: values, n/a in key-value, empty in CSV, never a silent 0", 
   CHECK(csv == "_Z6vecAddPKfS0_Pfi,7.424,17.288,0.500,123456,\n");
 }
 
+TEST_CASE("every column writes its own field of the record, key-value and CSV", "[writer]") {
+  // Each field holds a value no other field holds: a column that wrote another's field
+  // would show.
+  auto layout = layout_for(std::string(kAll) + "gpustarttimestamp\ngpuendtimestamp\ntimestamp\ngridsize3d\ncallstack\n"
+                                               "inst_executed\ngld_64b\n");
+  Record k;
+  k.kind = RecordKind::kernel;
+  k.method = "k";
+  k.gpu_start_ns = 0x0123456789abcdef;
+  k.gpu_end_ns = 0xfedcba9876543210;
+  k.timestamp_ns = 1'000'001;
+  k.gputime_ns = 2'000'002;
+  k.cputime_ns = 3'000'003;
+  k.grid = {11, 12, 13};
+  k.block = {21, 22, 23};
+  k.dynamic_smem = 31;
+  k.static_smem = 32;
+  k.registers = 33;
+  k.occupancy = 0.25F;
+  k.stream_id = 34;
+  k.cache_config_executed = 5;
+  k.cache_config_requested = 6;
+  k.stack_id = 35;
+  CounterValues counters;
+  counters.values[*config::find_legacy_counter("inst_executed")] = CounterValue::of(41);
+  counters.values[*config::find_legacy_counter("gld_64b")] = CounterValue::of(42);
+  k.counter_state = CounterState::measured;
+  k.counters = &counters;
+  Record c;
+  c.kind = RecordKind::memcpy;
+  c.method = "c";
+  c.gpu_start_ns = 0x1000000000000001;
+  c.gpu_end_ns = 0x2000000000000002;
+  c.timestamp_ns = 4'000'004;
+  c.gputime_ns = 5'000'005;
+  c.cputime_ns = 6'000'006;
+  c.stream_id = 51;
+  c.transfer_bytes = 52;
+  c.transfer_dir = TransferDir::peer;
+  c.host_mem_type = HostMemType::page_locked;
+  c.stack_id = 53;
+  std::string kvp, csv;
+  write_kvp_line(kvp, k, layout);
+  write_kvp_line(kvp, c, layout);
+  write_csv_line(csv, k, layout);
+  write_csv_line(csv, c, layout);
+  CHECK(kvp ==
+        "gpustarttimestamp=[ 0123456789abcdef ] gpuendtimestamp=[ fedcba9876543210 ] timestamp=[ 1000.001 ] "
+        "method=[ k ] gputime=[ 2000.002 ] cputime=[ 3000.003 ] gridsize3d=[ 11, 12, 13 ] "
+        "threadblocksize=[ 21, 22, 23 ] dynsmemperblock=[ 31 ] stasmemperblock=[ 32 ] regperthread=[ 33 ] "
+        "occupancy=[ 0.250 ] streamid=[ 34 ] cacheconfigexecuted=[ 5 ] cacheconfigrequested=[ 6 ] "
+        "inst_executed=[ 41 ] gld_64b=[ 42 ] callstackid=[ 35 ] \n"
+        "gpustarttimestamp=[ 1000000000000001 ] gpuendtimestamp=[ 2000000000000002 ] timestamp=[ 4000.004 ] "
+        "method=[ c ] gputime=[ 5000.005 ] cputime=[ 6000.006 ] streamid=[ 51 ] memtransfersize=[ 52 ] "
+        "memtransferdir=[ 3 ] memtransferhostmemtype=[ 1 ] callstackid=[ 53 ] \n");
+  CHECK(column_line(layout) ==
+        "gpustarttimestamp,gpuendtimestamp,timestamp,method,gputime,cputime,gridsizeX,gridsizeY,gridsizeZ,"
+        "threadblocksizeX,threadblocksizeY,threadblocksizeZ,dynsmemperblock,stasmemperblock,regperthread,occupancy,"
+        "streamid,cacheconfigexecuted,cacheconfigrequested,inst_executed,gld_64b,memtransfersize,memtransferdir,"
+        "memtransferhostmemtype,callstackid");
+  CHECK(csv ==
+        "0123456789abcdef,fedcba9876543210,1000.001,k,2000.002,3000.003,11,12,13,21,22,23,31,32,33,0.250,34,5,6,"
+        "41,42,,,,35\n"
+        "1000000000000001,2000000000000002,4000.004,c,5000.005,6000.006,,,,,,,,,,,51,,,,,52,3,1,53\n");
+
+  // OpenCL's localblocksize, and a 2D grid as one pair.
+  Record cl = k;
+  cl.local_block_size = 61;
+  std::string opencl;
+  write_kvp_line(opencl, cl, layout_for("gridsize\nlocalblocksize\n", config::Api::opencl));
+  write_csv_line(opencl, cl, layout_for("gridsize\nlocalblocksize\n", config::Api::opencl));
+  CHECK(opencl ==
+        "method=[ k ] gputime=[ 2000.002 ] cputime=[ 3000.003 ] ndrangesize=[ 11, 12 ] localblocksize=[ 61 ] "
+        "occupancy=[ 0.250 ] \n"
+        "k,2000.002,3000.003,11,12,61,0.250\n");
+}
+
+TEST_CASE("CSV: runs of empty fields of every length up to every counter", "[writer][csv]") {
+  // A copy skips the counters between streamid and memtransfersize, a graph launch skips
+  // them to the end of the line: runs of 1 to 46 commas, shorter and longer than one
+  // step's text.
+  std::string text = "streamid\nmemtransfersize\n";
+  Record g;
+  g.kind = RecordKind::graph;
+  g.method = "graph";
+  g.stream_id = 7;
+  for (std::size_t n = 0; n <= config::kLegacyCounterCount; ++n) {
+    const auto layout = layout_for(text);
+    std::string csv;
+    write_csv_line(csv, sample_copy(), layout);
+    write_csv_line(csv, g, layout);
+    const std::string skipped(n, ',');
+    INFO(n << " counters");
+    CHECK(csv == "memcpyHtoDasync,5.280,6.000,,3" + skipped + ",4096\n" + "graph,0.000,0.000,,7" + skipped + ",\n");
+    if (n < config::kLegacyCounterCount) text.append(config::legacy_counters()[n].name).push_back('\n');
+  }
+  CHECK(config::kLegacyCounterCount > kLineText);
+}
+
 TEST_CASE("times are exact to the nanosecond", "[writer]") {
   auto layout = layout_for("timestamp\n");
   Record k = sample_kernel();
