@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cstring>
 
@@ -18,11 +19,47 @@ char* put(char* p, std::string_view text) {
 // The longest value any column writes: a float's integer digits, sign and three decimals.
 constexpr std::size_t kMaxValue = 48;
 
-// Numbers are written with std::to_chars: no format string is parsed per value (the
-// writer formats every record the program makes).
-template <typename Integer>
-char* put_integer(char* p, Integer value) {
-  return std::to_chars(p, p + 24, value).ptr;
+// "00" to "99": integers are written two digits per division.
+constexpr auto kDigitPairs = [] {
+  std::array<std::array<char, 2>, 100> table{};
+  for (unsigned i = 0; i < 100; ++i) table[i] = {static_cast<char>('0' + i / 10), static_cast<char>('0' + i % 10)};
+  return table;
+}();
+
+// Small numbers first: most values have a few digits.
+int decimal_digits(std::uint64_t value) {
+  for (int digits = 1;; digits += 4, value /= 10000) {
+    if (value < 10) return digits;
+    if (value < 100) return digits + 1;
+    if (value < 1000) return digits + 2;
+    if (value < 10000) return digits + 3;
+  }
+}
+
+// Writes the digits of `value` to the left of `end`, two per division.
+template <typename Unsigned>
+void put_digits_before(char* end, Unsigned value) {
+  for (; value >= 100; value /= 100) {
+    end -= 2;
+    std::memcpy(end, kDigitPairs[value % 100].data(), 2);
+  }
+  if (value >= 10) {
+    std::memcpy(end - 2, kDigitPairs[value].data(), 2);
+  } else {
+    end[-1] = static_cast<char>('0' + value);
+  }
+}
+
+// Into room counted first; in 32 bits where the value fits (nearly every value: a
+// division by 100 is then one multiplication).
+char* put_integer(char* p, std::uint64_t value) {
+  char* const end = p + decimal_digits(value);
+  if (value <= UINT32_MAX) {
+    put_digits_before(end, static_cast<std::uint32_t>(value));
+  } else {
+    put_digits_before(end, value);
+  }
+  return end;
 }
 
 // ".000" to ".999": a record's two times and its occupancy each take their decimals
@@ -43,10 +80,23 @@ char* put_micros(char* p, std::uint64_t ns) {
   return p + 4;
 }
 
+// 8 lower-case hex digits, all at once: each nibble spread to a byte of its own, in
+// the order it is written, then turned into its digit ('a' is 39 past '9' + 1).
+void put_hex8(char* p, std::uint32_t value) {
+  std::uint64_t x = value;
+  x = (x | x << 16) & 0x0000ffff0000ffff;
+  x = (x | x << 8) & 0x00ff00ff00ff00ff;
+  x = (x | x << 4) & 0x0f0f0f0f0f0f0f0f;  // nibble i in byte i
+  if constexpr (std::endian::native == std::endian::little) x = __builtin_bswap64(x);
+  const std::uint64_t letters = (x + 0x0606060606060606) >> 4 & 0x0101010101010101;  // 1 in bytes of 10..15
+  x += 0x3030303030303030 + letters * 39;
+  std::memcpy(p, &x, 8);
+}
+
 // 16 lower-case hex digits (docs/format.md, "Values").
 char* put_hex16(char* p, std::uint64_t value) {
-  constexpr char kHex[] = "0123456789abcdef";
-  for (int i = 15; i >= 0; --i, value >>= 4) p[i] = kHex[value & 0xf];
+  put_hex8(p, static_cast<std::uint32_t>(value >> 32));
+  put_hex8(p + 8, static_cast<std::uint32_t>(value));
   return p + 16;
 }
 
@@ -57,35 +107,29 @@ char* put_fixed3(char* p, float value) {
   std::uint32_t bits;
   std::memcpy(&bits, &value, sizeof bits);
   const int exponent = static_cast<int>(bits >> 23 & 0xff);
-  if (bits >> 31 == 0 && exponent < 127) {  // 0 <= value < 1
-    // value = mantissa * 2^-shift exactly; value * 1000 = scaled * 2^-shift.
-    const std::uint64_t mantissa = exponent == 0 ? (bits & 0x7fffff) : ((bits & 0x7fffff) | 0x800000);
-    const int shift = exponent == 0 ? 149 : 150 - exponent;
-    const std::uint64_t scaled = mantissa * 1000;  // < 2^34
-    std::uint64_t thousandths = 0;
-    if (shift < 64) {
-      thousandths = scaled >> shift;
-      const std::uint64_t rest = scaled & ((std::uint64_t{1} << shift) - 1);
-      const std::uint64_t half = std::uint64_t{1} << (shift - 1);
-      if (rest > half || (rest == half && (thousandths & 1) != 0)) ++thousandths;
-    }  // else value * 1000 < 2^-29: rounds to 0
-    p[0] = static_cast<char>('0' + thousandths / 1000);
-    std::memcpy(p + 1, kDecimals[thousandths % 1000].data(), 4);
-    return p + 5;
+  if (bits >> 31 != 0 || exponent >= 127) {  // not 0 <= value < 1
+    return std::to_chars(p, p + kMaxValue, static_cast<double>(value), std::chars_format::fixed, 3).ptr;
   }
-  return std::to_chars(p, p + kMaxValue, static_cast<double>(value), std::chars_format::fixed, 3).ptr;
+  std::uint64_t thousandths = 0;  // below 2^-40, value * 1000 < 2^-30 rounds to 0
+  if (exponent > 86) {
+    // value = mantissa * 2^-shift exactly, so value * 1000 = scaled * 2^-shift.
+    const std::uint64_t scaled = ((bits & 0x7fffff) | 0x800000) * std::uint64_t{1000};  // < 2^34
+    const int shift = 150 - exponent;                                                  // 24 to 63
+    // Half less one rounds to nearest; the lowest kept bit breaks a tie towards even.
+    thousandths = (scaled + (std::uint64_t{1} << (shift - 1)) - 1 + (scaled >> shift & 1)) >> shift;
+  }
+  const bool one = thousandths == 1000;  // from 0.9995
+  p[0] = one ? '1' : '0';
+  std::memcpy(p + 1, kDecimals[one ? 0 : thousandths].data(), 4);
+  return p + 5;
 }
 
 // The values of the grouped keys of the old logs: gridsize=[ 2, 1 ], gridsize3d=[ 2, 1, 1 ],
 // threadblocksize=[ 32, 8, 8 ] (ndrangesize / workgroupsize in OpenCL logs).
-char* put_dims(char* p, std::initializer_list<std::uint32_t> values) {
-  bool first = true;
-  for (std::uint32_t v : values) {
-    if (!first) p = put(p, ", ");
-    first = false;
-    p = put_integer(p, v);
-  }
-  return p;
+char* put_dims(char* p, const Dim3& dims, bool with_z) {
+  p = put_integer(p, dims.x);
+  p = put_integer(put(p, ", "), dims.y);
+  return with_z ? put_integer(put(p, ", "), dims.z) : p;
 }
 
 bool needs_kvp_escape(std::string_view field) {
@@ -170,9 +214,9 @@ char* put_line(char* p, const Record& r, const LinePlan& plan) {
       case LineValue::blocksize_x: q = put_integer(q, r.block.x); break;
       case LineValue::blocksize_y: q = put_integer(q, r.block.y); break;
       case LineValue::blocksize_z: q = put_integer(q, r.block.z); break;
-      case LineValue::grid2: q = put_dims(q, {r.grid.x, r.grid.y}); break;
-      case LineValue::grid3: q = put_dims(q, {r.grid.x, r.grid.y, r.grid.z}); break;
-      case LineValue::block3: q = put_dims(q, {r.block.x, r.block.y, r.block.z}); break;
+      case LineValue::grid2: q = put_dims(q, r.grid, false); break;
+      case LineValue::grid3: q = put_dims(q, r.grid, true); break;
+      case LineValue::block3: q = put_dims(q, r.block, true); break;
       case LineValue::localblocksize: q = put_integer(q, r.local_block_size); break;
       case LineValue::dynsmemperblock: q = put_integer(q, r.dynamic_smem); break;
       case LineValue::stasmemperblock: q = put_integer(q, r.static_smem); break;

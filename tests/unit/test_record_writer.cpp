@@ -257,6 +257,25 @@ TEST_CASE("CSV: runs of empty fields of every length up to every counter", "[wri
   CHECK(config::kLegacyCounterCount > kLineText);
 }
 
+TEST_CASE("integers of every length are written as std::to_chars writes them", "[writer]") {
+  const auto layout = layout_for("streamid\n");
+  std::vector<std::uint64_t> values = {0, std::numeric_limits<std::uint32_t>::max(),
+                                       std::uint64_t{std::numeric_limits<std::uint32_t>::max()} + 1,
+                                       std::numeric_limits<std::uint64_t>::max()};
+  for (std::uint64_t power = 1; power <= std::numeric_limits<std::uint64_t>::max() / 10; power *= 10) {
+    for (std::uint64_t v : {power * 10 - 1, power * 10, power * 10 + 1, power * 4 + 2}) values.push_back(v);
+  }
+  for (std::uint64_t v : values) {
+    Record r = sample_copy();
+    r.stream_id = v;
+    std::string csv;
+    write_csv_line(csv, r, layout);
+    char digits[24];
+    const std::string expected(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+    CHECK(csv == "memcpyHtoDasync,5.280,6.000,," + expected + "\n");
+  }
+}
+
 TEST_CASE("times are exact to the nanosecond", "[writer]") {
   auto layout = layout_for("timestamp\n");
   Record k = sample_kernel();
