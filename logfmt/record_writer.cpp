@@ -132,16 +132,16 @@ char* put_dims(char* p, const Dim3& dims, bool with_z) {
   return with_z ? put_integer(put(p, ", "), dims.z) : p;
 }
 
-bool needs_kvp_escape(std::string_view field) {
-  // memchr scans a long template name many bytes at a time (find_first_of would test
-  // every character against the set).
-  return std::memchr(field.data(), '\\', field.size()) != nullptr || std::memchr(field.data(), '\n', field.size()) != nullptr ||
-         std::memchr(field.data(), '\r', field.size()) != nullptr;
+// Whether `field` holds any of kChars. memchr scans a long template name many bytes at
+// a time (find_first_of would test every character against the set).
+template <char... kChars>
+bool holds_any(std::string_view field) {
+  return ((std::memchr(field.data(), kChars, field.size()) != nullptr) || ...);
 }
 
 // At most two characters per character of `field`.
 char* put_kvp_field(char* p, std::string_view field) {
-  if (!needs_kvp_escape(field)) return put(p, field);
+  if (!holds_any<'\\', '\n', '\r'>(field)) return put(p, field);
   for (char c : field) {
     switch (c) {
       case '\n': p = put(p, "\\n"); break;
@@ -155,7 +155,7 @@ char* put_kvp_field(char* p, std::string_view field) {
 
 // At most two characters per character of `field`, and two quotes.
 char* put_csv_field(char* p, std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) return put(p, field);
+  if (!holds_any<',', '"', '\r', '\n'>(field)) return put(p, field);
   *p++ = '"';
   for (char c : field) {
     if (c == '"') *p++ = '"';
