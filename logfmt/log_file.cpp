@@ -15,8 +15,6 @@
 namespace computeprof::logfmt {
 namespace {
 
-constexpr std::size_t kFlushThreshold = 64 * 1024;
-
 // Why open(2) refused a log path, in the words the other refusals use.
 std::string open_failure(int err) {
   switch (err) {
@@ -97,16 +95,11 @@ void LogFile::append(std::string_view text) {
   commit(room + text.size());
 }
 
-char* LogFile::room_for(std::size_t bound) {
+char* LogFile::grow_room(std::size_t bound) {
   if (fd_ < 0) return nullptr;
   // The buffer only grows (zero-filled once), so that a record costs no fill.
-  if (buffer_.size() - used_ < bound) buffer_.resize(used_ + bound);
+  buffer_.resize(used_ + bound);
   return buffer_.data() + used_;
-}
-
-void LogFile::commit(const char* end) {
-  used_ = static_cast<std::size_t>(end - buffer_.data());
-  if (used_ >= kFlushThreshold) flush();
 }
 
 void LogFile::flush() {

@@ -54,9 +54,16 @@ class LogFile {
   void append(std::string_view text);
   // Room for `bound` more bytes after what is buffered, for a record writer to fill in
   // place (no line is copied); commit(end) then keeps what it wrote, up to `end`, and
-  // writes through once the buffer is large. Nullptr when the file is not open.
-  char* room_for(std::size_t bound);
-  void commit(const char* end);
+  // writes through once the buffer is large. Nullptr when the file is not open. Inline:
+  // the writer asks once per record, and only a buffer too small goes out of line.
+  char* room_for(std::size_t bound) {
+    if (fd_ >= 0 && buffer_.size() - used_ >= bound) return buffer_.data() + used_;
+    return grow_room(bound);
+  }
+  void commit(const char* end) {
+    used_ = static_cast<std::size_t>(end - buffer_.data());
+    if (used_ >= kFlushThreshold) flush();
+  }
   // Writes everything buffered.
   void flush();
   // Writes everything buffered, then `tail` after it without counting it as written:
@@ -73,6 +80,9 @@ class LogFile {
   void abandon();
 
  private:
+  static constexpr std::size_t kFlushThreshold = 64 * 1024;
+
+  char* grow_room(std::size_t bound);
   void write_all(std::string_view text);
 
   int fd_ = -1;

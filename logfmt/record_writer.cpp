@@ -16,9 +16,6 @@ char* put(char* p, std::string_view text) {
   return p + text.size();
 }
 
-// The longest value any column writes: a float's integer digits, sign and three decimals.
-constexpr std::size_t kMaxValue = 48;
-
 // "00" to "99": integers are written two digits per division.
 constexpr auto kDigitPairs = [] {
   std::array<std::array<char, 2>, 100> table{};
@@ -169,12 +166,6 @@ char* put_csv_field(char* p, std::string_view field) {
 
 bool is_plain_name(std::string_view name) {
   return name.find_first_of("\n\r\\,\"") == std::string_view::npos;
-}
-
-std::size_t line_bound(const Record& record, const ColumnLayout& layout) {
-  // A line has at most one step per column, and its tail; each copies a whole text block
-  // and writes at most kMaxValue after it (the method: twice its length and two quotes).
-  return (layout.columns.size() + 1) * (kLineText + kMaxValue) + 2 * record.method.size();
 }
 
 namespace {

@@ -19,9 +19,16 @@ void write_csv_line(std::string& out, const Record& record, const ColumnLayout& 
 void write_record(std::string& out, const Record& record, const ColumnLayout& layout,
                   config::LogFormat format);
 
+// The longest value any column writes: a float's integer digits, sign and three decimals.
+inline constexpr std::size_t kMaxValue = 48;
+
 // The same line written in place, for a buffer that has line_bound() bytes of room at
-// `p`; returns the end of what it wrote.
-std::size_t line_bound(const Record& record, const ColumnLayout& layout);
+// `p`; returns the end of what it wrote. A line has at most one step per column, and
+// its tail; each copies a whole text block and writes at most kMaxValue after it (the
+// method: twice its length and two quotes). Inline: asked once per record.
+inline std::size_t line_bound(const Record& record, const ColumnLayout& layout) {
+  return (layout.columns.size() + 1) * (kLineText + kMaxValue) + 2 * record.method.size();
+}
 char* put_record(char* p, const Record& record, const ColumnLayout& layout, config::LogFormat format);
 
 // No character of `name` is escaped in key-value logs or quoted in CSV.
