@@ -45,6 +45,8 @@ class RecordOutputs {
     SinkList sinks;
   };
   ContextSinks& of(const ProfiledContext& context);
+  // The context's sinks, made and begun unless they were already or it ended.
+  ContextSinks& begin_context(const ProfiledContext& context);
   void begin_process();
 
   ContextSinkFactory make_context_sinks_;
