@@ -67,29 +67,48 @@ Pipeline& pipeline() {
   return make_pipeline();
 }
 
-// `everything`: the process ends; memory events are handed on whatever gaps remain.
-void drain_locked(Pipeline& p, bool everything = false) {
-  const std::size_t memory_events =
-      p.memory.drain([&](const logfmt::MemoryEvent& e) { p.outputs.write_memory(e); }, everything);
+void write_queued(Pipeline& p, const QueuedRecord& q) {
+  p.outputs.write(*q.context, q.record);
+  delete q.record.counters;  // the record's own (logfmt/record.hpp)
+}
+
+// Writes the records queued in every ring, in completion order; returns how many. The
+// records stay in their rings' slots, which their producers do not reuse until the
+// tails move.
+std::size_t write_queued_records(Pipeline& p) {
   p.rings.snapshot(p.draining);
-  // The records stay in their rings' slots, which their producers do not reuse until
-  // the tails move: only their places are gathered and ordered.
+  // Each ring is in completion order already: one ring's records (a program with one
+  // thread that makes operations) are written where they lie, nothing gathered.
+  if (p.draining.size() == 1) {
+    RecordRing& ring = *p.draining.front();
+    std::size_t written = 0;
+    ring.release(ring.read([&](const QueuedRecord& q) {
+      write_queued(p, q);
+      ++written;
+    }));
+    return written;
+  }
+  // Only the records' places are gathered and ordered; rings that did not overlap need
+  // no sort.
   p.batch.clear();
   p.heads.clear();
   for (RecordRing* ring : p.draining) {
     p.heads.push_back(ring->read([&](QueuedRecord& q) { p.batch.push_back({q.completed_ns, &q}); }));
   }
-  // Each ring is in completion order already: a batch of one ring, or of rings that did
-  // not overlap, needs no sort.
   auto earlier = [](const Queued& a, const Queued& b) { return a.completed_ns < b.completed_ns; };
   if (!std::is_sorted(p.batch.begin(), p.batch.end(), earlier)) std::stable_sort(p.batch.begin(), p.batch.end(), earlier);
-  for (const Queued& q : p.batch) {
-    p.outputs.write(*q.record->context, q.record->record);
-    delete q.record->record.counters;  // the record's own (logfmt/record.hpp)
-  }
+  for (const Queued& q : p.batch) write_queued(p, *q.record);
   for (std::size_t i = 0; i < p.draining.size(); ++i) p.draining[i]->release(p.heads[i]);
+  return p.batch.size();
+}
+
+// `everything`: the process ends; memory events are handed on whatever gaps remain.
+void drain_locked(Pipeline& p, bool everything = false) {
+  const std::size_t memory_events =
+      p.memory.drain([&](const logfmt::MemoryEvent& e) { p.outputs.write_memory(e); }, everything);
+  const std::size_t records = write_queued_records(p);
   // Written through at once: a process killed later keeps what was done.
-  if (!p.batch.empty() || memory_events != 0) {
+  if (records != 0 || memory_events != 0) {
     p.outputs.flush();
     p.drained.notify_all();
   }
