@@ -17,14 +17,17 @@ LineText line_text(std::string_view text) {
   return block;
 }
 
+// Whether the method's step writes the column (LineValue::method_and_times).
+bool written_with_method(Column column) { return column == Column::gputime || column == Column::cputime; }
+
 LineValue line_value(Column column) {
   switch (column) {
     case Column::gpustarttimestamp: return LineValue::gpustarttimestamp;
     case Column::gpuendtimestamp: return LineValue::gpuendtimestamp;
     case Column::timestamp: return LineValue::timestamp;
-    case Column::method: return LineValue::method;
-    case Column::gputime: return LineValue::gputime;
-    case Column::cputime: return LineValue::cputime;
+    case Column::method: return LineValue::method_and_times;
+    case Column::gputime:
+    case Column::cputime: return LineValue::none;  // written with the method
     case Column::gridsize_x: return LineValue::gridsize_x;
     case Column::gridsize_y: return LineValue::gridsize_y;
     case Column::gridsize_z: return LineValue::gridsize_z;
@@ -55,7 +58,7 @@ LinePlan kvp_line(const ColumnLayout& layout, RecordKind kind) {
   const bool cl = layout.api == Api::opencl;
   LinePlan plan;
   for (const ColumnSpec& spec : layout.columns) {
-    if (!column_of_kind(spec.column, kind)) continue;
+    if (!column_of_kind(spec.column, kind) || written_with_method(spec.column)) continue;
     std::string_view name = column_name(spec, layout.api);
     LineValue value = line_value(spec.column);
     switch (spec.column) {
@@ -93,6 +96,10 @@ LinePlan csv_line(const ColumnLayout& layout, RecordKind kind) {
     if (i != 0) ++commas;
     const ColumnSpec& spec = layout.columns[i];
     if (!column_of_kind(spec.column, kind)) continue;
+    if (written_with_method(spec.column)) {
+      commas = 0;
+      continue;
+    }
     flush_commas(kLineText);
     plan.steps.push_back({line_text(std::string(commas, ',')), line_value(spec.column), spec.counter});
     commas = 0;

@@ -57,9 +57,9 @@ enum class LineValue : std::uint8_t {
   gpustarttimestamp,
   gpuendtimestamp,
   timestamp,
-  method,
-  gputime,
-  cputime,
+  // The method, gputime and cputime: every line has the three, one after the other, so
+  // one step writes them (and the text between them).
+  method_and_times,
   gridsize_x,
   gridsize_y,
   gridsize_z,

@@ -100,7 +100,7 @@ char* put_hex16(char* p, std::uint64_t value) {
 // Three decimals, rounded as printf's %.3f rounds: to nearest, ties to even, from the
 // float's exact binary value. Occupancies (0..1) are scaled in integers, exactly; other
 // values go through std::to_chars (the same digits, slower).
-char* put_fixed3(char* p, float value) {
+inline char* put_fixed3(char* p, float value) {
   std::uint32_t bits;
   std::memcpy(&bits, &value, sizeof bits);
   const int exponent = static_cast<int>(bits >> 23 & 0xff);
@@ -190,15 +190,15 @@ char* put_line(char* p, const Record& r, const LinePlan& plan) {
       case LineValue::gpustarttimestamp: q = put_hex16(q, r.gpu_start_ns); break;
       case LineValue::gpuendtimestamp: q = put_hex16(q, r.gpu_end_ns); break;
       case LineValue::timestamp: q = put_micros(q, r.timestamp_ns); break;
-      case LineValue::method:
+      case LineValue::method_and_times:
         if (r.method_is_plain) {
           q = put(q, r.method);
         } else {
           q = kvp ? put_kvp_field(q, r.method) : put_csv_field(q, r.method);
         }
+        q = put_micros(put(q, kvp ? " ] gputime=[ " : ","), r.gputime_ns);
+        q = put_micros(put(q, kvp ? " ] cputime=[ " : ","), r.cputime_ns);
         break;
-      case LineValue::gputime: q = put_micros(q, r.gputime_ns); break;
-      case LineValue::cputime: q = put_micros(q, r.cputime_ns); break;
       case LineValue::gridsize_x: q = put_integer(q, r.grid.x); break;
       case LineValue::gridsize_y: q = put_integer(q, r.grid.y); break;
       case LineValue::gridsize_z: q = put_integer(q, r.grid.z); break;

@@ -25,7 +25,8 @@ inline constexpr std::size_t kMaxValue = 48;
 // The same line written in place, for a buffer that has line_bound() bytes of room at
 // `p`; returns the end of what it wrote. A line has at most one step per column, and
 // its tail; each copies a whole text block and writes at most kMaxValue after it (the
-// method: twice its length and two quotes). Inline: asked once per record.
+// method: twice its length and two quotes; its step writes the two times too, in their
+// columns' room). Inline: asked once per record.
 inline std::size_t line_bound(const Record& record, const ColumnLayout& layout) {
   return (layout.columns.size() + 1) * (kLineText + kMaxValue) + 2 * record.method.size();
 }
