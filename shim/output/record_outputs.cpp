@@ -13,19 +13,6 @@ RecordOutputs::ContextSinks& RecordOutputs::of(const ProfiledContext& context) {
   return contexts_[index];
 }
 
-void RecordOutputs::write(const ProfiledContext& context, const logfmt::Record& record) {
-  // Every record comes here: the common case (the context's sinks begun, the process's
-  // too) is a few tests, the rest out of line.
-  const auto index = static_cast<std::size_t>(context.number);
-  ContextSinks& c = index < contexts_.size() && contexts_[index].begun ? contexts_[index] : begin_context(context);
-  if (!c.ended) {
-    for (auto& sink : c.sinks) sink->write(context, record);
-  }
-  if (process_ended_) return;
-  begin_process();
-  for (auto& sink : process_sinks_) sink->write(context, record);
-}
-
 RecordOutputs::ContextSinks& RecordOutputs::begin_context(const ProfiledContext& context) {
   ContextSinks& c = of(context);
   if (!c.begun && !c.ended) {

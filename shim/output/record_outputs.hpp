@@ -22,7 +22,18 @@ class RecordOutputs {
  public:
   RecordOutputs(ContextSinkFactory context_sinks, ProcessSinkFactory process_sinks);
 
-  void write(const ProfiledContext& context, const logfmt::Record& record);
+  // Inline: the writer calls it for every record. The common case (the context's sinks
+  // begun, the process's too) is a few tests; making and beginning sinks is out of line.
+  void write(const ProfiledContext& context, const logfmt::Record& record) {
+    const auto index = static_cast<std::size_t>(context.number);
+    ContextSinks& c = index < contexts_.size() && contexts_[index].begun ? contexts_[index] : begin_context(context);
+    if (!c.ended) {
+      for (auto& sink : c.sinks) sink->write(context, record);
+    }
+    if (process_ended_) return;
+    if (!process_begun_) begin_process();
+    for (auto& sink : process_sinks_) sink->write(context, record);
+  }
   // An allocation or free, in the order the program made them: through the ledger,
   // which completes it, to the process-wide sinks.
   void write_memory(logfmt::MemoryEvent event);
