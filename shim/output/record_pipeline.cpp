@@ -72,17 +72,28 @@ void write_queued(Pipeline& p, const QueuedRecord& q) {
   delete q.record.counters;  // the record's own (logfmt/record.hpp)
 }
 
+// The one ring with records; null when none or several have any.
+RecordRing* only_ring_with_records(const std::vector<RecordRing*>& rings) {
+  RecordRing* found = nullptr;
+  for (RecordRing* ring : rings) {
+    if (ring->size() == 0) continue;
+    if (found != nullptr) return nullptr;
+    found = ring;
+  }
+  return found;
+}
+
 // Writes the records queued in every ring, in completion order; returns how many. The
 // records stay in their rings' slots, which their producers do not reuse until the
 // tails move.
 std::size_t write_queued_records(Pipeline& p) {
   p.rings.snapshot(p.draining);
-  // Each ring is in completion order already: one ring's records (a program with one
-  // thread that makes operations) are written where they lie, nothing gathered.
-  if (p.draining.size() == 1) {
-    RecordRing& ring = *p.draining.front();
+  // Each ring is in completion order already: the records of a single ring that has any
+  // (one thread makes operations, or completes them) are written where they lie,
+  // nothing gathered.
+  if (RecordRing* ring = only_ring_with_records(p.draining)) {
     std::size_t written = 0;
-    ring.release(ring.read([&](const QueuedRecord& q) {
+    ring->release(ring->read([&](const QueuedRecord& q) {
       write_queued(p, q);
       ++written;
     }));
