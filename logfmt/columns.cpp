@@ -11,7 +11,8 @@ namespace {
 
 LineText line_text(std::string_view text) {
   LineText block;
-  const std::size_t size = std::min(text.size(), kLineText);  // every key fits (a unit test says so), comma runs are cut
+  // Every key fits (a unit test says so); runs of commas are cut to fit.
+  const std::size_t size = std::min(text.size(), kLineText);
   std::copy_n(text.data(), size, block.bytes.data());
   block.size = static_cast<std::uint8_t>(size);
   return block;
@@ -97,7 +98,7 @@ LinePlan csv_line(const ColumnLayout& layout, RecordKind kind) {
     const ColumnSpec& spec = layout.columns[i];
     if (!column_of_kind(spec.column, kind)) continue;
     if (written_with_method(spec.column)) {
-      commas = 0;
+      commas = 0;  // its comma too
       continue;
     }
     flush_commas(kLineText);

@@ -118,7 +118,8 @@ char* put_hex16(char* p, std::uint64_t value) {
 
 // Three decimals, rounded as printf's %.3f rounds: to nearest, ties to even, from the
 // float's exact binary value. Occupancies (0..1) are scaled in integers, exactly; other
-// values go through std::to_chars (the same digits, slower).
+// values go through std::to_chars (the same digits, slower). Inline: nearly every
+// kernel's record has an occupancy.
 inline char* put_fixed3(char* p, float value) {
   std::uint32_t bits;
   std::memcpy(&bits, &value, sizeof bits);
