@@ -88,16 +88,27 @@ RecordRing* only_ring_with_records(const std::vector<RecordRing*>& rings) {
 // tails move.
 std::size_t write_queued_records(Pipeline& p) {
   p.rings.snapshot(p.draining);
-  // Each ring is in completion order already: the records of a single ring that has any
-  // (one thread makes operations, or completes them) are written where they lie,
-  // nothing gathered.
+  // The records of a single ring that has any (one thread makes operations, or
+  // completes them) are written where they lie, nothing gathered, when they are in
+  // completion order: always for the operations of one thread serialized, not for
+  // those a resolver completes (a short kernel on one stream overtakes a long one on
+  // another; docs/format.md, "Record order").
   if (RecordRing* ring = only_ring_with_records(p.draining)) {
-    std::size_t written = 0;
-    ring->release(ring->read([&](const QueuedRecord& q) {
-      write_queued(p, q);
-      ++written;
-    }));
-    return written;
+    std::uint64_t latest = 0;
+    bool in_order = true;
+    const std::size_t head = ring->read([&](const QueuedRecord& q) {
+      in_order = in_order && q.completed_ns >= latest;
+      latest = q.completed_ns;
+    });
+    if (in_order) {
+      std::size_t written = 0;
+      ring->read_up_to(head, [&](const QueuedRecord& q) {
+        write_queued(p, q);
+        ++written;
+      });
+      ring->release(head);
+      return written;
+    }
   }
   // Only the records' places are gathered and ordered; rings that did not overlap need
   // no sort.

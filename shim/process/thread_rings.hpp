@@ -45,8 +45,13 @@ class ThreadRings {
     template <typename Visit>
     std::size_t read(Visit&& visit) {
       const std::size_t h = head.load(std::memory_order_acquire);
-      for (std::size_t t = tail.load(std::memory_order_relaxed); t != h; ++t) visit(slots[t % Capacity]);
+      read_up_to(h, visit);
       return h;
+    }
+    // Consumer: the items from `tail` up to `h`, a head read() returned.
+    template <typename Visit>
+    void read_up_to(std::size_t h, Visit&& visit) {
+      for (std::size_t t = tail.load(std::memory_order_relaxed); t != h; ++t) visit(slots[t % Capacity]);
     }
     void release(std::size_t up_to) { tail.store(up_to, std::memory_order_release); }
   };
