@@ -10,11 +10,11 @@ using logfmt::CopyKind;
 namespace {
 
 // An operation's GPU times from its activities (one per call outside graphs; CUPTI
-// folds a batch of copies into one record).
-void take_times(logfmt::Record& r, std::span<const GpuActivity> activities) {
-  std::uint64_t start = activities.front().start_ns;
-  std::uint64_t end = activities.front().end_ns;
-  for (const GpuActivity& a : activities) {
+// folds a batch of copies into one record): `first` and `more`.
+void take_times(logfmt::Record& r, const GpuActivity& first, std::span<const GpuActivity> more) {
+  std::uint64_t start = first.start_ns;
+  std::uint64_t end = first.end_ns;
+  for (const GpuActivity& a : more) {
     start = std::min(start, a.start_ns);
     end = std::max(end, a.end_ns);
   }
@@ -54,7 +54,8 @@ ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, boo
   c.id = id;
   c.external_id = 0;
   c.expected = kUnlinked;
-  c.activities.clear();  // keeps its capacity: no allocation once warm
+  c.activities = 0;
+  c.more.clear();  // keeps its capacity
   c.live = true;
   return c;
 }
@@ -78,7 +79,11 @@ void ActivityMatcher::add(const GpuActivity& activity, std::uint64_t now_ns, std
   bool made;
   Correlation& c = correlation(activity.correlation_id, made);
   if (made) untagged_after_round_.push_back({round_ + kUntaggedRounds, activity.correlation_id});
-  c.activities.push_back(activity);
+  if (c.activities++ == 0) {
+    c.first = activity;
+  } else {
+    c.more.push_back(activity);
+  }
   try_complete(c, now_ns, out);
 }
 
@@ -133,17 +138,19 @@ void ActivityMatcher::expect(ExpectedOperation operation, std::uint64_t now_ns, 
 }
 
 void ActivityMatcher::try_complete(Correlation& c, std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
-  if (c.external_id == 0 || c.activities.empty()) return;
+  if (c.external_id == 0 || c.activities == 0) return;
   Expected* e = expected_of(c);
   if (!e) return;
   ExpectedOperation& operation = e->operation;
   if (operation.record.kind == logfmt::RecordKind::graph) {
-    auto& nodes = c.activities;
+    auto& nodes = c.more;
+    nodes.insert(nodes.begin(), c.first);
     std::sort(nodes.begin(), nodes.end(), [](const GpuActivity& a, const GpuActivity& b) { return a.start_ns < b.start_ns; });
     for (const GpuActivity& node : nodes) {
       emit(e->sequence, {operation.context, node_record(operation.record, node)}, out);
     }
     nodes.clear();
+    c.activities = 0;
     if (!e->matched) {
       e->matched = true;
       lingering_until_.push_back({now_ns + kGraphLingerNs, c.external_id});
@@ -157,7 +164,7 @@ void ActivityMatcher::try_complete(Correlation& c, std::uint64_t now_ns, std::ve
   ready.context = operation.context;
   ready.record = operation.record;
   ready.times = GpuTimesFrom::activity;
-  take_times(ready.record, c.activities);
+  take_times(ready.record, c.first, c.more);
   drop_correlation(c);
   forget(*e);
   finished(sequence, out);
@@ -215,7 +222,8 @@ void ActivityMatcher::drop_correlation(Correlation& c) {
   }
   correlation_index_.erase(c.id);
   c.live = false;
-  c.activities.clear();
+  c.activities = 0;
+  c.more.clear();
   free_correlations_.push_back(static_cast<std::uint32_t>(&c - correlations_.data()));
 }
 

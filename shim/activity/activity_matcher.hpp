@@ -96,7 +96,11 @@ class ActivityMatcher {
     std::uint32_t id = 0;           // CUPTI's correlation id
     std::uint64_t external_id = 0;  // 0 until its external correlation record came
     std::uint32_t expected = kUnlinked;
-    std::vector<GpuActivity> activities;
+    // Nearly every call has one activity (graph launches and batched copies more): the
+    // first is kept here, so that a new place allocates nothing; the others in `more`.
+    std::uint32_t activities = 0;
+    GpuActivity first;
+    std::vector<GpuActivity> more;
     bool live = false;
   };
   struct Expected {

@@ -470,3 +470,24 @@ TEST_CASE("a late activity of an operation given up never completes the operatio
   CHECK(out[1].times == GpuTimesFrom::activity);
   CHECK(out[1].record.gputime_ns == 70);
 }
+
+TEST_CASE("an operation with several activities spans the earliest start to the latest end", "[activity]") {
+  ActivityMatcher m;
+  std::vector<ReadyRecord> out;
+  m.add(kernel(7, 2'000, 2'500), 0, out);
+  m.add(kernel(7, 1'000, 1'400), 0, out);
+  m.add(kernel(7, 1'800, 3'000), 0, out);
+  m.add(ExternalCorrelation{42, 7}, 0, out);
+  m.expect(launch(42), 0, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].record.gpu_start_ns == 1'000);
+  CHECK(out[0].record.gpu_end_ns == 3'000);
+  CHECK(out[0].record.gputime_ns == 2'000);
+  // The place is reused by a call with one activity: nothing of the earlier ones stays.
+  m.add(ExternalCorrelation{43, 8}, 0, out);
+  m.add(kernel(8, 5'000, 5'100), 0, out);
+  m.expect(launch(43), 0, out);
+  REQUIRE(out.size() == 2);
+  CHECK(out[1].record.gpu_start_ns == 5'000);
+  CHECK(out[1].record.gputime_ns == 100);
+}
