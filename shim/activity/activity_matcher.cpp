@@ -23,6 +23,18 @@ void take_times(logfmt::Record& r, const GpuActivity& first, std::span<const Gpu
   r.gputime_ns = r.gpu_end_ns - start;
 }
 
+// A place in `items`: one freed earlier, or a new one at the end.
+template <typename T>
+std::uint32_t take_place(std::vector<T>& items, std::vector<std::uint32_t>& free) {
+  if (free.empty()) {
+    items.emplace_back();
+    return static_cast<std::uint32_t>(items.size() - 1);
+  }
+  const std::uint32_t place = free.back();
+  free.pop_back();
+  return place;
+}
+
 }  // namespace
 
 ActivityMatcher::Correlation* ActivityMatcher::find_correlation(std::uint32_t id) {
@@ -37,18 +49,10 @@ ActivityMatcher::Expected* ActivityMatcher::find_expected(std::uint64_t external
 
 // Made by whichever of its records comes first. One made by an activity is let go if no
 // external correlation record tags it within a few rounds: work the shim did not tag.
-ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, bool& made) {
-  made = false;
+ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, bool* made) {
   if (Correlation* c = find_correlation(id)) return *c;
-  made = true;
-  std::uint32_t place;
-  if (!free_correlations_.empty()) {
-    place = free_correlations_.back();
-    free_correlations_.pop_back();
-  } else {
-    place = static_cast<std::uint32_t>(correlations_.size());
-    correlations_.emplace_back();
-  }
+  if (made) *made = true;
+  const std::uint32_t place = take_place(correlations_, free_correlations_);
   correlation_index_.assign(id, place);
   Correlation& c = correlations_[place];
   c.id = id;
@@ -76,8 +80,8 @@ ActivityMatcher::Expected* ActivityMatcher::expected_of(Correlation& c) {
 }
 
 void ActivityMatcher::add(const GpuActivity& activity, std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
-  bool made;
-  Correlation& c = correlation(activity.correlation_id, made);
+  bool made = false;
+  Correlation& c = correlation(activity.correlation_id, &made);
   if (made) untagged_after_round_.push_back({round_ + kUntaggedRounds, activity.correlation_id});
   if (c.activities++ == 0) {
     c.first = activity;
@@ -88,8 +92,7 @@ void ActivityMatcher::add(const GpuActivity& activity, std::uint64_t now_ns, std
 }
 
 void ActivityMatcher::add(const ExternalCorrelation& record, std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
-  bool made;
-  Correlation& c = correlation(record.correlation_id, made);
+  Correlation& c = correlation(record.correlation_id);
   if (c.external_id == 0) unclaimed_at_.push_back({now_ns + kUnclaimedNs, record.correlation_id});
   c.external_id = record.external_id;
   if (Expected* e = find_expected(record.external_id)) {
@@ -100,7 +103,7 @@ void ActivityMatcher::add(const ExternalCorrelation& record, std::uint64_t now_n
   try_complete(c, now_ns, out);
 }
 
-void ActivityMatcher::expect(ExpectedOperation operation, std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
+void ActivityMatcher::expect(const ExpectedOperation& operation, std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
   const std::uint64_t id = operation.external_id;
   const std::uint64_t sequence = next_sequence_++;
   if (in_order_) {
@@ -110,18 +113,11 @@ void ActivityMatcher::expect(ExpectedOperation operation, std::uint64_t now_ns, 
   if (operation.timed_by_events) overdue_at_.push_back({now_ns + kOverdueNs, id});
   std::uint32_t place = expected_index_.find(id);
   if (place == IdTable<std::uint64_t>::kNone) {
-    if (!free_expected_.empty()) {
-      place = free_expected_.back();
-      free_expected_.pop_back();
-    } else {
-      place = static_cast<std::uint32_t>(expected_.size());
-      expected_.emplace_back();
-    }
+    place = take_place(expected_, free_expected_);
     expected_index_.assign(id, place);
   }
   Expected& e = expected_[place];
   e.operation = operation;
-  e.since_ns = now_ns;
   e.sequence = sequence;
   e.correlation = kUnlinked;
   e.matched = false;

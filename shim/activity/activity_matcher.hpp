@@ -69,7 +69,7 @@ class ActivityMatcher {
 
   void add(const GpuActivity& activity, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
   void add(const ExternalCorrelation& correlation, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
-  void expect(ExpectedOperation operation, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
+  void expect(const ExpectedOperation& operation, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
   // After each delivery of buffers: overdue operations come out with their event
   // times, finished graph launches and unclaimed activities are let go.
   void end_round(std::uint64_t now_ns, std::vector<ReadyRecord>& out);
@@ -105,7 +105,6 @@ class ActivityMatcher {
   };
   struct Expected {
     ExpectedOperation operation;
-    std::uint64_t since_ns = 0;
     std::uint64_t sequence = 0;  // order of expect()
     std::uint32_t correlation = kUnlinked;
     bool matched = false;  // graph launches: some node records came
@@ -123,8 +122,8 @@ class ActivityMatcher {
     std::vector<ReadyRecord> held;
   };
 
-  // The correlation `id`, made (`made`) if it is new.
-  Correlation& correlation(std::uint32_t id, bool& made);
+  // The correlation `id`, made if it is new (then `*made` is set).
+  Correlation& correlation(std::uint32_t id, bool* made = nullptr);
   Correlation* find_correlation(std::uint32_t id);
   Expected* find_expected(std::uint64_t external_id);
   void link(Expected& e, Correlation& c);

@@ -131,7 +131,7 @@ void take_pending_locked(Activities& a) {
     std::stable_sort(a.pending_batch.begin(), a.pending_batch.end(),
                      [](const PendingOperation* x, const PendingOperation* y) { return x->since_ns < y->since_ns; });
   }
-  for (PendingOperation* p : a.pending_batch) a.matcher.expect(std::move(p->operation), p->since_ns, a.ready);
+  for (PendingOperation* p : a.pending_batch) a.matcher.expect(p->operation, p->since_ns, a.ready);
   for (std::size_t i = 0; i < a.pending_rings.size(); ++i) a.pending_rings[i]->release(a.pending_heads[i]);
   a.pending.free_exited();
   submit_ready(a.ready);
