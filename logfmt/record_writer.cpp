@@ -1,8 +1,6 @@
 #include "logfmt/record_writer.hpp"
 
-#include <algorithm>
 #include <array>
-#include <bit>
 #include <charconv>
 #include <cstring>
 
