@@ -23,33 +23,11 @@ bool written_with_method(Column column) { return column == Column::gputime || co
 
 LineValue line_value(Column column) {
   switch (column) {
-    case Column::gpustarttimestamp: return LineValue::gpustarttimestamp;
-    case Column::gpuendtimestamp: return LineValue::gpuendtimestamp;
-    case Column::timestamp: return LineValue::timestamp;
     case Column::method: return LineValue::method_and_times;
     case Column::gputime:
     case Column::cputime: return LineValue::none;  // written with the method
-    case Column::gridsize_x: return LineValue::gridsize_x;
-    case Column::gridsize_y: return LineValue::gridsize_y;
-    case Column::gridsize_z: return LineValue::gridsize_z;
-    case Column::blocksize_x: return LineValue::blocksize_x;
-    case Column::blocksize_y: return LineValue::blocksize_y;
-    case Column::blocksize_z: return LineValue::blocksize_z;
-    case Column::localblocksize: return LineValue::localblocksize;
-    case Column::dynsmemperblock: return LineValue::dynsmemperblock;
-    case Column::stasmemperblock: return LineValue::stasmemperblock;
-    case Column::regperthread: return LineValue::regperthread;
-    case Column::occupancy: return LineValue::occupancy;
-    case Column::streamid: return LineValue::streamid;
-    case Column::cacheconfigexecuted: return LineValue::cacheconfigexecuted;
-    case Column::cacheconfigrequested: return LineValue::cacheconfigrequested;
-    case Column::counter: return LineValue::counter;
-    case Column::memtransfersize: return LineValue::memtransfersize;
-    case Column::memtransferdir: return LineValue::memtransferdir;
-    case Column::memtransferhostmemtype: return LineValue::memtransferhostmemtype;
-    case Column::callstackid: return LineValue::callstackid;
+    default: return value_of(column);
   }
-  return LineValue::none;
 }
 
 // method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] ... \n: one pair per column the kind has,

@@ -49,40 +49,21 @@ struct ColumnSpec {
   friend bool operator==(const ColumnSpec&, const ColumnSpec&) = default;
 };
 
-// What a step of a record's line writes after its text: one column's value, or in
-// key-value lines the grid's or the block's values as one pair. Chosen with the layout,
-// so that a record costs one dispatch per value.
+inline constexpr std::size_t kColumnKinds = static_cast<std::size_t>(Column::callstackid) + 1;
+
+// What a step of a record's line writes after its text: one column's value, numbered as
+// its Column (value_of), or one of the values after them. Chosen with the layout, so
+// that a record costs one dispatch per value.
 enum class LineValue : std::uint8_t {
-  none,  // text only: a run of CSV commas longer than one step's text
-  gpustarttimestamp,
-  gpuendtimestamp,
-  timestamp,
+  none = kColumnKinds,  // text only: a run of CSV commas longer than one step's text
   // The method, gputime and cputime: every line has the three, one after the other, so
   // one step writes them (and the text between them).
   method_and_times,
-  gridsize_x,
-  gridsize_y,
-  gridsize_z,
-  blocksize_x,
-  blocksize_y,
-  blocksize_z,
   grid2,   // gridsize=[ 2, 1 ]
   grid3,   // gridsize3d=[ 2, 1, 1 ]
   block3,  // threadblocksize=[ 32, 8, 8 ]
-  localblocksize,
-  dynsmemperblock,
-  stasmemperblock,
-  regperthread,
-  occupancy,
-  streamid,
-  cacheconfigexecuted,
-  cacheconfigrequested,
-  counter,
-  memtransfersize,
-  memtransferdir,
-  memtransferhostmemtype,
-  callstackid,
 };
+constexpr LineValue value_of(Column column) { return static_cast<LineValue>(column); }
 
 // The fixed text of a line ("gputime=[ ", ",,") in a block of fixed size: the writer
 // copies the whole block (no call, no copy loop of the text's length) into room it has
@@ -123,7 +104,7 @@ struct ColumnLayout {
   std::array<LinePlan, kRecordKinds> kvp_lines;
   std::array<LinePlan, kRecordKinds> csv_lines;
   // Which kinds of column `columns` has.
-  std::bitset<static_cast<std::size_t>(Column::callstackid) + 1> present;
+  std::bitset<kColumnKinds> present;
 
   bool has(Column c) const { return present.test(static_cast<std::size_t>(c)); }
   bool has_gpu_timestamps() const { return has(Column::gpustarttimestamp) || has(Column::gpuendtimestamp); }

@@ -193,6 +193,10 @@ char* put_text(char* p, const LineText& text) {
   return p + text.size;
 }
 
+// The switch over a step's value, whose numbers are a Column's or a LineValue's own.
+constexpr unsigned line(Column column) { return static_cast<unsigned>(value_of(column)); }
+constexpr unsigned line(LineValue value) { return static_cast<unsigned>(value); }
+
 // A line from its plan: one dispatch per value. A value the record does not hold
 // (occupancy, a counter, the host memory type) leaves out the whole pair in key-value
 // lines, the field's value only in CSV lines; counters that could not be collected read
@@ -203,12 +207,12 @@ char* put_line(char* p, const Record& r, const LinePlan& plan) {
   for (const LineStep& step : plan.steps) {
     char* q = put_text(p, step.text);
     char* const absent = kvp ? p : q;
-    switch (step.value) {
-      case LineValue::none: break;
-      case LineValue::gpustarttimestamp: q = put_hex16(q, r.gpu_start_ns); break;
-      case LineValue::gpuendtimestamp: q = put_hex16(q, r.gpu_end_ns); break;
-      case LineValue::timestamp: q = put_micros(q, r.timestamp_ns); break;
-      case LineValue::method_and_times:
+    switch (static_cast<unsigned>(step.value)) {
+      case line(LineValue::none): break;
+      case line(Column::gpustarttimestamp): q = put_hex16(q, r.gpu_start_ns); break;
+      case line(Column::gpuendtimestamp): q = put_hex16(q, r.gpu_end_ns); break;
+      case line(Column::timestamp): q = put_micros(q, r.timestamp_ns); break;
+      case line(LineValue::method_and_times):
         if (r.method_is_plain) {
           q = put(q, r.method);
         } else {
@@ -217,26 +221,26 @@ char* put_line(char* p, const Record& r, const LinePlan& plan) {
         q = put_micros(put(q, kvp ? " ] gputime=[ " : ","), r.gputime_ns);
         q = put_micros(put(q, kvp ? " ] cputime=[ " : ","), r.cputime_ns);
         break;
-      case LineValue::gridsize_x: q = put_integer(q, r.grid.x); break;
-      case LineValue::gridsize_y: q = put_integer(q, r.grid.y); break;
-      case LineValue::gridsize_z: q = put_integer(q, r.grid.z); break;
-      case LineValue::blocksize_x: q = put_integer(q, r.block.x); break;
-      case LineValue::blocksize_y: q = put_integer(q, r.block.y); break;
-      case LineValue::blocksize_z: q = put_integer(q, r.block.z); break;
-      case LineValue::grid2: q = put_dims(q, r.grid, false); break;
-      case LineValue::grid3: q = put_dims(q, r.grid, true); break;
-      case LineValue::block3: q = put_dims(q, r.block, true); break;
-      case LineValue::localblocksize: q = put_integer(q, r.local_block_size); break;
-      case LineValue::dynsmemperblock: q = put_integer(q, r.dynamic_smem); break;
-      case LineValue::stasmemperblock: q = put_integer(q, r.static_smem); break;
-      case LineValue::regperthread: q = put_integer(q, r.registers); break;
-      case LineValue::occupancy:
+      case line(Column::gridsize_x): q = put_integer(q, r.grid.x); break;
+      case line(Column::gridsize_y): q = put_integer(q, r.grid.y); break;
+      case line(Column::gridsize_z): q = put_integer(q, r.grid.z); break;
+      case line(Column::blocksize_x): q = put_integer(q, r.block.x); break;
+      case line(Column::blocksize_y): q = put_integer(q, r.block.y); break;
+      case line(Column::blocksize_z): q = put_integer(q, r.block.z); break;
+      case line(LineValue::grid2): q = put_dims(q, r.grid, false); break;
+      case line(LineValue::grid3): q = put_dims(q, r.grid, true); break;
+      case line(LineValue::block3): q = put_dims(q, r.block, true); break;
+      case line(Column::localblocksize): q = put_integer(q, r.local_block_size); break;
+      case line(Column::dynsmemperblock): q = put_integer(q, r.dynamic_smem); break;
+      case line(Column::stasmemperblock): q = put_integer(q, r.static_smem); break;
+      case line(Column::regperthread): q = put_integer(q, r.registers); break;
+      case line(Column::occupancy):
         q = r.occupancy ? put_fixed3(q, *r.occupancy) : absent;
         break;
-      case LineValue::streamid: q = put_integer(q, r.stream_id); break;
-      case LineValue::cacheconfigexecuted: q = put_integer(q, r.cache_config_executed); break;
-      case LineValue::cacheconfigrequested: q = put_integer(q, r.cache_config_requested); break;
-      case LineValue::counter: {
+      case line(Column::streamid): q = put_integer(q, r.stream_id); break;
+      case line(Column::cacheconfigexecuted): q = put_integer(q, r.cache_config_executed); break;
+      case line(Column::cacheconfigrequested): q = put_integer(q, r.cache_config_requested); break;
+      case line(Column::counter): {
         const CounterValue v = r.counter(step.counter);
         switch (v.state) {
           case CounterValue::State::absent: q = absent; break;
@@ -245,12 +249,12 @@ char* put_line(char* p, const Record& r, const LinePlan& plan) {
         }
         break;
       }
-      case LineValue::memtransfersize: q = put_integer(q, r.transfer_bytes); break;
-      case LineValue::memtransferdir: q = put_integer(q, static_cast<unsigned>(r.transfer_dir)); break;
-      case LineValue::memtransferhostmemtype:
+      case line(Column::memtransfersize): q = put_integer(q, r.transfer_bytes); break;
+      case line(Column::memtransferdir): q = put_integer(q, static_cast<unsigned>(r.transfer_dir)); break;
+      case line(Column::memtransferhostmemtype):
         q = r.host_mem_type ? put_integer(q, static_cast<unsigned>(*r.host_mem_type)) : absent;
         break;
-      case LineValue::callstackid: q = put_integer(q, r.stack_id); break;
+      case line(Column::callstackid): q = put_integer(q, r.stack_id); break;
     }
     p = q;
   }
