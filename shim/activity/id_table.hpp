@@ -83,15 +83,19 @@ class IdTable {
     return static_cast<std::size_t>((static_cast<std::uint64_t>(key) * 0x9e3779b97f4a7c15u) >> shift_);
   }
 
-  void grow() {
+  // Out of line: the common insertion does not pay for its frame. Keys are distinct and
+  // the new table has room: each goes to the first free entry from its home.
+  [[gnu::noinline]] void grow() {
     std::vector<Entry> old = std::move(entries_);
     const std::size_t capacity = old.empty() ? kInitialCapacity : 2 * old.size();
     entries_.assign(capacity, Entry{});
     mask_ = capacity - 1;
     shift_ = 64 - std::countr_zero(capacity);
-    size_ = 0;
     for (const Entry& e : old) {
-      if (e.value != kNone) assign(e.key, e.value);
+      if (e.value == kNone) continue;
+      std::size_t i = home(e.key);
+      while (entries_[i].value != kNone) i = (i + 1) & mask_;
+      entries_[i] = e;
     }
   }
 
