@@ -39,7 +39,7 @@ std::uint32_t take_place(std::vector<T>& items, std::vector<std::uint32_t>& free
 
 ActivityMatcher::Correlation* ActivityMatcher::find_correlation(std::uint32_t id) {
   const std::uint32_t place = correlation_index_.find(id);
-  return place == IdTable<std::uint32_t>::kNone ? nullptr : &correlations_[place];
+  return place == IdTable<std::uint32_t>::kNone || is_claim(place) ? nullptr : &correlations_[place];
 }
 
 ActivityMatcher::Expected* ActivityMatcher::find_expected(std::uint64_t external_id) {
@@ -50,8 +50,8 @@ ActivityMatcher::Expected* ActivityMatcher::find_expected(std::uint64_t external
 // Made by whichever of its records comes first. One made by an activity is let go if no
 // external correlation record tags it within a few rounds: work the shim did not tag.
 ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, bool* made) {
-  if (Correlation* c = find_correlation(id)) return *c;
-  if (made) *made = true;
+  const std::uint32_t found = correlation_index_.find(id);
+  if (found != IdTable<std::uint32_t>::kNone && !is_claim(found)) return correlations_[found];
   const std::uint32_t place = take_place(correlations_, free_correlations_);
   correlation_index_.assign(id, place);
   Correlation& c = correlations_[place];
@@ -61,7 +61,39 @@ ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, boo
   c.activities = 0;
   c.more.clear();  // keeps its capacity
   c.live = true;
+  if (found == IdTable<std::uint32_t>::kNone) {
+    if (made) *made = true;
+  } else {
+    // Claimed: the operation keeps the id through the Correlation from now on.
+    Expected& e = expected_[found & ~kClaimedBit];
+    e.claimed = false;
+    c.external_id = e.operation.external_id;
+    link(e, c);
+  }
   return c;
+}
+
+bool ActivityMatcher::claim(Expected& e, std::uint32_t id) {
+  // A graph launch's nodes come over time and are kept in a Correlation.
+  if (e.claimed || e.correlation != kUnlinked || e.operation.record.kind == logfmt::RecordKind::graph) return false;
+  e.claimed = true;
+  e.claimed_by = id;
+  correlation_index_.assign(id, kClaimedBit | place_of(e));
+  return true;
+}
+
+void ActivityMatcher::complete_claimed(Expected& e, const GpuActivity& activity, ReadySink& out) {
+  complete(e, activity, {}, out);
+}
+
+void ActivityMatcher::complete(Expected& e, const GpuActivity& first, std::span<const GpuActivity> more,
+                               ReadySink& out) {
+  const std::uint64_t sequence = e.sequence;
+  // The record goes out from where it is kept: its place is free once forgotten.
+  take_times(e.operation.record, first, more);
+  emit(sequence, e.operation.context, e.operation.record, GpuTimesFrom::activity, out);
+  forget(e);
+  finished(sequence, out);
 }
 
 void ActivityMatcher::link(Expected& e, Correlation& c) {
@@ -79,7 +111,11 @@ ActivityMatcher::Expected* ActivityMatcher::expected_of(Correlation& c) {
   return e;
 }
 
-void ActivityMatcher::add(const GpuActivity& activity, std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
+void ActivityMatcher::add(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out) {
+  if (const std::uint32_t found = correlation_index_.find(activity.correlation_id); is_claim(found)) {
+    complete_claimed(expected_[found & ~kClaimedBit], activity, out);
+    return;
+  }
   bool made = false;
   Correlation& c = correlation(activity.correlation_id, &made);
   if (made) untagged_after_round_.push_back({round_ + kUntaggedRounds, activity.correlation_id});
@@ -91,7 +127,10 @@ void ActivityMatcher::add(const GpuActivity& activity, std::uint64_t now_ns, std
   try_complete(c, now_ns, out);
 }
 
-void ActivityMatcher::add(const ExternalCorrelation& record, std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
+void ActivityMatcher::add(const ExternalCorrelation& record, std::uint64_t now_ns, ReadySink& out) {
+  if (correlation_index_.find(record.correlation_id) == IdTable<std::uint32_t>::kNone) {
+    if (Expected* e = find_expected(record.external_id); e && claim(*e, record.correlation_id)) return;
+  }
   Correlation& c = correlation(record.correlation_id);
   if (c.external_id == 0) unclaimed_at_.push_back({now_ns + kUnclaimedNs, record.correlation_id});
   c.external_id = record.external_id;
@@ -103,12 +142,14 @@ void ActivityMatcher::add(const ExternalCorrelation& record, std::uint64_t now_n
   try_complete(c, now_ns, out);
 }
 
-void ActivityMatcher::expect(const ExpectedOperation& operation, std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
+void ActivityMatcher::expect(const ExpectedOperation& operation, std::uint64_t now_ns, ReadySink& out) {
   const std::uint64_t id = operation.external_id;
   const std::uint64_t sequence = next_sequence_++;
   if (in_order_) {
     if (unfinished_.empty()) first_unfinished_ = sequence;
-    unfinished_.emplace_back();
+    Unfinished& u = unfinished_.push_back();
+    u.finished = false;
+    u.held.clear();  // keeps its capacity
   }
   if (operation.timed_by_events) overdue_at_.push_back({now_ns + kOverdueNs, id});
   std::uint32_t place = expected_index_.find(id);
@@ -120,6 +161,7 @@ void ActivityMatcher::expect(const ExpectedOperation& operation, std::uint64_t n
   e.operation = operation;
   e.sequence = sequence;
   e.correlation = kUnlinked;
+  e.claimed = false;
   e.matched = false;
   e.live = true;
   // Its external correlation record came first (serialized, it is written at the call).
@@ -133,7 +175,7 @@ void ActivityMatcher::expect(const ExpectedOperation& operation, std::uint64_t n
   }
 }
 
-void ActivityMatcher::try_complete(Correlation& c, std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
+void ActivityMatcher::try_complete(Correlation& c, std::uint64_t now_ns, ReadySink& out) {
   if (c.external_id == 0 || c.activities == 0) return;
   Expected* e = expected_of(c);
   if (!e) return;
@@ -143,7 +185,7 @@ void ActivityMatcher::try_complete(Correlation& c, std::uint64_t now_ns, std::ve
     nodes.insert(nodes.begin(), c.first);
     std::sort(nodes.begin(), nodes.end(), [](const GpuActivity& a, const GpuActivity& b) { return a.start_ns < b.start_ns; });
     for (const GpuActivity& node : nodes) {
-      emit(e->sequence, {operation.context, node_record(operation.record, node)}, out);
+      emit(e->sequence, operation.context, node_record(operation.record, node), GpuTimesFrom::activity, out);
     }
     nodes.clear();
     c.activities = 0;
@@ -154,29 +196,20 @@ void ActivityMatcher::try_complete(Correlation& c, std::uint64_t now_ns, std::ve
     }
     return;
   }
-  const std::uint64_t sequence = e->sequence;
-  // Made where it goes out (or waits): the record is copied once.
-  ReadyRecord& ready = ready_place(sequence, out);
-  ready.context = operation.context;
-  ready.record = operation.record;
-  ready.times = GpuTimesFrom::activity;
-  take_times(ready.record, c.first, c.more);
-  drop_correlation(c);
-  forget(*e);
-  finished(sequence, out);
+  complete(*e, c.first, c.more, out);
 }
 
-ReadyRecord& ActivityMatcher::ready_place(std::uint64_t sequence, std::vector<ReadyRecord>& out) {
+void ActivityMatcher::emit(std::uint64_t sequence, const ProfiledContext* context, const logfmt::Record& record,
+                           GpuTimesFrom times, ReadySink& out) {
   // Every operation expected before the oldest unfinished one is out: so may this be.
-  if (!in_order_ || unfinished_.empty() || sequence <= first_unfinished_) return out.emplace_back();
-  return unfinished_[sequence - first_unfinished_].held.emplace_back();
+  if (!in_order_ || unfinished_.empty() || sequence <= first_unfinished_) {
+    out.take(context, record, times);
+  } else {
+    unfinished_[sequence - first_unfinished_].held.push_back({context, record, times});
+  }
 }
 
-void ActivityMatcher::emit(std::uint64_t sequence, const ReadyRecord& ready, std::vector<ReadyRecord>& out) {
-  ready_place(sequence, out) = ready;
-}
-
-void ActivityMatcher::finished(std::uint64_t sequence, std::vector<ReadyRecord>& out) {
+void ActivityMatcher::finished(std::uint64_t sequence, ReadySink& out) {
   if (!in_order_ || sequence < first_unfinished_ || sequence - first_unfinished_ >= unfinished_.size()) return;
   unfinished_[sequence - first_unfinished_].finished = true;
   // What waited for the operations now finished goes out, up to the next unfinished one,
@@ -185,16 +218,15 @@ void ActivityMatcher::finished(std::uint64_t sequence, std::vector<ReadyRecord>&
     unfinished_.pop_front();
     ++first_unfinished_;
     if (!unfinished_.empty()) {
-      for (ReadyRecord& r : unfinished_.front().held) out.push_back(r);
+      for (const ReadyRecord& r : unfinished_.front().held) out.take(r.context, r.record, r.times);
       unfinished_.front().held.clear();
     }
   }
 }
 
-// An operation no activity came for: its event pair's times, or none.
-ReadyRecord ActivityMatcher::fallback(Expected& e) {
-  ExpectedOperation& op = e.operation;
-  return {op.context, op.record, op.timed_by_events ? GpuTimesFrom::events : GpuTimesFrom::unknown};
+void ActivityMatcher::emit_fallback(const Expected& e, ReadySink& out) {
+  const ExpectedOperation& op = e.operation;
+  emit(e.sequence, op.context, op.record, op.timed_by_events ? GpuTimesFrom::events : GpuTimesFrom::unknown, out);
 }
 
 void ActivityMatcher::forget(std::uint64_t external_id) {
@@ -203,6 +235,10 @@ void ActivityMatcher::forget(std::uint64_t external_id) {
 
 // The operation and its correlation (both of its records came, or it is given up).
 void ActivityMatcher::forget(Expected& e) {
+  if (e.claimed) {
+    correlation_index_.erase(e.claimed_by);
+    e.claimed = false;
+  }
   if (e.correlation != kUnlinked) {
     Correlation& c = correlations_[e.correlation];
     if (c.live && c.external_id == e.operation.external_id) drop_correlation(c);
@@ -223,17 +259,20 @@ void ActivityMatcher::drop_correlation(Correlation& c) {
   free_correlations_.push_back(static_cast<std::uint32_t>(&c - correlations_.data()));
 }
 
-void ActivityMatcher::end_round(std::uint64_t now_ns, std::vector<ReadyRecord>& out) {
+void ActivityMatcher::end_round(std::uint64_t now_ns, ReadySink& out) {
   ++round_;
   // Operations known to have completed (their events) with no activity by now: out
   // with their event times, in the order they were expected.
-  while (!overdue_at_.empty() && overdue_at_.front().at <= now_ns) {
+  // The deadlines of operations that completed since leave too, so that the queue holds
+  // about what is outstanding, not kOverdueNs' worth of operations.
+  while (!overdue_at_.empty()) {
     const std::uint64_t id = overdue_at_.front().id;
-    overdue_at_.pop_front();
     Expected* e = find_expected(id);
+    if (e && !e->matched && overdue_at_.front().at > now_ns) break;
+    overdue_at_.pop_front();
     if (!e || e->matched) continue;
     const std::uint64_t sequence = e->sequence;
-    emit(sequence, fallback(*e), out);
+    emit_fallback(*e, out);
     forget(id);
     finished(sequence, out);
   }
@@ -257,7 +296,7 @@ void ActivityMatcher::end_round(std::uint64_t now_ns, std::vector<ReadyRecord>& 
   }
 }
 
-void ActivityMatcher::settle(const ProfiledContext* context, std::vector<ReadyRecord>& out) {
+void ActivityMatcher::settle(const ProfiledContext* context, ReadySink& out) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> done;  // sequence, external id
   for (const Expected& e : expected_) {
     if (!e.live || (context && e.operation.context != context)) continue;
@@ -266,15 +305,16 @@ void ActivityMatcher::settle(const ProfiledContext* context, std::vector<ReadyRe
   std::sort(done.begin(), done.end());
   for (auto [sequence, id] : done) {
     Expected& e = *find_expected(id);
-    if (!e.matched) emit(sequence, fallback(e), out);
+    if (!e.matched) emit_fallback(e, out);
     forget(id);
   }
   // The settled context's records come out now, whatever other contexts still wait
   // for: its sinks end next.
-  for (Unfinished& u : unfinished_) {
+  for (std::size_t i = 0; i < unfinished_.size(); ++i) {
+    Unfinished& u = unfinished_[i];
     auto mine = std::stable_partition(u.held.begin(), u.held.end(),
                                       [&](const ReadyRecord& r) { return context && r.context != context; });
-    for (auto r = mine; r != u.held.end(); ++r) out.push_back(*r);
+    for (auto r = mine; r != u.held.end(); ++r) out.take(r->context, r->record, r->times);
     u.held.erase(mine, u.held.end());
   }
   for (auto [sequence, id] : done) finished(sequence, out);

@@ -10,7 +10,7 @@
 // Serialized records come out in the order they were expected. Not thread-safe: the
 // caller serialises (activity_trace.cpp). Time is passed in, so this is testable.
 #include <cstdint>
-#include <deque>
+#include <span>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -18,6 +18,7 @@
 #include "logfmt/record.hpp"
 #include "shim/activity/activity_records.hpp"
 #include "shim/activity/id_table.hpp"
+#include "shim/activity/ring_queue.hpp"
 
 namespace computeprof::shim {
 
@@ -45,6 +46,17 @@ struct ReadyRecord {
   GpuTimesFrom times = GpuTimesFrom::activity;
 };
 
+// Where the matcher hands each record as it becomes ready (in order: once every earlier
+// operation's records are out). Records go straight on from where the matcher keeps
+// them: none is copied into a list first.
+class ReadySink {
+ public:
+  virtual void take(const ProfiledContext* context, const logfmt::Record& record, GpuTimesFrom times) = 0;
+
+ protected:
+  ~ReadySink() = default;
+};
+
 class ActivityMatcher {
  public:
   // An operation timed by events with no activity by then is written with its event times.
@@ -67,15 +79,15 @@ class ActivityMatcher {
   // Before the first operation is expected.
   void keep_order(bool in_order) { in_order_ = in_order; }
 
-  void add(const GpuActivity& activity, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
-  void add(const ExternalCorrelation& correlation, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
-  void expect(const ExpectedOperation& operation, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
+  void add(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out);
+  void add(const ExternalCorrelation& correlation, std::uint64_t now_ns, ReadySink& out);
+  void expect(const ExpectedOperation& operation, std::uint64_t now_ns, ReadySink& out);
   // After each delivery of buffers: overdue operations come out with their event
   // times, finished graph launches and unclaimed activities are let go.
-  void end_round(std::uint64_t now_ns, std::vector<ReadyRecord>& out);
+  void end_round(std::uint64_t now_ns, ReadySink& out);
   // Everything CUPTI had has been delivered: every expected operation of `context` (of
   // every context when null) comes out now.
-  void settle(const ProfiledContext* context, std::vector<ReadyRecord>& out);
+  void settle(const ProfiledContext* context, ReadySink& out);
 
   bool waiting() const { return !expected_index_.empty() || !correlation_index_.empty(); }
   // Whether an operation of `context` (of any context when null) still has no activity.
@@ -92,6 +104,13 @@ class ActivityMatcher {
   // A correlation and its operation, once both are known, name each other's places
   // (checked before use: a place may have been reused since).
   static constexpr std::uint32_t kUnlinked = UINT32_MAX;
+  // The common order, the operation expected, then its external correlation record, then
+  // its activity, needs no Correlation: the correlation id is indexed straight to the
+  // operation's place with this bit set (the operation is then `claimed` by that id), and
+  // the activity completes it where it is found. Every other order, and a second
+  // correlation of one operation, goes through a Correlation.
+  static constexpr std::uint32_t kClaimedBit = 0x8000'0000u;
+  static bool is_claim(std::uint32_t indexed) { return indexed != IdTable<std::uint32_t>::kNone && (indexed & kClaimedBit); }
   struct Correlation {
     std::uint32_t id = 0;           // CUPTI's correlation id
     std::uint64_t external_id = 0;  // 0 until its external correlation record came
@@ -107,6 +126,8 @@ class ActivityMatcher {
     ExpectedOperation operation;
     std::uint64_t sequence = 0;  // order of expect()
     std::uint32_t correlation = kUnlinked;
+    std::uint32_t claimed_by = 0;  // with `claimed`: the correlation id indexed to it
+    bool claimed = false;
     bool matched = false;  // graph launches: some node records came
     bool live = false;
   };
@@ -122,30 +143,40 @@ class ActivityMatcher {
     std::vector<ReadyRecord> held;
   };
 
-  // The correlation `id`, made if it is new (then `*made` is set).
+  // The correlation `id`, made if it is new (then `*made` is set). An operation claimed by
+  // `id` gets a Correlation for it, linked.
   Correlation& correlation(std::uint32_t id, bool* made = nullptr);
+  // Ties correlation `id` to `e` directly when nothing else is tied to either; false
+  // when `e` needs a Correlation.
+  bool claim(Expected& e, std::uint32_t id);
+  // `e` claimed by `activity`'s correlation: out with the activity's times.
+  void complete_claimed(Expected& e, const GpuActivity& activity, ReadySink& out);
+  // `e`'s record, its GPU times taken from `first` and `more`, out; `e` forgotten.
+  void complete(Expected& e, const GpuActivity& first, std::span<const GpuActivity> more, ReadySink& out);
+  std::uint32_t place_of(const Expected& e) const { return static_cast<std::uint32_t>(&e - expected_.data()); }
   Correlation* find_correlation(std::uint32_t id);
   Expected* find_expected(std::uint64_t external_id);
   void link(Expected& e, Correlation& c);
   Expected* expected_of(Correlation& c);
-  void try_complete(Correlation& c, std::uint64_t now_ns, std::vector<ReadyRecord>& out);
+  void try_complete(Correlation& c, std::uint64_t now_ns, ReadySink& out);
   void forget(std::uint64_t external_id);
   void forget(Expected& e);
   void drop_correlation(Correlation& c);
   // A record of the operation expected `sequence`-th is ready: out now, or held until
   // every operation expected before it is out (in order).
-  void emit(std::uint64_t sequence, const ReadyRecord& ready, std::vector<ReadyRecord>& out);
-  // Where that record goes: a new element of `out`, or of what waits.
-  ReadyRecord& ready_place(std::uint64_t sequence, std::vector<ReadyRecord>& out);
+  void emit(std::uint64_t sequence, const ProfiledContext* context, const logfmt::Record& record, GpuTimesFrom times,
+            ReadySink& out);
   // That operation gives no more records that later ones must wait for.
-  void finished(std::uint64_t sequence, std::vector<ReadyRecord>& out);
-  static ReadyRecord fallback(Expected& e);
+  void finished(std::uint64_t sequence, ReadySink& out);
+  // An operation no activity came for, out with its event pair's times, or none.
+  void emit_fallback(const Expected& e, ReadySink& out);
   logfmt::Record node_record(const logfmt::Record& launch, const GpuActivity& node);
   std::string_view intern(const char* name);
 
   std::vector<Correlation> correlations_;
   std::vector<std::uint32_t> free_correlations_;
-  IdTable<std::uint32_t> correlation_index_;  // correlation id -> place in correlations_
+  // correlation id -> place in correlations_, or kClaimedBit | place in expected_
+  IdTable<std::uint32_t> correlation_index_;
   std::vector<Expected> expected_;
   std::vector<std::uint32_t> free_expected_;
   IdTable<std::uint64_t> expected_index_;  // external id -> place in expected_
@@ -158,16 +189,16 @@ class ActivityMatcher {
   // rather than everything outstanding: operations timed by events (overdue after
   // kOverdueNs), matched graph launches (until they stop lingering), and correlations
   // (untagged after kUntaggedRounds, unclaimed after kUnclaimedNs).
-  std::deque<Deadline> overdue_at_;
-  std::deque<Deadline> lingering_until_;
-  std::deque<Deadline> untagged_after_round_;
-  std::deque<Deadline> unclaimed_at_;
+  RingQueue<Deadline> overdue_at_;
+  RingQueue<Deadline> lingering_until_;
+  RingQueue<Deadline> untagged_after_round_;
+  RingQueue<Deadline> unclaimed_at_;
   std::uint64_t round_ = 0;
 
   bool in_order_;
   std::uint64_t next_sequence_ = 0;
   // In order: the operations from the oldest unfinished one on, by sequence.
-  std::deque<Unfinished> unfinished_;
+  RingQueue<Unfinished> unfinished_;
   std::uint64_t first_unfinished_ = 0;  // the sequence of unfinished_.front()
 };
 

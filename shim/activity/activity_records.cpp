@@ -38,7 +38,9 @@ GpuActivity common_of(const CuptiRecord& r, logfmt::RecordKind kind) {
   return a;
 }
 
-GpuActivity kernel_of(const CUpti_ActivityKernel10& k) {
+}  // namespace
+
+GpuActivity kernel_activity(const CUpti_ActivityKernel10& k) {
   GpuActivity a = common_of(k, logfmt::RecordKind::kernel);
   a.name = k.name;
   a.grid = dim3_of(k.gridX, k.gridY, k.gridZ);
@@ -49,7 +51,7 @@ GpuActivity kernel_of(const CUpti_ActivityKernel10& k) {
   return a;
 }
 
-GpuActivity copy_of(const CUpti_ActivityMemcpy6& c) {
+GpuActivity copy_activity(const CUpti_ActivityMemcpy6& c) {
   GpuActivity a = common_of(c, logfmt::RecordKind::memcpy);
   a.bytes = c.bytes;
   a.source = side_of(c.srcKind);
@@ -58,28 +60,10 @@ GpuActivity copy_of(const CUpti_ActivityMemcpy6& c) {
   return a;
 }
 
-GpuActivity memset_of(const CUpti_ActivityMemset4& m) {
+GpuActivity memset_activity(const CUpti_ActivityMemset4& m) {
   GpuActivity a = common_of(m, logfmt::RecordKind::memset);
   a.bytes = m.bytes;
   return a;
-}
-
-}  // namespace
-
-ActivityRecord read_activity_record(const CUpti_Activity& record) {
-  switch (record.kind) {
-    case CUPTI_ACTIVITY_KIND_KERNEL:
-    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
-      return kernel_of(reinterpret_cast<const CUpti_ActivityKernel10&>(record));
-    case CUPTI_ACTIVITY_KIND_MEMCPY: return copy_of(reinterpret_cast<const CUpti_ActivityMemcpy6&>(record));
-    case CUPTI_ACTIVITY_KIND_MEMSET: return memset_of(reinterpret_cast<const CUpti_ActivityMemset4&>(record));
-    case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
-      const auto& e = reinterpret_cast<const CUpti_ActivityExternalCorrelation&>(record);
-      if (e.externalKind != kShimCorrelationKind) return std::monostate{};
-      return ExternalCorrelation{e.externalId, e.correlationId};
-    }
-    default: return std::monostate{};
-  }
 }
 
 // Graph nodes run asynchronously to the host: their copies are the async methods.

@@ -5,7 +5,6 @@
 #include <cupti_activity.h>
 
 #include <cstdint>
-#include <variant>
 
 #include "logfmt/copy_kind.hpp"
 #include "logfmt/record.hpp"
@@ -44,9 +43,31 @@ struct ExternalCorrelation {
   std::uint32_t correlation_id = 0;
 };
 
-// Records of other kinds (driver API records, other tools' external ids) read as monostate.
-using ActivityRecord = std::variant<std::monostate, GpuActivity, ExternalCorrelation>;
-ActivityRecord read_activity_record(const CUpti_Activity& record);
+GpuActivity kernel_activity(const CUpti_ActivityKernel10& kernel);
+GpuActivity copy_activity(const CUpti_ActivityMemcpy6& copy);
+GpuActivity memset_activity(const CUpti_ActivityMemset4& memset);
+
+// Reads `record` by its kind into `on_gpu(const GpuActivity&)` or
+// `on_correlation(const ExternalCorrelation&)`; records of other kinds (driver API
+// records, other tools' external ids) go to neither. Inline, with no variant built:
+// every record CUPTI hands over passes here.
+template <typename OnGpu, typename OnCorrelation>
+void read_activity_record(const CUpti_Activity& record, OnGpu&& on_gpu, OnCorrelation&& on_correlation) {
+  switch (record.kind) {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+      on_gpu(kernel_activity(reinterpret_cast<const CUpti_ActivityKernel10&>(record)));
+      return;
+    case CUPTI_ACTIVITY_KIND_MEMCPY: on_gpu(copy_activity(reinterpret_cast<const CUpti_ActivityMemcpy6&>(record))); return;
+    case CUPTI_ACTIVITY_KIND_MEMSET: on_gpu(memset_activity(reinterpret_cast<const CUpti_ActivityMemset4&>(record))); return;
+    case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
+      const auto& e = reinterpret_cast<const CUpti_ActivityExternalCorrelation&>(record);
+      if (e.externalKind == kShimCorrelationKind) on_correlation(ExternalCorrelation{e.externalId, e.correlationId});
+      return;
+    }
+    default: return;
+  }
+}
 
 // The log's view of a copy CUPTI saw (graph copy nodes): method, direction, host memory.
 logfmt::CopyKind copy_kind_of(const GpuActivity& copy);

@@ -51,6 +51,41 @@ constexpr std::uint64_t kPollIntervalNs = 5'000'000;
 constexpr auto kIdleInterval = std::chrono::milliseconds(100);
 constexpr int kSettleWaits = 50;  // of 1 ms
 
+// kernelfilterscope all: a graph's kernel node is recorded only if the filters select it
+// by name, context and stream (invocation, launchskip and launchcount count direct
+// launches). Verdicts by name, kept for the process: node names are interned.
+bool node_selected(const ProfiledContext& context, const logfmt::Record& record) {
+  const config::KernelFilters& filters = process_profile().cuda.settings.config.kernel_filters;
+  if (!filters.active() || filters.scope != config::FilterScope::all || record.kind != logfmt::RecordKind::kernel ||
+      record.api.find("GraphLaunch") == std::string_view::npos) {
+    return true;
+  }
+  static auto* verdicts = new std::unordered_map<const char*, logfmt::KernelNameVerdict>;
+  auto [it, added] = verdicts->try_emplace(record.method.data());
+  if (added) it->second = logfmt::judge_kernel_name(filters, record.method);
+  // Invocation 0: a line with an invocation matches no node.
+  logfmt::LaunchPlace place;
+  place.context = static_cast<std::uint64_t>(context.number);
+  place.stream = record.stream_id;
+  return logfmt::launch_matches(filters, it->second, place);
+}
+
+// The matcher's records go to the writer as they become ready. Only under the
+// activities' mutex, so that a settled context gets nothing after its settle (its sinks
+// end next).
+class SubmitReady final : public ReadySink {
+ public:
+  void take(const ProfiledContext* context, const logfmt::Record& record, GpuTimesFrom times) override {
+    if (!node_selected(*context, record)) return;
+    if (record.kind != logfmt::RecordKind::graph && times == GpuTimesFrom::events) {
+      config::warn_once("CUPTI gave no activity record for some operations; their GPU times come from event pairs");
+    } else if (record.kind != logfmt::RecordKind::graph && times == GpuTimesFrom::unknown) {
+      config::warn_once("CUPTI gave no activity record for some operations; their GPU times are unknown (gputime 0)");
+    }
+    submit_record(context, context->origin.monotonic_at(record.gpu_end_ns), record);
+  }
+};
+
 // An operation made, not yet handed to the matcher: the application's threads queue
 // their own (no lock shared by all threads); the collector moves them into the matcher.
 struct PendingOperation {
@@ -69,7 +104,7 @@ struct Activities {
   std::vector<PendingRings::Ring*> pending_rings;  // scratch
   std::vector<std::size_t> pending_heads;
   std::vector<PendingOperation*> pending_batch;
-  std::vector<ReadyRecord> ready;
+  SubmitReady ready;
 
   // The collector thread sleeps while nothing is awaited.
   std::mutex wake_mutex;
@@ -82,40 +117,6 @@ struct Activities {
 Activities& activities() {
   static Activities* a = new Activities;
   return *a;
-}
-
-// kernelfilterscope all: a graph's kernel node is recorded only if the filters select it
-// by name, context and stream (invocation, launchskip and launchcount count direct
-// launches). Verdicts by name, kept for the process: node names are interned.
-bool node_selected(const ReadyRecord& r) {
-  const config::KernelFilters& filters = process_profile().cuda.settings.config.kernel_filters;
-  if (!filters.active() || filters.scope != config::FilterScope::all || r.record.kind != logfmt::RecordKind::kernel ||
-      r.record.api.find("GraphLaunch") == std::string_view::npos) {
-    return true;
-  }
-  static auto* verdicts = new std::unordered_map<const char*, logfmt::KernelNameVerdict>;
-  auto [it, added] = verdicts->try_emplace(r.record.method.data());
-  if (added) it->second = logfmt::judge_kernel_name(filters, r.record.method);
-  // Invocation 0: a line with an invocation matches no node.
-  logfmt::LaunchPlace place;
-  place.context = static_cast<std::uint64_t>(r.context->number);
-  place.stream = r.record.stream_id;
-  return logfmt::launch_matches(filters, it->second, place);
-}
-
-// Under the activities' mutex, so that a settled context gets nothing after its settle
-// (its sinks end next).
-void submit_ready(std::vector<ReadyRecord>& ready) {
-  for (ReadyRecord& r : ready) {
-    if (!node_selected(r)) continue;
-    if (r.record.kind != logfmt::RecordKind::graph && r.times == GpuTimesFrom::events) {
-      config::warn_once("CUPTI gave no activity record for some operations; their GPU times come from event pairs");
-    } else if (r.record.kind != logfmt::RecordKind::graph && r.times == GpuTimesFrom::unknown) {
-      config::warn_once("CUPTI gave no activity record for some operations; their GPU times are unknown (gputime 0)");
-    }
-    submit_record(r.context, r.context->origin.monotonic_at(r.record.gpu_end_ns), r.record);
-  }
-  ready.clear();
 }
 
 // Under the activities' mutex: the operations the threads queued go to the matcher, in
@@ -134,7 +135,6 @@ void take_pending_locked(Activities& a) {
   for (PendingOperation* p : a.pending_batch) a.matcher.expect(p->operation, p->since_ns, a.ready);
   for (std::size_t i = 0; i < a.pending_rings.size(); ++i) a.pending_rings[i]->release(a.pending_heads[i]);
   a.pending.free_exited();
-  submit_ready(a.ready);
 }
 
 bool pending_empty(Activities& a) {
@@ -165,11 +165,10 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
   take_pending_locked(a);
   CUpti_Activity* record = nullptr;
   while (valid_size > 0 && g_cupti->cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
-    const ActivityRecord read = read_activity_record(*record);
-    if (const auto* gpu = std::get_if<GpuActivity>(&read)) a.matcher.add(*gpu, now, a.ready);
-    if (const auto* c = std::get_if<ExternalCorrelation>(&read)) a.matcher.add(*c, now, a.ready);
+    read_activity_record(
+        *record, [&](const GpuActivity& gpu) { a.matcher.add(gpu, now, a.ready); },
+        [&](const ExternalCorrelation& correlation) { a.matcher.add(correlation, now, a.ready); });
   }
-  submit_ready(a.ready);
   a.spare_buffers.push_back(buffer);
 }
 
@@ -253,7 +252,6 @@ void collect_round() {
   flush_cupti(0);
   std::lock_guard lock(a.mutex);
   a.matcher.end_round(monotonic_ns(), a.ready);
-  submit_ready(a.ready);
 }
 
 void take_pending() {
@@ -349,7 +347,6 @@ void settle_at_abrupt_end() {
   std::lock_guard lock(a.mutex);
   take_pending_locked(a);
   a.matcher.settle(nullptr, a.ready);
-  submit_ready(a.ready);
 }
 
 // CUPTI does not carry over into a forked child: the child times with events only.
@@ -458,7 +455,6 @@ void settle_activities(const ProfiledContext* context) {
   std::lock_guard lock(a.mutex);
   take_pending_locked(a);
   a.matcher.settle(context, a.ready);
-  submit_ready(a.ready);
 }
 
 }  // namespace computeprof::shim

@@ -2,6 +2,7 @@
 // three pieces in every order, graph nodes, the fallbacks and what is let go.
 #include <cstdint>
 #include <cstring>
+#include <variant>
 #include <vector>
 
 #include "catch.hpp"
@@ -48,12 +49,44 @@ GpuActivity kernel(std::uint32_t correlation, std::uint64_t start, std::uint64_t
   return a;
 }
 
+// The records the matcher handed on, in the order it handed them.
+class Collected final : public ReadySink {
+ public:
+  void take(const ProfiledContext* context, const Record& record, GpuTimesFrom times) override {
+    records_.push_back({context, record, times});
+  }
+  std::size_t size() const { return records_.size(); }
+  bool empty() const { return records_.empty(); }
+  const ReadyRecord& operator[](std::size_t i) const { return records_.at(i); }
+  void clear() { records_.clear(); }
+
+ private:
+  std::vector<ReadyRecord> records_;
+};
+
+// What read_activity_record handed on: nothing (monostate), a GPU activity or an
+// external correlation.
+using ActivityRecord = std::variant<std::monostate, GpuActivity, ExternalCorrelation>;
+
 // As CUPTI hands records over: bytes in a buffer it wrote.
 template <typename CuptiRecord>
 ActivityRecord read_bytes_of(const CuptiRecord& record) {
   alignas(8) unsigned char buffer[sizeof(CuptiRecord)];
   std::memcpy(buffer, &record, sizeof record);
-  return read_activity_record(*reinterpret_cast<const CUpti_Activity*>(buffer));
+  ActivityRecord read;
+  int calls = 0;
+  read_activity_record(
+      *reinterpret_cast<const CUpti_Activity*>(buffer),
+      [&](const GpuActivity& a) {
+        read = a;
+        ++calls;
+      },
+      [&](const ExternalCorrelation& c) {
+        read = c;
+        ++calls;
+      });
+  CHECK(calls == (std::holds_alternative<std::monostate>(read) ? 0 : 1));
+  return read;
 }
 
 }  // namespace
@@ -65,7 +98,7 @@ TEST_CASE("an operation gets its activity's times whichever of the three pieces 
       {activity, expected, correlation}, {expected, correlation, activity}, {expected, activity, correlation}};
   for (const auto& order : orders) {
     ActivityMatcher m;
-    std::vector<ReadyRecord> out;
+    Collected out;
     for (std::size_t i = 0; i < order.size(); ++i) {
       INFO("order " << order[0] << order[1] << order[2] << " step " << i);
       CHECK(out.empty());
@@ -91,7 +124,7 @@ TEST_CASE("an operation gets its activity's times whichever of the three pieces 
 
 TEST_CASE("activities of other operations are never taken", "[activity]") {
   ActivityMatcher m;
-  std::vector<ReadyRecord> out;
+  Collected out;
   m.expect(launch(1), 0, out);
   m.expect(launch(2, kContextB), 0, out);
   m.add(ExternalCorrelation{2, 20}, 0, out);
@@ -112,7 +145,7 @@ TEST_CASE("activities of other operations are never taken", "[activity]") {
 
 TEST_CASE("an operation with no activity is written with its event times once overdue", "[activity]") {
   ActivityMatcher m;
-  std::vector<ReadyRecord> out;
+  Collected out;
   m.expect(launch(5), 1'000, out);
   m.end_round(1'000 + ActivityMatcher::kOverdueNs - 1, out);
   CHECK(out.empty());
@@ -130,7 +163,7 @@ TEST_CASE("an operation with no activity is written with its event times once ov
 
 TEST_CASE("settling a context writes its operations, the others keep waiting", "[activity]") {
   ActivityMatcher m;
-  std::vector<ReadyRecord> out;
+  Collected out;
   m.expect(launch(1, kContextA), 0, out);
   m.expect(launch(2, kContextB), 0, out);
   m.settle(kContextA, out);
@@ -146,7 +179,7 @@ TEST_CASE("settling a context writes its operations, the others keep waiting", "
 
 TEST_CASE("a graph launch becomes one record per node, late nodes included while it lingers", "[activity]") {
   ActivityMatcher m;
-  std::vector<ReadyRecord> out;
+  Collected out;
   ExpectedOperation g = launch(9);
   g.record.kind = RecordKind::graph;
   g.record.method = "graphLaunch";
@@ -202,7 +235,7 @@ TEST_CASE("a graph launch becomes one record per node, late nodes included while
 
 TEST_CASE("a graph launch with no node activity is one graphLaunch record, not a warning", "[activity]") {
   ActivityMatcher m;
-  std::vector<ReadyRecord> out;
+  Collected out;
   ExpectedOperation g = launch(9);
   g.record.kind = RecordKind::graph;
   g.record.method = "graphLaunch";
@@ -215,7 +248,7 @@ TEST_CASE("a graph launch with no node activity is one graphLaunch record, not a
 
 TEST_CASE("unclaimed activities are let go: untagged after a few rounds, tagged after a long time", "[activity]") {
   ActivityMatcher m;
-  std::vector<ReadyRecord> out;
+  Collected out;
   m.add(kernel(1, 1, 2), 0, out);                // no external id
   m.add(ExternalCorrelation{77, 2}, 0, out);     // a tagged call that never completes here
   for (int i = 0; i < ActivityMatcher::kUntaggedRounds; ++i) m.end_round(1'000, out);
@@ -305,7 +338,7 @@ TEST_CASE("CUPTI records are read by kind, other tools' external ids are not the
 
 TEST_CASE("serialized: records come out in the order their operations were expected", "[activity]") {
   ActivityMatcher m(true);
-  std::vector<ReadyRecord> out;
+  Collected out;
   m.expect(launch(1), 0, out);
   m.expect(launch(2), 0, out);
   m.expect(launch(3), 0, out);
@@ -327,7 +360,7 @@ TEST_CASE("serialized: records come out in the order their operations were expec
 TEST_CASE("serialized: an overdue operation comes out with its event times and frees those behind it",
           "[activity]") {
   ActivityMatcher m(true);
-  std::vector<ReadyRecord> out;
+  Collected out;
   m.expect(launch(1), 0, out);
   m.expect(launch(2), 10, out);
   m.add(ExternalCorrelation{2, 20}, 10, out);
@@ -345,7 +378,7 @@ TEST_CASE("serialized: an overdue operation comes out with its event times and f
 TEST_CASE("serialized: settling a context writes its records now, whatever other contexts wait for",
           "[activity]") {
   ActivityMatcher m(true);
-  std::vector<ReadyRecord> out;
+  Collected out;
   m.expect(launch(1, kContextA), 0, out);
   m.expect(launch(2, kContextB), 0, out);
   m.expect(launch(3, kContextB), 0, out);
@@ -369,7 +402,7 @@ TEST_CASE("serialized: settling a context writes its records now, whatever other
 TEST_CASE("conckerneltrace: an operation not timed by events is never overdue, settled, its GPU times are unknown",
           "[activity]") {
   ActivityMatcher m;
-  std::vector<ReadyRecord> out;
+  Collected out;
   ExpectedOperation running = launch(4);
   running.timed_by_events = false;
   running.record.gputime_ns = 0;
@@ -386,7 +419,7 @@ TEST_CASE("conckerneltrace: an operation not timed by events is never overdue, s
 TEST_CASE("two correlations tagged with one external id: the first complete one is taken, the other let go",
           "[activity]") {
   ActivityMatcher m;
-  std::vector<ReadyRecord> out;
+  Collected out;
   m.expect(launch(9), 0, out);
   m.add(ExternalCorrelation{9, 90}, 0, out);
   m.add(ExternalCorrelation{9, 91}, 0, out);
@@ -416,7 +449,7 @@ TEST_CASE("10,000 operations whose pieces interleave each get their own activity
   for (const bool in_order : {false, true}) {
     INFO("in order " << in_order);
     ActivityMatcher m(in_order);
-    std::vector<ReadyRecord> out;
+    Collected out;
     constexpr std::uint64_t kOperations = 10'000;
     constexpr std::uint64_t kLag = 37;  // activities trail their calls by this many operations
     for (std::uint64_t i = 0; i < kOperations + 2 * kLag; ++i) {
@@ -454,7 +487,7 @@ TEST_CASE("10,000 operations whose pieces interleave each get their own activity
 TEST_CASE("a late activity of an operation given up never completes the operation that reused its place",
           "[activity]") {
   ActivityMatcher m;
-  std::vector<ReadyRecord> out;
+  Collected out;
   m.expect(launch(9), 0, out);
   m.add(ExternalCorrelation{9, 90}, 0, out);
   m.add(ExternalCorrelation{9, 91}, 0, out);
@@ -473,7 +506,7 @@ TEST_CASE("a late activity of an operation given up never completes the operatio
 
 TEST_CASE("an operation with several activities spans the earliest start to the latest end", "[activity]") {
   ActivityMatcher m;
-  std::vector<ReadyRecord> out;
+  Collected out;
   m.add(kernel(7, 2'000, 2'500), 0, out);
   m.add(kernel(7, 1'000, 1'400), 0, out);
   m.add(kernel(7, 1'800, 3'000), 0, out);
@@ -490,4 +523,24 @@ TEST_CASE("an operation with several activities spans the earliest start to the 
   REQUIRE(out.size() == 2);
   CHECK(out[1].record.gpu_start_ns == 5'000);
   CHECK(out[1].record.gputime_ns == 100);
+}
+
+TEST_CASE("an external correlation record repeated after its operation claimed it: one record, nothing left",
+          "[activity]") {
+  ActivityMatcher m;
+  Collected out;
+  m.expect(launch(9), 0, out);
+  m.add(ExternalCorrelation{9, 90}, 0, out);  // claims operation 9 for correlation 90
+  m.add(ExternalCorrelation{9, 90}, 0, out);
+  CHECK(out.empty());
+  m.add(kernel(90, 1'000, 1'300), 0, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].times == GpuTimesFrom::activity);
+  CHECK(out[0].record.gputime_ns == 300);
+  CHECK_FALSE(m.waiting());
+  // A second activity of that correlation is work of nothing the matcher expects.
+  m.add(kernel(90, 2'000, 2'100), 0, out);
+  for (int i = 0; i <= ActivityMatcher::kUntaggedRounds; ++i) m.end_round(0, out);
+  CHECK_FALSE(m.waiting());
+  CHECK(out.size() == 1);
 }
