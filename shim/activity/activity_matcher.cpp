@@ -83,15 +83,18 @@ bool ActivityMatcher::claim(Expected& e, std::uint32_t id) {
 }
 
 void ActivityMatcher::complete_claimed(Expected& e, const GpuActivity& activity, ReadySink& out) {
-  complete(e, activity, {}, out);
+  complete(e, activity, {}, nullptr, out);
 }
 
 void ActivityMatcher::complete(Expected& e, const GpuActivity& first, std::span<const GpuActivity> more,
-                               ReadySink& out) {
+                               Correlation* completing, ReadySink& out) {
   const std::uint64_t sequence = e.sequence;
   // The record goes out from where it is kept: its place is free once forgotten.
   take_times(e.operation.record, first, more);
   emit(sequence, e.operation.context, e.operation.record, GpuTimesFrom::activity, out);
+  // After the times were taken: `more` lies in it. The operation may be linked to
+  // another correlation of its id, which forget() drops.
+  if (completing) drop_correlation(*completing);
   forget(e);
   finished(sequence, out);
 }
@@ -196,7 +199,7 @@ void ActivityMatcher::try_complete(Correlation& c, std::uint64_t now_ns, ReadySi
     }
     return;
   }
-  complete(*e, c.first, c.more, out);
+  complete(*e, c.first, c.more, &c, out);
 }
 
 void ActivityMatcher::emit(std::uint64_t sequence, const ProfiledContext* context, const logfmt::Record& record,

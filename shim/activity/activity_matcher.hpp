@@ -108,7 +108,8 @@ class ActivityMatcher {
   // its activity, needs no Correlation: the correlation id is indexed straight to the
   // operation's place with this bit set (the operation is then `claimed` by that id), and
   // the activity completes it where it is found. Every other order, and a second
-  // correlation of one operation, goes through a Correlation.
+  // correlation of one operation, goes through a Correlation. (Places stay far below
+  // 2^31: an Expected is over 200 bytes.)
   static constexpr std::uint32_t kClaimedBit = 0x8000'0000u;
   static bool is_claim(std::uint32_t indexed) { return indexed != IdTable<std::uint32_t>::kNone && (indexed & kClaimedBit); }
   struct Correlation {
@@ -151,8 +152,10 @@ class ActivityMatcher {
   bool claim(Expected& e, std::uint32_t id);
   // `e` claimed by `activity`'s correlation: out with the activity's times.
   void complete_claimed(Expected& e, const GpuActivity& activity, ReadySink& out);
-  // `e`'s record, its GPU times taken from `first` and `more`, out; `e` forgotten.
-  void complete(Expected& e, const GpuActivity& first, std::span<const GpuActivity> more, ReadySink& out);
+  // `e`'s record, its GPU times taken from `first` and `more`, out; `e` and the
+  // correlation that completed it (if any) forgotten.
+  void complete(Expected& e, const GpuActivity& first, std::span<const GpuActivity> more, Correlation* completing,
+                ReadySink& out);
   std::uint32_t place_of(const Expected& e) const { return static_cast<std::uint32_t>(&e - expected_.data()); }
   Correlation* find_correlation(std::uint32_t id);
   Expected* find_expected(std::uint64_t external_id);

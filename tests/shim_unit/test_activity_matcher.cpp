@@ -544,3 +544,18 @@ TEST_CASE("an external correlation record repeated after its operation claimed i
   CHECK_FALSE(m.waiting());
   CHECK(out.size() == 1);
 }
+
+TEST_CASE("three correlations tagged with one external id: the one whose activity comes completes, none is left",
+          "[activity]") {
+  ActivityMatcher m;
+  Collected out;
+  m.expect(launch(9), 0, out);
+  m.add(ExternalCorrelation{9, 90}, 0, out);  // claims the operation
+  m.add(ExternalCorrelation{9, 91}, 0, out);  // linked to it
+  m.add(ExternalCorrelation{9, 92}, 0, out);  // linked to it in 91's stead
+  m.add(kernel(91, 1'000, 1'040), 0, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].record.gputime_ns == 40);
+  // Neither the claim of 90 nor the correlations 91 and 92 outlive the operation.
+  CHECK_FALSE(m.waiting());
+}
