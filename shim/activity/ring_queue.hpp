@@ -21,7 +21,8 @@ class RingQueue {
     ++size_;
     return slot;
   }
-  void push_back(const T& value) { push_back() = value; }
+  // By value: `value` may be an element that growing would move.
+  void push_back(T value) { push_back() = std::move(value); }
 
   // The `i`-th element from the front.
   T& operator[](std::size_t i) { return slots_[(front_ + i) & (slots_.size() - 1)]; }
