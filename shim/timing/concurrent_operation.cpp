@@ -9,6 +9,7 @@
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/clock.hpp"
 #include "shim/process/profiling_state.hpp"
+#include "shim/timing/capture_mode.hpp"
 #include "shim/timing/event_resolver.hpp"
 
 namespace computeprof::shim {
@@ -69,7 +70,7 @@ ConcurrentOperation::ConcurrentOperation(const OperationTimer& timer) : timer_(t
   EventTrack* track = this_thread_track(tc);
   if (!track) return;
   const std::size_t h = track->head.load(std::memory_order_relaxed);
-  while (!track->slot_free(h)) resolve_oldest_now(*track);
+  while (!track->slot_free(h)) make_room(*track);
   EventSlot& slot = track->slots[h % EventTrack::kSlots];
   if (!slot.start && !create_event_pair(tc.context, slot.start, slot.end)) {
     config::warn_once("cannot create timing events; such operations are timed serialized");
@@ -105,10 +106,8 @@ void ConcurrentOperation::finish() {
   }
   if (track_->needs_anchor.load(std::memory_order_relaxed) &&
       track_->needs_anchor.exchange(false, std::memory_order_acq_rel)) {
-    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    if (d.exchange_capture_mode) d.exchange_capture_mode(&mode);
+    const RelaxedCaptureMode relaxed(d);
     if (d.event_synchronize(slot_->end) == CUDA_SUCCESS) slot_->waited_wall_ns = wall_ns();
-    if (d.exchange_capture_mode) d.exchange_capture_mode(&mode);
   }
   track_->head.store(index_ + 1, std::memory_order_release);
   notify_resolver();

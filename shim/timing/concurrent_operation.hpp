@@ -3,7 +3,7 @@
 // event around the real call in a slot of the thread's track for the context, the
 // record filled but for its GPU times, the slot published. Nothing waits for the GPU
 // but a track's first operation (it anchors the track's GPU times) and a thread whose
-// track is full (it completes its oldest slot itself; nothing is dropped).
+// track is full (it completes a batch of its oldest slots itself; nothing is dropped).
 #include <cstddef>
 #include <cstdint>
 

@@ -16,6 +16,7 @@
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/clock.hpp"
 #include "shim/process/lifecycle.hpp"
+#include "shim/timing/capture_mode.hpp"
 #include "shim/timing/elapsed_time.hpp"
 
 namespace computeprof::shim {
@@ -50,15 +51,10 @@ constexpr auto kPollInterval = std::chrono::milliseconds(1);
 // A sleeping resolver also wakes this often, should a wake-up have been missed.
 constexpr auto kIdleInterval = std::chrono::milliseconds(100);
 
-// The program may be capturing on another stream in global mode; the shim's own waits
-// are not part of that capture.
-CUresult wait_for_event(const DriverCalls& d, CUevent event) {
-  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-  if (d.exchange_capture_mode) d.exchange_capture_mode(&mode);
-  const CUresult r = d.event_synchronize(event);
-  if (d.exchange_capture_mode) d.exchange_capture_mode(&mode);
-  return r;
-}
+// A thread whose ring is full completes this many of its oldest slots at once: the
+// track's lock and the capture mode exchange are paid once per batch, not once per
+// operation, and the GPU still has the rest of the ring queued while the thread waits.
+constexpr std::size_t kOwnerBatch = EventTrack::kSlots / 4;
 
 // GPU times: gputime is the slot's own pair. The end's absolute time is chained from
 // the previous slot's: end(k) = end(k-1) + elapsed(end event k-1, end event k), which
@@ -67,13 +63,13 @@ CUresult wait_for_event(const DriverCalls& d, CUevent event) {
 // broken (a failed event call) the slot's end is the wall time its completion was
 // seen, and the owner waits for its next operation to anchor the chain again.
 // Returns false when the slot is not complete yet (or there is none). Caller holds
-// the track's resolve_mutex.
+// the track's resolve_mutex and, to wait, a RelaxedCaptureMode.
 bool resolve_oldest(EventTrack& t, bool wait) {
   const std::size_t tail = t.tail.load(std::memory_order_relaxed);
   if (tail == t.head.load(std::memory_order_acquire)) return false;
   EventSlot& slot = t.slots[tail % EventTrack::kSlots];
   const DriverCalls& d = *driver_calls();
-  const CUresult done = wait ? wait_for_event(d, slot.end) : d.event_query(slot.end);
+  const CUresult done = wait ? d.event_synchronize(slot.end) : d.event_query(slot.end);
   if (done == CUDA_ERROR_NOT_READY) return false;
 
   float ms = 0.0f;
@@ -111,6 +107,7 @@ bool resolve_oldest(EventTrack& t, bool wait) {
 
 void resolve_everything_of(EventTrack& t) {
   std::lock_guard lock(t.resolve_mutex);
+  const RelaxedCaptureMode relaxed(*driver_calls());
   while (resolve_oldest(t, true)) {
   }
 }
@@ -266,9 +263,11 @@ void notify_resolver() {
   r.wake.notify_one();
 }
 
-void resolve_oldest_now(EventTrack& track) {
+void make_room(EventTrack& track) {
   std::lock_guard lock(track.resolve_mutex);
-  resolve_oldest(track, true);
+  const RelaxedCaptureMode relaxed(*driver_calls());
+  for (std::size_t i = 0; i < kOwnerBatch && resolve_oldest(track, true); ++i) {
+  }
 }
 
 void resolve_all_events() {

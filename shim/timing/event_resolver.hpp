@@ -26,8 +26,9 @@ void release_track(EventTrack* track);
 
 // After a slot is published: wakes the resolver thread if it sleeps.
 void notify_resolver();
-// The owner's ring is full: completes its oldest slot now, waiting for the GPU.
-void resolve_oldest_now(EventTrack& track);
+// The owner's ring is full: completes its oldest slots now, waiting for the GPU (a
+// batch of them, so that the next operations find room).
+void make_room(EventTrack& track);
 
 // Flush points: every outstanding operation is completed and handed to the pipeline.
 void resolve_all_events();

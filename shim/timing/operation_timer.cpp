@@ -5,6 +5,7 @@
 #include "config/report.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/process/clock.hpp"
+#include "shim/timing/capture_mode.hpp"
 #include "shim/timing/elapsed_time.hpp"
 
 namespace computeprof::shim {
@@ -35,13 +36,9 @@ void OperationTimer::finish(logfmt::Record& record) {
   float ms = 0.0f;
   bool timed = started_ && d.event_record(context_->end, stream_) == CUDA_SUCCESS;
   if (timed) {
-    // The program may be capturing on another stream in global mode; the shim's own
-    // wait is not part of that capture.
-    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    if (d.exchange_capture_mode) d.exchange_capture_mode(&mode);
+    const RelaxedCaptureMode relaxed(d);
     timed = d.event_synchronize(context_->end) == CUDA_SUCCESS &&
             d.event_elapsed(&ms, context_->start, context_->end) == CUDA_SUCCESS;
-    if (d.exchange_capture_mode) d.exchange_capture_mode(&mode);
   }
   completed_ns_ = monotonic_ns();
   if (!timed) config::warn_once("timing events failed; gputime of such records is 0");
