@@ -11,14 +11,15 @@ namespace computeprof::shim {
 // llround's call: it is made once or twice per operation. Saturates where a float holds
 // more than int64 nanoseconds (no event pair is that far apart).
 inline std::int64_t ms_to_ns(float ms) {
+  // Exact: a float's 24 significant bits times 1e6 (2^6 x 15625, 14 bits) fit in a
+  // double's 53.
   const double ns = static_cast<double>(ms) * 1e6;
-  const double magnitude = std::fabs(ns);
-  if (!(magnitude < 0x1p62)) return std::isnan(ns) ? 0 : ns < 0 ? std::numeric_limits<std::int64_t>::min()
-                                                                : std::numeric_limits<std::int64_t>::max();
-  auto whole = static_cast<std::int64_t>(magnitude);
-  // Exact: magnitude and whole differ by less than 1 and are below 2^62.
-  if (magnitude - static_cast<double>(whole) >= 0.5) ++whole;
-  return ns < 0 ? -whole : whole;
+  if (!(std::fabs(ns) < 0x1p62)) return std::isnan(ns) ? 0 : ns < 0 ? std::numeric_limits<std::int64_t>::min()
+                                                                      : std::numeric_limits<std::int64_t>::max();
+  // Adding the half is exact too, or gives ns itself: below 2^52 the sum's bits, from
+  // the half's up, fit in 53; from 2^52 on, ns (38 significant bits) is an even
+  // integer, and the tie rounds to it. Truncating then rounds halves away from zero.
+  return static_cast<std::int64_t>(ns + std::copysign(0.5, ns));
 }
 
 }  // namespace computeprof::shim

@@ -46,3 +46,20 @@ TEST_CASE("ms_to_ns saturates beyond int64 nanoseconds and reads NaN as 0") {
   CHECK(ms_to_ns(std::numeric_limits<float>::infinity()) == std::numeric_limits<std::int64_t>::max());
   CHECK(ms_to_ns(std::numeric_limits<float>::quiet_NaN()) == 0);
 }
+
+TEST_CASE("ms_to_ns equals llround on every 97th float from 1e9 ms up to where it saturates, both signs") {
+  // Nanoseconds from 2^50 to 2^62: where a double's half-nanosecond steps run out.
+  std::uint32_t bits = 0;
+  const float low = 1e9f;
+  std::memcpy(&bits, &low, sizeof bits);
+  int compared = 0;
+  for (;; bits += 97) {
+    float ms;
+    std::memcpy(&ms, &bits, sizeof ms);
+    if (!(static_cast<double>(ms) * 1e6 < 0x1p62)) break;
+    REQUIRE(ms_to_ns(ms) == by_llround(ms));
+    REQUIRE(ms_to_ns(-ms) == by_llround(-ms));
+    ++compared;
+  }
+  CHECK(compared > 10'000);
+}
