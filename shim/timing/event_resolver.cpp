@@ -63,8 +63,9 @@ constexpr std::size_t kOwnerBatch = EventTrack::kSlots / 4;
 // broken (a failed event call) the slot's end is the wall time its completion was
 // seen, and the owner waits for its next operation to anchor the chain again.
 // Returns false when the slot is not complete yet (or there is none). Caller holds
-// the track's resolve_mutex and, to wait, a RelaxedCaptureMode.
-bool resolve_oldest(EventTrack& t, bool wait) {
+// the track's resolve_mutex and, to wait, a RelaxedCaptureMode. Inlined into the
+// loops that call it, which complete many slots in a row.
+[[gnu::always_inline]] inline bool resolve_oldest(EventTrack& t, bool wait) {
   const std::size_t tail = t.tail.load(std::memory_order_relaxed);
   if (tail == t.head.load(std::memory_order_acquire)) return false;
   EventSlot& slot = t.slots[tail % EventTrack::kSlots];
