@@ -260,6 +260,18 @@ void submit_record(const ProfiledContext* context, std::uint64_t completed_ns, c
   });
 }
 
+void submit_records(std::span<const Submission> submissions) {
+  auto& p = pipeline();
+  RecordRing& ring = p.rings.this_thread_ring();
+  for (const Submission& s : submissions) {
+    push_or_wait(p, ring, [&s](QueuedRecord& q) {
+      q.context = s.context;
+      q.completed_ns = s.completed_ns;
+      q.record = *s.record;
+    });
+  }
+}
+
 std::uint64_t next_memory_sequence() { return pipeline().memory.next_sequence(); }
 
 void submit_memory_event(const logfmt::MemoryEvent& event, bool cancelled) {

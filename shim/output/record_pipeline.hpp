@@ -5,6 +5,7 @@
 // (record_outputs.hpp), in the order the operations completed. Flushes (context
 // destroyed, cuProfilerStop, exit, fork) drain synchronously.
 #include <cstdint>
+#include <span>
 
 #include "logfmt/memory_event.hpp"
 #include "logfmt/record.hpp"
@@ -15,6 +16,16 @@ namespace computeprof::shim {
 // Hands one record to the writer. `completed_ns`: monotonic time the operation was
 // seen complete; it orders the log.
 void submit_record(const ProfiledContext* context, std::uint64_t completed_ns, const logfmt::Record& record);
+
+// A record and what submit_record takes with it.
+struct Submission {
+  const ProfiledContext* context;
+  std::uint64_t completed_ns;
+  const logfmt::Record* record;
+};
+// As submit_record for each, in order, the calling thread's ring found once: for a
+// thread that completes many operations at once (timing/event_resolver.cpp).
+void submit_records(std::span<const Submission> submissions);
 
 // Memory events (memtrace): the number that orders an event (MemoryEventQueue), then the
 // event with it. `cancelled`: a free the driver refused, submitted for its number only.

@@ -3,6 +3,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -51,10 +52,11 @@ constexpr auto kPollInterval = std::chrono::milliseconds(1);
 // A sleeping resolver also wakes this often, should a wake-up have been missed.
 constexpr auto kIdleInterval = std::chrono::milliseconds(100);
 
-// A thread whose ring is full completes this many of its oldest slots at once: the
-// track's lock and the capture mode exchange are paid once per batch, not once per
-// operation, and the GPU still has the rest of the ring queued while the thread waits.
-constexpr std::size_t kOwnerBatch = EventTrack::kSlots / 4;
+// Slots are completed in batches of at most this many, their records handed to the
+// pipeline together. A thread whose ring is full completes one batch of its oldest:
+// the track's lock and the capture mode exchange are paid once per batch, not once
+// per operation, and the GPU still has the rest of the ring queued while it waits.
+constexpr std::size_t kBatch = EventTrack::kSlots / 4;
 
 // GPU times: gputime is the slot's own pair. The end's absolute time is chained from
 // the previous slot's: end(k) = end(k-1) + elapsed(end event k-1, end event k), which
@@ -62,13 +64,13 @@ constexpr std::size_t kOwnerBatch = EventTrack::kSlots / 4;
 // for (its end is the wall time at wake, as in serialized mode); when the chain is
 // broken (a failed event call) the slot's end is the wall time its completion was
 // seen, and the owner waits for its next operation to anchor the chain again.
-// Returns false when the slot is not complete yet (or there is none). Caller holds
-// the track's resolve_mutex and, to wait, a RelaxedCaptureMode. Inlined into the
-// loops that call it, which complete many slots in a row.
-[[gnu::always_inline]] inline bool resolve_oldest(EventTrack& t, bool wait) {
-  const std::size_t tail = t.tail.load(std::memory_order_relaxed);
-  if (tail == t.head.load(std::memory_order_acquire)) return false;
-  EventSlot& slot = t.slots[tail % EventTrack::kSlots];
+// Completes slot `index`, the one after the last completed: its record's GPU times,
+// and the track's anchor. Returns false when it is not complete yet (or there is
+// none). Caller holds the track's resolve_mutex and, to wait, a RelaxedCaptureMode.
+// Inlined into its loop, which completes many slots in a row.
+[[gnu::always_inline]] inline bool complete_slot(EventTrack& t, std::size_t index, bool wait) {
+  if (index == t.head.load(std::memory_order_acquire)) return false;
+  EventSlot& slot = t.slots[index % EventTrack::kSlots];
   const DriverCalls& d = *driver_calls();
   const CUresult done = wait ? d.event_synchronize(slot.end) : d.event_query(slot.end);
   if (done == CUDA_ERROR_NOT_READY) return false;
@@ -82,7 +84,7 @@ constexpr std::size_t kOwnerBatch = EventTrack::kSlots / 4;
     chained = true;
   } else if (timed && t.anchored) {
     float gap_ms = 0.0f;
-    const EventSlot& previous = t.slots[(tail - 1) % EventTrack::kSlots];
+    const EventSlot& previous = t.slots[(index - 1) % EventTrack::kSlots];
     if (d.event_elapsed(&gap_ms, previous.end, slot.end) == CUDA_SUCCESS) {
       gpu_end_ns = t.anchor_end_ns + static_cast<std::uint64_t>(ms_to_ns(gap_ms));
       chained = true;
@@ -101,15 +103,32 @@ constexpr std::size_t kOwnerBatch = EventTrack::kSlots / 4;
   r.gputime_ns = timed ? static_cast<std::uint64_t>(std::max<std::int64_t>(ms_to_ns(ms), 0)) : 0;
   r.gpu_end_ns = gpu_end_ns;
   r.gpu_start_ns = gpu_end_ns - r.gputime_ns;
-  submit_record(t.profiled, t.profiled->origin.monotonic_at(gpu_end_ns), r);
-  t.tail.store(tail + 1, std::memory_order_release);
   return true;
+}
+
+// Completes up to kBatch of the track's oldest slots, in order, stopping at the first
+// not complete yet (`wait`: waiting for each instead), and hands their records to the
+// pipeline. Returns how many. Caller holds the track's resolve_mutex and, to wait, a
+// RelaxedCaptureMode.
+std::size_t resolve_oldest(EventTrack& t, bool wait) {
+  const std::size_t tail = t.tail.load(std::memory_order_relaxed);
+  std::array<Submission, kBatch> batch;
+  std::size_t n = 0;
+  for (; n < kBatch && complete_slot(t, tail + n, wait); ++n) {
+    const logfmt::Record& r = t.slots[(tail + n) % EventTrack::kSlots].record;
+    batch[n] = {t.profiled, t.profiled->origin.monotonic_at(r.gpu_end_ns), &r};
+  }
+  if (n == 0) return 0;
+  submit_records({batch.data(), n});
+  // Only now may the owner fill these slots again: their records were copied.
+  t.tail.store(tail + n, std::memory_order_release);
+  return n;
 }
 
 void resolve_everything_of(EventTrack& t) {
   std::lock_guard lock(t.resolve_mutex);
   const RelaxedCaptureMode relaxed(*driver_calls());
-  while (resolve_oldest(t, true)) {
+  while (resolve_oldest(t, true) != 0) {
   }
 }
 
@@ -121,7 +140,7 @@ bool resolve_completed(Resolver& r) {
   for (EventTrack* t : r.tracks) {
     // A track whose owner is resolving (its ring is full) is left to it this round.
     if (t->resolve_mutex.try_lock()) {
-      while (resolve_oldest(*t, false)) {
+      while (resolve_oldest(*t, false) == kBatch) {
       }
       t->resolve_mutex.unlock();
     }
@@ -267,8 +286,7 @@ void notify_resolver() {
 void make_room(EventTrack& track) {
   std::lock_guard lock(track.resolve_mutex);
   const RelaxedCaptureMode relaxed(*driver_calls());
-  for (std::size_t i = 0; i < kOwnerBatch && resolve_oldest(track, true); ++i) {
-  }
+  resolve_oldest(track, true);
 }
 
 void resolve_all_events() {
