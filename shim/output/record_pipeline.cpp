@@ -263,13 +263,19 @@ void submit_record(const ProfiledContext* context, std::uint64_t completed_ns, c
 void submit_records(std::span<const Submission> submissions) {
   auto& p = pipeline();
   RecordRing& ring = p.rings.this_thread_ring();
-  for (const Submission& s : submissions) {
-    push_or_wait(p, ring, [&s](QueuedRecord& q) {
-      q.context = s.context;
-      q.completed_ns = s.completed_ns;
-      q.record = *s.record;
-    });
+  auto fill = [](const Submission& s, QueuedRecord& q) {
+    q.context = s.context;
+    q.completed_ns = s.completed_ns;
+    q.record = *s.record;
+  };
+  // Usually the ring has room for all: one check, one publication.
+  const std::size_t before = ring.size();
+  if (p.writer_started.load(std::memory_order_acquire) &&
+      ring.try_push_all(submissions.size(), [&](std::size_t i, QueuedRecord& q) { fill(submissions[i], q); })) {
+    if (before < RecordRing::kCapacity / 2 && before + submissions.size() >= RecordRing::kCapacity / 2) wake_writer();
+    return;
   }
+  for (const Submission& s : submissions) push_or_wait(p, ring, [&](QueuedRecord& q) { fill(s, q); });
 }
 
 std::uint64_t next_memory_sequence() { return pipeline().memory.next_sequence(); }

@@ -37,6 +37,16 @@ class ThreadRings {
       head.store(h + 1, std::memory_order_release);
       return true;
     }
+    // `fill(i, Item&)` writes the i-th of `n` items in place, all published at once;
+    // false, nothing written, when fewer than `n` places are free.
+    template <typename Fill>
+    bool try_push_all(std::size_t n, Fill&& fill) {
+      const std::size_t h = head.load(std::memory_order_relaxed);
+      if (Capacity - (h - tail.load(std::memory_order_acquire)) < n) return false;
+      for (std::size_t i = 0; i < n; ++i) fill(i, slots[(h + i) % Capacity]);
+      head.store(h + n, std::memory_order_release);
+      return true;
+    }
     std::size_t size() const { return head.load(std::memory_order_acquire) - tail.load(std::memory_order_acquire); }
     bool full() const { return size() == Capacity; }
 

@@ -34,7 +34,7 @@ class ConcurrentOperation {
   logfmt::Record& record() { return slot_->record; }
 
   // Just before the real call.
-  void start();
+  void start() { started_ = driver_calls()->event_record(slot_->start, timer_.stream()) == CUDA_SUCCESS; }
   // After the real call succeeded: the end event, the CPU side of the record, publish.
   void finish();
 

@@ -21,6 +21,14 @@
 #include "shim/timing/elapsed_time.hpp"
 
 namespace computeprof::shim {
+
+// Read at every operation: apart from the resolver, constant-initialised, so that the
+// reads need not see to the resolver's creation.
+namespace detail {
+std::atomic<bool> g_resolver_idle{false};
+std::atomic<std::uint64_t> g_fork_generation{0};
+}  // namespace detail
+
 namespace {
 
 // Lock order: registry_mutex, then a track's resolve_mutex, then wake_mutex.
@@ -35,12 +43,6 @@ struct Resolver {
   std::atomic<bool> started{false};
 };
 
-// Read at every operation: apart from the resolver, constant-initialised, so that the
-// reads need not see to the resolver's creation.
-// The resolver thread is about to sleep, or sleeps: a published slot wakes it.
-std::atomic<bool> g_idle{false};
-// Bumped in a forked child: the threads' caches of tracks are the parent's.
-std::atomic<std::uint64_t> g_fork_generation{0};
 
 // Leaked on purpose: resolved at exit, after static destructors could have run.
 Resolver& resolver() {
@@ -169,16 +171,16 @@ void* resolver_main(void*) {
     }
     // Announce sleep, then look again: a slot published meanwhile either shows here
     // or its owner sees `idle` (both sides fence) and wakes this thread.
-    g_idle.store(true, std::memory_order_relaxed);
+    detail::g_resolver_idle.store(true, std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_seq_cst);
     if (resolve_completed(r)) {
-      g_idle.store(false, std::memory_order_relaxed);
+      detail::g_resolver_idle.store(false, std::memory_order_relaxed);
       continue;
     }
     std::unique_lock lock(r.wake_mutex);
     r.wake.wait_for(lock, kIdleInterval, [&] { return r.wake_requested; });
     r.wake_requested = false;
-    g_idle.store(false, std::memory_order_relaxed);
+    detail::g_resolver_idle.store(false, std::memory_order_relaxed);
   }
   return nullptr;
 }
@@ -216,9 +218,9 @@ void after_fork_in_child() {
   auto& r = resolver();
   r.tracks.clear();
   r.started.store(false, std::memory_order_relaxed);
-  g_idle.store(false, std::memory_order_relaxed);
+  detail::g_resolver_idle.store(false, std::memory_order_relaxed);
   r.wake_requested = false;
-  g_fork_generation.fetch_add(1, std::memory_order_relaxed);
+  detail::g_fork_generation.fetch_add(1, std::memory_order_relaxed);
   r.wake_mutex.unlock();
   r.registry_mutex.unlock();
 }
@@ -272,9 +274,8 @@ void release_track(EventTrack* track) {
   track->retired = true;
 }
 
-void notify_resolver() {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (!g_idle.load(std::memory_order_relaxed) || !g_idle.exchange(false, std::memory_order_relaxed)) return;
+void detail::wake_resolver() {
+  if (!g_resolver_idle.exchange(false, std::memory_order_relaxed)) return;
   auto& r = resolver();
   {
     std::lock_guard lock(r.wake_mutex);
@@ -318,6 +319,5 @@ void forget_gone_contexts() {
   }
 }
 
-std::uint64_t resolver_fork_generation() { return g_fork_generation.load(std::memory_order_relaxed); }
 
 }  // namespace computeprof::shim

@@ -7,6 +7,7 @@
 // from its event pair and from the previous slot's end event (see event_resolver.cpp)
 // and goes to the record pipeline, ordered by its GPU end time.
 // Flush points complete outstanding operations synchronously, waiting for the GPU.
+#include <atomic>
 #include <cstdint>
 
 #include "shim/timing/event_track.hpp"
@@ -24,8 +25,21 @@ EventTrack* acquire_track(const ThreadContext& tc);
 // another context); its outstanding slots are still resolved.
 void release_track(EventTrack* track);
 
-// After a slot is published: wakes the resolver thread if it sleeps.
-void notify_resolver();
+namespace detail {
+// The resolver thread is about to sleep, or sleeps: a published slot wakes it.
+extern std::atomic<bool> g_resolver_idle;
+// Bumped in a forked child: the threads' caches of tracks are the parent's.
+extern std::atomic<std::uint64_t> g_fork_generation;
+void wake_resolver();
+}  // namespace detail
+
+// After a slot is published: wakes the resolver thread if it sleeps. Inline: one
+// fence and one load per operation while it polls.
+inline void notify_resolver() {
+  // Pairs with the resolver's fence between announcing sleep and looking again.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (detail::g_resolver_idle.load(std::memory_order_relaxed)) detail::wake_resolver();
+}
 // The owner's ring is full: completes its oldest slots now, waiting for the GPU (a
 // batch of them, so that the next operations find room).
 void make_room(EventTrack& track);
@@ -41,6 +55,6 @@ void resolve_device_events(int device);
 void forget_gone_contexts();
 
 // Bumped in a forked child: the threads' cached tracks belong to the parent.
-std::uint64_t resolver_fork_generation();
+inline std::uint64_t resolver_fork_generation() { return detail::g_fork_generation.load(std::memory_order_relaxed); }
 
 }  // namespace computeprof::shim
