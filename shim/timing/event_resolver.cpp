@@ -67,18 +67,23 @@ constexpr std::size_t kBatch = EventTrack::kSlots / 4;
 // broken (a failed event call) the slot's end is the wall time its completion was
 // seen, and the owner waits for its next operation to anchor the chain again.
 // Completes slot `index`, the one after the last completed: its record's GPU times,
-// and the track's anchor. Returns false when it is not complete yet (or there is
-// none). Caller holds the track's resolve_mutex and, to wait, a RelaxedCaptureMode.
-// Inlined into its loop, which completes many slots in a row.
+// and the track's anchor. Returns false when it is not complete yet. The pair's
+// elapsed time is also the test of completion (CUDA_ERROR_NOT_READY until both events
+// completed): no query of its own. Caller holds the track's resolve_mutex and, to
+// wait, a RelaxedCaptureMode. Inlined into its loop, which completes many slots in a
+// row.
 [[gnu::always_inline]] inline bool complete_slot(EventTrack& t, std::size_t index, bool wait) {
-  if (index == t.head.load(std::memory_order_acquire)) return false;
   EventSlot& slot = t.slots[index % EventTrack::kSlots];
   const DriverCalls& d = *driver_calls();
-  const CUresult done = wait ? d.event_synchronize(slot.end) : d.event_query(slot.end);
-  if (done == CUDA_ERROR_NOT_READY) return false;
-
   float ms = 0.0f;
-  const bool timed = done == CUDA_SUCCESS && d.event_elapsed(&ms, slot.start, slot.end) == CUDA_SUCCESS;
+  CUresult done = d.event_elapsed(&ms, slot.start, slot.end);
+  if (done == CUDA_ERROR_NOT_READY) {
+    if (!wait) return false;
+    done = d.event_synchronize(slot.end);
+    if (done == CUDA_SUCCESS) done = d.event_elapsed(&ms, slot.start, slot.end);
+  }
+
+  const bool timed = done == CUDA_SUCCESS;
   std::uint64_t gpu_end_ns = 0;
   bool chained = false;
   if (timed && slot.waited_wall_ns != 0) {
@@ -114,9 +119,14 @@ constexpr std::size_t kBatch = EventTrack::kSlots / 4;
 // RelaxedCaptureMode.
 std::size_t resolve_oldest(EventTrack& t, bool wait) {
   const std::size_t tail = t.tail.load(std::memory_order_relaxed);
+  const std::size_t slots = std::min(t.head.load(std::memory_order_acquire) - tail, kBatch);
+  if (slots == 0) return 0;
+  // Waiting, the batch's last first: every slot of the batch is waited for anyway, and
+  // the slots before it on its stream then need no wait of their own.
+  if (wait) driver_calls()->event_synchronize(t.slots[(tail + slots - 1) % EventTrack::kSlots].end);
   std::array<Submission, kBatch> batch;
   std::size_t n = 0;
-  for (; n < kBatch && complete_slot(t, tail + n, wait); ++n) {
+  for (; n < slots && complete_slot(t, tail + n, wait); ++n) {
     const logfmt::Record& r = t.slots[(tail + n) % EventTrack::kSlots].record;
     batch[n] = {t.profiled, t.profiled->origin.monotonic_at(r.gpu_end_ns), &r};
   }
