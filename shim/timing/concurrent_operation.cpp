@@ -30,7 +30,10 @@ struct ThreadTracksOwner {
   bool armed = false;
   ~ThreadTracksOwner() {
     for (EventTrack*& t : t_tracks.tracks) {
-      if (t) release_track(t);
+      if (t) {
+        forget_thread_track(t);
+        release_track(t);
+      }
       t = nullptr;
     }
   }
@@ -69,20 +72,21 @@ void reset(logfmt::Record& record) {
     }
   }
   if (!entry) entry = &cache.tracks[cache.next_victim++ % ThreadTracks::kTracks];
-  if (*entry) release_track(*entry);
+  if (*entry) {
+    forget_thread_track(*entry);
+    release_track(*entry);
+  }
   *entry = acquire_track(tc);
   t_tracks_owner.armed = true;
   return *entry;
 }
 
-EventTrack* this_thread_track(const ThreadContext& tc) {
-  const ThreadTracks& cache = t_tracks;
-  if (cache.fork_generation == resolver_fork_generation()) {
-    for (EventTrack* t : cache.tracks) {
-      if (t && t->context_id == tc.context_id && !t->context_gone.load(std::memory_order_relaxed)) return t;
-    }
-  }
-  return new_thread_track(tc);
+// The view's track, found once per view in the thread's tracks.
+EventTrack* this_thread_track(ThreadContext& tc) {
+  EventTrack* track = tc.track;
+  if (track && !track->context_gone.load(std::memory_order_relaxed)) return track;
+  tc.track = new_thread_track(tc);
+  return tc.track;
 }
 
 }  // namespace

@@ -86,9 +86,11 @@ namespace {
   unsigned long long id = 0;
   if (d->ctx_get_id(context, &id) != CUDA_SUCCESS) return nullptr;
   // Same context, older generation (another context went): its events are still good.
+  // Its track is looked up again: after a fork it is the parent's.
   for (auto& tc : t_contexts) {
     if (tc.context == context && tc.context_id == id) {
       tc.generation = generation;
+      tc.track = nullptr;
       return &tc;
     }
   }
@@ -122,6 +124,12 @@ const ProfiledContext* profiled_context(CUcontext context) {
     return nullptr;
   }
   return find_or_create_context({config::Api::cuda, id}, [&] { return describe(*d, context); });
+}
+
+void forget_thread_track(const EventTrack* track) {
+  for (auto& tc : t_contexts) {
+    if (tc.track == track) tc.track = nullptr;
+  }
 }
 
 void forget_thread_contexts() { g_generation.fetch_add(1, std::memory_order_acq_rel); }

@@ -9,6 +9,8 @@
 
 namespace computeprof::shim {
 
+struct EventTrack;
+
 struct ThreadContext {
   CUcontext context = nullptr;
   std::uint64_t context_id = 0;
@@ -16,6 +18,10 @@ struct ThreadContext {
   const ProfiledContext* profiled = nullptr;
   CUevent start = nullptr;
   CUevent end = nullptr;
+  // The thread's conckerneltrace track in the context (concurrent_operation.cpp owns
+  // it), kept here so that an operation finds it without a search; null until then,
+  // and again once the view is checked anew.
+  EventTrack* track = nullptr;
 };
 
 // The calling thread's view of `context`; null when the driver cannot give what
@@ -33,6 +39,9 @@ bool create_event_pair(CUcontext context, CUevent& start, CUevent& end);
 // cached view is checked again before its next use (the handle may come back as
 // another context, and the context's events are gone).
 void forget_thread_contexts();
+// The calling thread let go of `track`: none of its views keeps it.
+void forget_thread_track(const EventTrack* track);
+
 // Changes whenever forget_thread_contexts() is called: what a thread caches about a
 // context handle is good while this stays the same.
 std::uint64_t thread_contexts_generation();
