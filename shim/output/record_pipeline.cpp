@@ -4,6 +4,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
+#include <iterator>
 #include <mutex>
 #include <vector>
 
@@ -41,6 +42,7 @@ struct Pipeline {
   std::vector<RecordRing*> draining;
   std::vector<std::size_t> heads;
   std::vector<Queued> batch;
+  std::vector<Queued> merged;
   RecordOutputs outputs{make_context_sinks, make_process_sinks};  // drain holder's only
 
   std::mutex wake_mutex;
@@ -110,15 +112,26 @@ std::size_t write_queued_records(Pipeline& p) {
       return written;
     }
   }
-  // Only the records' places are gathered and ordered; rings that did not overlap need
-  // no sort.
+  // Only the records' places are gathered and ordered. Each ring's records are usually
+  // in completion order: merged with those gathered before them, in linear time and
+  // stably (a ring that did not overlap them needs nothing); else all are sorted.
   p.batch.clear();
   p.heads.clear();
-  for (RecordRing* ring : p.draining) {
-    p.heads.push_back(ring->read([&](QueuedRecord& q) { p.batch.push_back({q.completed_ns, &q}); }));
-  }
   auto earlier = [](const Queued& a, const Queued& b) { return a.completed_ns < b.completed_ns; };
-  if (!std::is_sorted(p.batch.begin(), p.batch.end(), earlier)) std::stable_sort(p.batch.begin(), p.batch.end(), earlier);
+  bool rings_in_order = true;
+  for (RecordRing* ring : p.draining) {
+    const std::size_t gathered = p.batch.size();
+    p.heads.push_back(ring->read([&](QueuedRecord& q) { p.batch.push_back({q.completed_ns, &q}); }));
+    if (!rings_in_order || gathered == p.batch.size()) continue;
+    const auto run = p.batch.begin() + static_cast<std::ptrdiff_t>(gathered);
+    rings_in_order = std::is_sorted(run, p.batch.end(), earlier);
+    if (rings_in_order && gathered != 0 && earlier(*run, *(run - 1))) {
+      p.merged.clear();
+      std::merge(p.batch.begin(), run, run, p.batch.end(), std::back_inserter(p.merged), earlier);
+      p.batch.swap(p.merged);
+    }
+  }
+  if (!rings_in_order) std::stable_sort(p.batch.begin(), p.batch.end(), earlier);
   for (const Queued& q : p.batch) write_queued(p, *q.record);
   for (std::size_t i = 0; i < p.draining.size(); ++i) p.draining[i]->release(p.heads[i]);
   return p.batch.size();
