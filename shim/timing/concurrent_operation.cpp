@@ -40,19 +40,8 @@ struct ThreadTracksOwner {
 };
 thread_local ThreadTracksOwner t_tracks_owner;
 
-// What a slot's record starts as, copied in: assigning Record{} compiles to a string
-// store, one instruction per word, a third more than the copy. The empty asm hides the
-// blank's contents, or the compiler would turn the copy back into that store.
-constexpr logfmt::Record kBlankRecord{};
-void reset(logfmt::Record& record) {
-  const logfmt::Record* blank = &kBlankRecord;
-  asm("" : "+r"(blank));
-  record = *blank;
-}
-
-// A context this thread has no track for lately, or its first operation since a fork:
-// out of line, so that the common case does not pay for its frame.
-[[gnu::noinline]] EventTrack* new_thread_track(const ThreadContext& tc) {
+// A context this thread has no track for lately, or its first operation since a fork.
+EventTrack* new_thread_track(const ThreadContext& tc) {
   ThreadTracks& cache = t_tracks;
   const std::uint64_t generation = resolver_fork_generation();
   if (cache.fork_generation != generation) {
@@ -81,32 +70,17 @@ void reset(logfmt::Record& record) {
   return *entry;
 }
 
-// The view's track, found once per view in the thread's tracks.
-EventTrack* this_thread_track(ThreadContext& tc) {
-  EventTrack* track = tc.track;
-  if (track && !track->context_gone.load(std::memory_order_relaxed)) return track;
+}  // namespace
+
+EventTrack* ConcurrentOperation::find_track(ThreadContext& tc) {
   tc.track = new_thread_track(tc);
   return tc.track;
 }
 
-}  // namespace
-
-ConcurrentOperation::ConcurrentOperation(const OperationTimer& timer) : timer_(timer) {
-  ThreadContext& tc = timer.context();
-  EventTrack* track = this_thread_track(tc);
-  if (!track) return;
-  const std::size_t h = track->head.load(std::memory_order_relaxed);
-  while (!track->slot_free(h)) make_room(*track);
-  EventSlot& slot = track->slots[h % EventTrack::kSlots];
-  if (!slot.start && !create_event_pair(tc.context, slot.start, slot.end)) {
-    config::warn_once("cannot create timing events; such operations are timed serialized");
-    return;
-  }
-  reset(slot.record);
-  slot.waited_wall_ns = 0;
-  track_ = track;
-  slot_ = &slot;
-  index_ = h;
+bool ConcurrentOperation::create_events(const ThreadContext& tc, EventSlot& slot) {
+  if (create_event_pair(tc.context, slot.start, slot.end)) return true;
+  config::warn_once("cannot create timing events; such operations are timed serialized");
+  return false;
 }
 
 void ConcurrentOperation::finish() {

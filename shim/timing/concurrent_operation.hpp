@@ -4,12 +4,14 @@
 // record filled but for its GPU times, the slot published. Nothing waits for the GPU
 // but a track's first operation (it anchors the track's GPU times) and a thread whose
 // track is full (it completes a batch of its oldest slots itself; nothing is dropped).
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
 #include "logfmt/record.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/process/profiling_state.hpp"
+#include "shim/timing/event_resolver.hpp"
 #include "shim/timing/event_track.hpp"
 #include "shim/timing/operation_timer.hpp"
 
@@ -25,8 +27,23 @@ inline bool concurrent_tracing() {
 
 class ConcurrentOperation {
  public:
-  // Claims a slot of the calling thread's track in the timer's context.
-  explicit ConcurrentOperation(const OperationTimer& timer);
+  // Claims a slot of the calling thread's track in the timer's context. Inline, its
+  // rare paths out of line: made at every operation.
+  explicit ConcurrentOperation(const OperationTimer& timer) : timer_(timer) {
+    ThreadContext& tc = timer.context();
+    EventTrack* track = tc.track;
+    if (!track || track->context_gone.load(std::memory_order_relaxed)) track = find_track(tc);
+    if (!track) return;
+    const std::size_t h = track->head.load(std::memory_order_relaxed);
+    while (!track->slot_free(h)) make_room(*track);
+    EventSlot& slot = track->slots[h % EventTrack::kSlots];
+    if (!slot.start && !create_events(tc, slot)) return;
+    reset(slot.record);
+    slot.waited_wall_ns = 0;
+    track_ = track;
+    slot_ = &slot;
+    index_ = h;
+  }
 
   // False when no slot could be had (no events): time the operation serialized.
   bool claimed() const { return slot_ != nullptr; }
@@ -39,6 +56,22 @@ class ConcurrentOperation {
   void finish();
 
  private:
+  // The view's track, found in the thread's tracks (made when it has none) and kept in
+  // the view. Null when none can be had.
+  static EventTrack* find_track(ThreadContext& tc);
+  // The slot's first use: its pair of events. False (said once) when they cannot be
+  // made.
+  static bool create_events(const ThreadContext& tc, EventSlot& slot);
+  // What a slot's record starts as, copied in: assigning Record{} compiles to a string
+  // store, one instruction per word, a third more than the copy. The empty asm hides
+  // the blank's contents, or the compiler would turn the copy back into that store.
+  static constexpr logfmt::Record kBlankRecord{};
+  static void reset(logfmt::Record& record) {
+    const logfmt::Record* blank = &kBlankRecord;
+    asm("" : "+r"(blank));
+    record = *blank;
+  }
+
   const OperationTimer& timer_;
   EventTrack* track_ = nullptr;
   EventSlot* slot_ = nullptr;
