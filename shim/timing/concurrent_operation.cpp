@@ -85,7 +85,6 @@ bool ConcurrentOperation::create_events(const ThreadContext& tc, EventSlot& slot
 
 void ConcurrentOperation::finish() {
   const std::uint64_t cpu_end_ns = monotonic_ns();
-  const DriverCalls& d = *driver_calls();
   logfmt::Record& r = slot_->record;
   const ContextOrigin& origin = track_->profiled->origin;
   const std::uint64_t cpu_start_ns = timer_.cpu_start_ns();
@@ -93,20 +92,28 @@ void ConcurrentOperation::finish() {
   r.timestamp_ns = cpu_start_ns >= origin.monotonic_ns ? cpu_start_ns - origin.monotonic_ns : 0;
   timer_.describe_stream(r);
 
-  if (!started_ || d.event_record(slot_->end, timer_.stream()) != CUDA_SUCCESS) {
-    // Not timed: written now, as serialized mode writes such records.
-    config::warn_once("timing events failed; gputime of such records is 0");
-    r.gpu_end_ns = r.gpu_start_ns = origin.wall_ns + (cpu_end_ns - origin.monotonic_ns);
-    submit_record(track_->profiled, cpu_end_ns, r);
+  if (!started_ || driver_calls()->event_record(slot_->end, timer_.stream()) != CUDA_SUCCESS) {
+    submit_untimed(cpu_end_ns);
     return;
   }
-  if (track_->needs_anchor.load(std::memory_order_relaxed) &&
-      track_->needs_anchor.exchange(false, std::memory_order_acq_rel)) {
-    const RelaxedCaptureMode relaxed(d);
-    if (d.event_synchronize(slot_->end) == CUDA_SUCCESS) slot_->waited_wall_ns = wall_ns();
-  }
+  if (track_->needs_anchor.load(std::memory_order_relaxed)) anchor();
   track_->head.store(index_ + 1, std::memory_order_release);
   notify_resolver();
+}
+
+void ConcurrentOperation::submit_untimed(std::uint64_t cpu_end_ns) {
+  config::warn_once("timing events failed; gputime of such records is 0");
+  logfmt::Record& r = slot_->record;
+  const ContextOrigin& origin = track_->profiled->origin;
+  r.gpu_end_ns = r.gpu_start_ns = origin.wall_ns + (cpu_end_ns - origin.monotonic_ns);
+  submit_record(track_->profiled, cpu_end_ns, r);
+}
+
+void ConcurrentOperation::anchor() {
+  if (!track_->needs_anchor.exchange(false, std::memory_order_acq_rel)) return;
+  const DriverCalls& d = *driver_calls();
+  const RelaxedCaptureMode relaxed(d);
+  if (d.event_synchronize(slot_->end) == CUDA_SUCCESS) slot_->waited_wall_ns = wall_ns();
 }
 
 }  // namespace computeprof::shim

@@ -71,6 +71,11 @@ class ConcurrentOperation {
     asm("" : "+r"(blank));
     record = *blank;
   }
+  // finish()'s rare paths, out of its frame. Not timed: the record is written now, as
+  // serialized mode writes such records.
+  [[gnu::noinline]] void submit_untimed(std::uint64_t cpu_end_ns);
+  // The track's GPU times need an anchor: this operation's end, waited for.
+  [[gnu::noinline]] void anchor();
 
   const OperationTimer& timer_;
   EventTrack* track_ = nullptr;
