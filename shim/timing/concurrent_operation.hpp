@@ -37,7 +37,7 @@ class ConcurrentOperation {
     const std::size_t h = track->head.load(std::memory_order_relaxed);
     while (!track->slot_free(h)) make_room(*track);
     EventSlot& slot = track->slots[h % EventTrack::kSlots];
-    if (!slot.start && !create_events(tc, slot)) return;
+    if (!slot.start && !give_events(tc, *track, h)) return;
     reset(slot.record);
     slot.waited_wall_ns = 0;
     track_ = track;
@@ -59,9 +59,10 @@ class ConcurrentOperation {
   // The view's track, found in the thread's tracks (made when it has none) and kept in
   // the view. Null when none can be had.
   static EventTrack* find_track(ThreadContext& tc);
-  // The slot's first use: its pair of events. False (said once) when they cannot be
-  // made.
-  static bool create_events(const ThreadContext& tc, EventSlot& slot);
+  // Slot `h` has no events: a thread with few operations in flight lends it those of a
+  // slot it no longer uses (lend_events), others create a pair. False (said once) when
+  // they cannot be made.
+  static bool give_events(const ThreadContext& tc, EventTrack& track, std::size_t h);
   // What a slot's record starts as, copied in: assigning Record{} compiles to a string
   // store, one instruction per word, a third more than the copy. The empty asm hides
   // the blank's contents, or the compiler would turn the copy back into that store.

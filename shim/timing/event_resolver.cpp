@@ -300,6 +300,16 @@ void make_room(EventTrack& track) {
   resolve_oldest(track, true);
 }
 
+void resolve_done_now(EventTrack& track) {
+  if (!track.resolve_mutex.try_lock()) return;
+  {
+    // Event queries are not part of any capture the program makes.
+    const RelaxedCaptureMode relaxed(*driver_calls());
+    resolve_oldest(track, false);
+  }
+  track.resolve_mutex.unlock();
+}
+
 void resolve_all_events() {
   resolve_tracks_where([](const EventTrack&) { return true; });
 }

@@ -43,6 +43,10 @@ inline void notify_resolver() {
 // The owner's ring is full: completes its oldest slots now, waiting for the GPU (a
 // batch of them, so that the next operations find room).
 void make_room(EventTrack& track);
+// The owner needs events for a slot: completes, without waiting, its oldest slots that
+// are done, which the resolver thread may not have come by yet. Nothing when another
+// thread is completing the track.
+void resolve_done_now(EventTrack& track);
 
 // Flush points: every outstanding operation is completed and handed to the pipeline.
 void resolve_all_events();

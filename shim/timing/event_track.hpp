@@ -1,7 +1,7 @@
 #pragma once
 // The operations one thread made in one context under conckerneltrace that still wait
-// for their GPU times: a fixed ring of slots, each with its own pair of timing events
-// and its record. The owning thread fills a slot and publishes it (head); resolvers
+// for their GPU times: a fixed ring of slots, each with a pair of timing events and its
+// record. The owning thread fills a slot and publishes it (head); resolvers
 // complete slots in order (tail) under the track's mutex: the resolver thread, or any
 // thread at a flush point or when the ring is full (event_resolver.hpp).
 #include <array>
@@ -17,7 +17,9 @@
 namespace computeprof::shim {
 
 struct EventSlot {
-  CUevent start = nullptr;  // created at the slot's first use, kept with the context
+  // Created at the slot's use, or lent by a slot no longer used (concurrent_operation.cpp,
+  // lend_events); kept with the context.
+  CUevent start = nullptr;
   CUevent end = nullptr;
   // Wall time at which the owner saw `end` complete when it waited for it to anchor
   // the track's GPU times; 0 when it did not wait.

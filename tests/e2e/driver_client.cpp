@@ -456,6 +456,16 @@ int scenario_launch_loop() {
   }
 }
 
+// 300 spins of 1 us, each waited for: never more than one operation in flight.
+int scenario_synced_launches() {
+  Session s = open_session();
+  for (int i = 0; i < 300; ++i) {
+    spin(s, 1'000);
+    check(g.ctx_synchronize(), "cuCtxSynchronize");
+  }
+  return 0;
+}
+
 // A spin and a copy, cuProfilerStop (a flush point), then killed: no exit handler runs.
 int scenario_stop_then_kill() {
   Session s = open_session();
@@ -679,6 +689,7 @@ int main(int argc, char** argv) {
   else if (scenario.starts_with("end-")) rc = scenario_abrupt_end(scenario.substr(4));
   else if (scenario.starts_with("handler-")) rc = scenario_own_handler(scenario.substr(8));
   else if (scenario == "launch-loop") rc = scenario_launch_loop();
+  else if (scenario == "synced-launches") rc = scenario_synced_launches();
   else if (scenario == "reject") rc = scenario_reject();
   else if (scenario == "capture") rc = scenario_capture();
   else if (scenario == "graph-nodes") rc = scenario_graph_nodes();

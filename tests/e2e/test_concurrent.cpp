@@ -335,3 +335,30 @@ TEST_CASE("conckerneltrace: a CUPTI that cannot trace on this driver is said onc
   const auto log = read_log(o.directory + "/compute_profile.log");
   CHECK(methods(log) == Methods{"_Z4spiny", "_Z4spiny", "_Z4spiny"});
 }
+
+TEST_CASE("conckerneltrace with event pairs: one operation in flight at a time takes a few event pairs, not one "
+          "per slot of the thread's track",
+          "[e2e][concurrent]") {
+  auto plain = profiling();
+  plain.preload_shim = false;
+  plain.env["SIMCUDA_EVENT_RECORDS_FILE"] = plain.directory + "/events";
+  REQUIRE(run_client("runtime", "synced-launches", plain).exit_code == 0);
+  auto o = concurrent(Timing::events);
+  o.env["SIMCUDA_EVENT_RECORDS_FILE"] = o.directory + "/events";
+  const auto r = run_client("runtime", "synced-launches", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err == expected_err(o, Timing::events));
+  const auto log = read_log(o.directory + "/compute_profile.log");
+  CHECK(log.with_method("_Z4spiny").size() == 300);
+  // The second line: the events created. The thread's serialized pair, and the track's
+  // pairs: those of the operations not yet completed when the next one starts, whose
+  // slots hand their events on. 128 pairs when each slot kept its own.
+  const auto created = [](const std::string& path) {
+    const std::string text = read_file(path);
+    return std::stoull(text.substr(text.find('\n') + 1));
+  };
+  const std::uint64_t added = created(o.directory + "/events") - created(plain.directory + "/events");
+  INFO("events created by the shim: " << added);
+  CHECK(added <= 2 + 2 * 16);
+}

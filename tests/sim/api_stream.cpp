@@ -188,6 +188,7 @@ SIM_API CUresult cuEventCreate(CUevent* e, unsigned int) {
   if (!e) return CUDA_ERROR_INVALID_VALUE;
   auto* ev = new Event;
   ev->context = c;
+  driver().events_created.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard lock(driver().mutex);
   driver().events.insert(ev);
   *e = reinterpret_cast<CUevent>(ev);

@@ -277,6 +277,7 @@ struct Driver {
   std::vector<const void*> retired;
   // cuEventRecord calls, for tests that check who records events (SIMCUDA_EVENT_RECORDS_FILE).
   std::atomic<std::uint64_t> event_records{0};
+  std::atomic<std::uint64_t> events_created{0};
 };
 Driver& driver();
 

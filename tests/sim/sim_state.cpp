@@ -19,11 +19,13 @@ std::uint64_t now_ns() {
 
 namespace {
 // SIMCUDA_EVENT_RECORDS_FILE: the number of cuEventRecord calls the process made is
-// written there at exit, after every exit handler registered later (the shim's).
+// written there at exit, after every exit handler registered later (the shim's), and on
+// a second line the number of events it created.
 void write_event_records() {
   const char* path = std::getenv("SIMCUDA_EVENT_RECORDS_FILE");
   if (FILE* f = path ? std::fopen(path, "w") : nullptr) {
-    std::fprintf(f, "%llu\n", static_cast<unsigned long long>(driver().event_records.load()));
+    std::fprintf(f, "%llu\n%llu\n", static_cast<unsigned long long>(driver().event_records.load()),
+                 static_cast<unsigned long long>(driver().events_created.load()));
     std::fclose(f);
   }
 }
