@@ -35,7 +35,6 @@ DriverCalls* load(void* driver) {
   resolve(driver, d->event_create, "cuEventCreate");
   resolve(driver, d->event_record, "cuEventRecord");
   resolve(driver, d->event_synchronize, "cuEventSynchronize");
-  resolve(driver, d->event_query, "cuEventQuery");
   resolve(driver, d->event_elapsed, "cuEventElapsedTime_v2");
   if (!d->event_elapsed) resolve(driver, d->event_elapsed, "cuEventElapsedTime");
   resolve(driver, d->func_get_name, "cuFuncGetName");

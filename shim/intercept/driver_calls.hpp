@@ -26,7 +26,6 @@ struct DriverCalls {
   PFN_cuEventCreate_v2000 event_create = nullptr;
   PFN_cuEventRecord_v2000 event_record = nullptr;
   PFN_cuEventSynchronize_v2000 event_synchronize = nullptr;
-  PFN_cuEventQuery_v2000 event_query = nullptr;
   PFN_cuEventElapsedTime_v2000 event_elapsed = nullptr;  // _v2 where the driver has it
   PFN_cuFuncGetName_v12030 func_get_name = nullptr;      // 12.3+
   PFN_cuKernelGetName_v12030 kernel_get_name = nullptr;  // 12.3+

@@ -17,12 +17,10 @@
 
 namespace computeprof::shim {
 
-// The config asks for conckerneltrace and the driver has what it needs. Asked per
-// operation.
+// The config asks for conckerneltrace. Asked per operation, whose timer is active: the
+// driver has every call event pairs need.
 inline bool concurrent_tracing() {
-  if (!process_profile().cuda.settings.config.has(config::Option::conckerneltrace)) return false;
-  const DriverCalls* d = driver_calls();
-  return d && d->event_query;
+  return process_profile().cuda.settings.config.has(config::Option::conckerneltrace);
 }
 
 class ConcurrentOperation {

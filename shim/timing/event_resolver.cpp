@@ -43,7 +43,6 @@ struct Resolver {
   std::atomic<bool> started{false};
 };
 
-
 // Leaked on purpose: resolved at exit, after static destructors could have run.
 Resolver& resolver() {
   static Resolver* r = new Resolver;
@@ -338,6 +337,5 @@ void forget_gone_contexts() {
     }
   }
 }
-
 
 }  // namespace computeprof::shim

@@ -2,8 +2,8 @@
 // Completes conckerneltrace records timed by event pairs (where CUPTI's activity
 // records cannot be had) off the application's threads. Every track is
 // registered here (at its creation only); a resolver thread, started with the first
-// track, queries the oldest outstanding end event of each track every millisecond
-// while work is pending and sleeps otherwise. A completed slot gets its GPU times
+// track, looks at the oldest outstanding slots of each track every millisecond while
+// work is pending and sleeps otherwise. A completed slot gets its GPU times
 // from its event pair and from the previous slot's end event (see event_resolver.cpp)
 // and goes to the record pipeline, ordered by its GPU end time.
 // Flush points complete outstanding operations synchronously, waiting for the GPU.
