@@ -25,8 +25,9 @@ struct ThreadTracks {
 };
 thread_local ThreadTracks t_tracks;
 
-// Releases the thread's tracks when it exits. Apart from t_tracks, so that the emptied
-// cache stays readable: a late operation of this thread (an exit handler) starts afresh.
+// Releases the thread's tracks, dropped from its views, when it exits. Apart from
+// t_tracks, so that the emptied cache stays readable: a late operation of this thread
+// (an exit handler) starts afresh.
 struct ThreadTracksOwner {
   bool armed = false;
   ~ThreadTracksOwner() {
