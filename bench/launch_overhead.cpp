@@ -37,11 +37,12 @@
 // simulated GPU's pace, not the host's) and of the launching thread's CPU time in its
 // loop of launches per launch (what the shim adds to the program's thread).
 //
-// With --instructions, each configuration runs once under valgrind's callgrind at two
-// launch counts instead; the difference divided by the difference in launches is the
+// With --instructions, each configuration runs under valgrind's callgrind at two launch
+// counts instead; the difference divided by the difference in launches is the
 // instructions per launch, all threads, start-up and exit excluded, split by the object
 // that executed them (the profiler itself, the driver and CUPTI it calls, the rest),
-// the C library's services counted in the column of their caller.
+// the C library's services counted in the column of their caller. Of `--rounds` such
+// measurements, the one with the median profiler count is reported.
 //
 // With --allocations, the child makes cuMemAlloc/cuMemFree pairs instead of launches,
 // without the shim, with it dormant, profiling without memtrace, and with memtrace.
@@ -573,21 +574,36 @@ Instructions instructions(const Config& c, long launches, const Paths& paths) {
   return result;
 }
 
-void report_instructions(std::span<const Config> configs, const char* unit, long launches, const Paths& paths) {
+// Instructions per launch of `c`: the difference between `launches` and a quarter of them.
+Instructions instructions_per_launch(const Config& c, long launches, const Paths& paths) {
   const long fewer = launches / 4;
+  const Instructions many = instructions(c, launches, paths);
+  const Instructions few = instructions(c, fewer, paths);
+  Instructions each;
+  const auto n = static_cast<double>(launches - fewer);
+  for (int p = 0; p < kParts; ++p) each.all[p] = (many.all[p] - few.all[p]) / n;
+  each.profiler_on_launching_thread = (many.profiler_on_launching_thread - few.profiler_on_launching_thread) / n;
+  return each;
+}
+
+// Each configuration's row is that of the round whose profiler count is the median: how
+// the threads interleave moves work between them (resolving, batching, the collector's
+// rounds), and with it the count, from run to run.
+void report_instructions(std::span<const Config> configs, const char* unit, long launches, int rounds,
+                         const Paths& paths) {
   std::map<std::string, Instructions> per_launch;
   for (const auto& c : configs) {
-    const Instructions many = instructions(c, launches, paths);
-    const Instructions few = instructions(c, fewer, paths);
-    Instructions& each = per_launch[c.name];
-    const auto n = static_cast<double>(launches - fewer);
-    for (int p = 0; p < kParts; ++p) each.all[p] = (many.all[p] - few.all[p]) / n;
-    each.profiler_on_launching_thread = (many.profiler_on_launching_thread - few.profiler_on_launching_thread) / n;
+    std::vector<Instructions> runs;
+    for (int r = 0; r < rounds; ++r) runs.push_back(instructions_per_launch(c, launches, paths));
+    std::sort(runs.begin(), runs.end(),
+              [](const Instructions& a, const Instructions& b) { return a.all[profiler] < b.all[profiler]; });
+    per_launch[c.name] = runs[runs.size() / 2];
   }
   const PartCosts& plain = per_launch["plain"].all;
-  std::printf("%s driver, callgrind, instructions per %s (all threads; %ld minus %ld of them);\n"
+  std::printf("%s driver, callgrind, instructions per %s (all threads; %ld minus %ld of them; the median of %d "
+              "runs);\n"
               "the C and C++ libraries' locks, allocations, clocks and thread-locals counted in their callers' columns\n",
-              paths.sim.empty() ? "real" : "simulated", unit, launches, fewer);
+              paths.sim.empty() ? "real" : "simulated", unit, launches, launches / 4, rounds);
   std::printf("  %-27s %8s %8s   %s\n", "", "total", "added",
               "added in: profiler (calling thread)   driver    CUPTI    other");
   for (const auto& c : configs) {
@@ -695,9 +711,9 @@ int main(int argc, char** argv) {
     report_resident_memory(launches, rounds, paths);
   } else if (count_instructions) {
     if (allocations) {
-      report_instructions(kAllocationConfigs, "cuMemAlloc+cuMemFree pair", launches, paths);
+      report_instructions(kAllocationConfigs, "cuMemAlloc+cuMemFree pair", launches, rounds, paths);
     } else {
-      report_instructions(kLaunchConfigs, "launch", launches, paths);
+      report_instructions(kLaunchConfigs, "launch", launches, rounds, paths);
     }
   } else if (allocations) {
     report_allocation_times(launches, rounds, paths);
