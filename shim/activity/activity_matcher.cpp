@@ -82,10 +82,6 @@ bool ActivityMatcher::claim(Expected& e, std::uint32_t id) {
   return true;
 }
 
-void ActivityMatcher::complete_claimed(Expected& e, const GpuActivity& activity, ReadySink& out) {
-  complete(e, activity, {}, nullptr, out);
-}
-
 void ActivityMatcher::complete(Expected& e, const GpuActivity& first, std::span<const GpuActivity> more,
                                Correlation* completing, ReadySink& out) {
   const std::uint64_t sequence = e.sequence;
@@ -101,7 +97,7 @@ void ActivityMatcher::complete(Expected& e, const GpuActivity& first, std::span<
 
 void ActivityMatcher::link(Expected& e, Correlation& c) {
   e.correlation = static_cast<std::uint32_t>(&c - correlations_.data());
-  c.expected = static_cast<std::uint32_t>(&e - expected_.data());
+  c.expected = place_of(e);
 }
 
 ActivityMatcher::Expected* ActivityMatcher::expected_of(Correlation& c) {
@@ -116,7 +112,7 @@ ActivityMatcher::Expected* ActivityMatcher::expected_of(Correlation& c) {
 
 void ActivityMatcher::add(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out) {
   if (const std::uint32_t found = correlation_index_.find(activity.correlation_id); is_claim(found)) {
-    complete_claimed(expected_[found & ~kClaimedBit], activity, out);
+    complete(expected_[found & ~kClaimedBit], activity, {}, nullptr, out);
     return;
   }
   bool made = false;
@@ -248,7 +244,7 @@ void ActivityMatcher::forget(Expected& e) {
   }
   e.live = false;
   expected_index_.erase(e.operation.external_id);
-  free_expected_.push_back(static_cast<std::uint32_t>(&e - expected_.data()));
+  free_expected_.push_back(place_of(e));
 }
 
 void ActivityMatcher::drop_correlation(Correlation& c) {

@@ -150,8 +150,6 @@ class ActivityMatcher {
   // Ties correlation `id` to `e` directly when nothing else is tied to either; false
   // when `e` needs a Correlation.
   bool claim(Expected& e, std::uint32_t id);
-  // `e` claimed by `activity`'s correlation: out with the activity's times.
-  void complete_claimed(Expected& e, const GpuActivity& activity, ReadySink& out);
   // `e`'s record, its GPU times taken from `first` and `more`, out; `e` and the
   // correlation that completed it (if any) forgotten.
   void complete(Expected& e, const GpuActivity& first, std::span<const GpuActivity> more, Correlation* completing,

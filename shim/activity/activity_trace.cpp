@@ -21,6 +21,7 @@
 #include "cupti/cupti_library.hpp"
 #include "logfmt/kernel_match.hpp"
 #include "shim/activity/counter_session.hpp"
+#include "shim/intercept/capture_mode.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/clock.hpp"
@@ -232,12 +233,10 @@ void wait_for_context(CUcontext context) {
   const DriverCalls* d = driver_calls();
   if (!d || !d->ctx_push || !d->ctx_pop || !d->ctx_synchronize) return;
   if (d->ctx_push(context) != CUDA_SUCCESS) return;
-  // The program may be capturing on another stream in global mode; the shim's own
-  // wait is not part of that capture.
-  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-  if (d->exchange_capture_mode) d->exchange_capture_mode(&mode);
-  d->ctx_synchronize();
-  if (d->exchange_capture_mode) d->exchange_capture_mode(&mode);
+  {
+    const RelaxedCaptureMode relaxed(*d);
+    d->ctx_synchronize();
+  }
   CUcontext popped = nullptr;
   d->ctx_pop(&popped);
 }

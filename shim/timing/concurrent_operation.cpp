@@ -10,7 +10,7 @@
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/clock.hpp"
 #include "shim/process/profiling_state.hpp"
-#include "shim/timing/capture_mode.hpp"
+#include "shim/intercept/capture_mode.hpp"
 #include "shim/timing/event_resolver.hpp"
 
 namespace computeprof::shim {

@@ -17,7 +17,7 @@
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/clock.hpp"
 #include "shim/process/lifecycle.hpp"
-#include "shim/timing/capture_mode.hpp"
+#include "shim/intercept/capture_mode.hpp"
 #include "shim/timing/elapsed_time.hpp"
 
 namespace computeprof::shim {

@@ -5,7 +5,7 @@
 #include "config/report.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/process/clock.hpp"
-#include "shim/timing/capture_mode.hpp"
+#include "shim/intercept/capture_mode.hpp"
 #include "shim/timing/elapsed_time.hpp"
 
 namespace computeprof::shim {

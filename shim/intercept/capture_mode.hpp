@@ -1,6 +1,7 @@
 #pragma once
-// The program may be capturing on another stream in global mode, where a wait on an
-// event would break its capture: the shim's own waits are not part of any capture.
+// The program may be capturing on another stream in global mode, where a wait (on an
+// event, a context) would break its capture: the shim's own waits are not part of any
+// capture.
 #include "shim/intercept/driver_calls.hpp"
 
 namespace computeprof::shim {
