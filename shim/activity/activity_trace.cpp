@@ -54,13 +54,17 @@ constexpr int kSettleWaits = 50;  // of 1 ms
 
 // kernelfilterscope all: a graph's kernel node is recorded only if the filters select it
 // by name, context and stream (invocation, launchskip and launchcount count direct
-// launches). Verdicts by name, kept for the process: node names are interned.
+// launches).
+bool filters_select_nodes() {
+  const config::KernelFilters& filters = process_profile().cuda.settings.config.kernel_filters;
+  return filters.active() && filters.scope == config::FilterScope::all;
+}
+
+// With filters_select_nodes(). Verdicts by name, kept for the process: node names are
+// interned.
 bool node_selected(const ProfiledContext& context, const logfmt::Record& record) {
   const config::KernelFilters& filters = process_profile().cuda.settings.config.kernel_filters;
-  if (!filters.active() || filters.scope != config::FilterScope::all || record.kind != logfmt::RecordKind::kernel ||
-      record.api.find("GraphLaunch") == std::string_view::npos) {
-    return true;
-  }
+  if (record.kind != logfmt::RecordKind::kernel || record.api.find("GraphLaunch") == std::string_view::npos) return true;
   static auto* verdicts = new std::unordered_map<const char*, logfmt::KernelNameVerdict>;
   auto [it, added] = verdicts->try_emplace(record.method.data());
   if (added) it->second = logfmt::judge_kernel_name(filters, record.method);
@@ -76,12 +80,15 @@ bool node_selected(const ProfiledContext& context, const logfmt::Record& record)
 // end next).
 class SubmitReady final : public ReadySink {
  public:
+  // Set before the first operation is expected: the filters are the process's.
+  bool select_nodes = false;
+
   void take(const ProfiledContext* context, const logfmt::Record& record, GpuTimesFrom times) override {
-    if (!node_selected(*context, record)) return;
-    if (record.kind != logfmt::RecordKind::graph && times == GpuTimesFrom::events) {
-      config::warn_once("CUPTI gave no activity record for some operations; their GPU times come from event pairs");
-    } else if (record.kind != logfmt::RecordKind::graph && times == GpuTimesFrom::unknown) {
-      config::warn_once("CUPTI gave no activity record for some operations; their GPU times are unknown (gputime 0)");
+    if (select_nodes && !node_selected(*context, record)) return;
+    if (times != GpuTimesFrom::activity && record.kind != logfmt::RecordKind::graph) {
+      config::warn_once(times == GpuTimesFrom::events
+                            ? "CUPTI gave no activity record for some operations; their GPU times come from event pairs"
+                            : "CUPTI gave no activity record for some operations; their GPU times are unknown (gputime 0)");
     }
     submit_record(context, context->origin.monotonic_at(record.gpu_end_ns), record);
   }
@@ -374,6 +381,7 @@ void decide() {
   // Serialized records are written in the order their operations ran.
   const bool serialized = !process_profile().cuda.settings.config.has(config::Option::conckerneltrace);
   activities().matcher.keep_order(serialized);
+  activities().ready.select_nodes = filters_select_nodes();
   if (!turn_tracing_on(*g_cupti)) {
     g_state.store(State::off, std::memory_order_release);
     return;
