@@ -39,19 +39,19 @@ std::uint32_t take_place(std::vector<T>& items, std::vector<std::uint32_t>& free
 
 ActivityMatcher::Correlation* ActivityMatcher::find_correlation(std::uint32_t id) {
   const std::uint32_t place = correlation_index_.find(id);
-  return place == IdTable<std::uint32_t>::kNone || is_claim(place) ? nullptr : &correlations_[place];
+  return place == kNone || is_claim(place) ? nullptr : &correlations_[place];
 }
 
 ActivityMatcher::Expected* ActivityMatcher::find_expected(std::uint64_t external_id) {
   const std::uint32_t place = expected_index_.find(external_id);
-  return place == IdTable<std::uint64_t>::kNone ? nullptr : &expected_[place];
+  return place == kNone ? nullptr : &expected_[place];
 }
 
 // Made by whichever of its records comes first. One made by an activity is let go if no
 // external correlation record tags it within a few rounds: work the shim did not tag.
 ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, bool* made) {
   const std::uint32_t found = correlation_index_.find(id);
-  if (found != IdTable<std::uint32_t>::kNone && !is_claim(found)) return correlations_[found];
+  if (found != kNone && !is_claim(found)) return correlations_[found];
   const std::uint32_t place = take_place(correlations_, free_correlations_);
   correlation_index_.assign(id, place);
   Correlation& c = correlations_[place];
@@ -61,7 +61,7 @@ ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, boo
   c.activities = 0;
   c.more.clear();  // keeps its capacity
   c.live = true;
-  if (found == IdTable<std::uint32_t>::kNone) {
+  if (found == kNone) {
     if (made) *made = true;
   } else {
     // Claimed: the operation keeps the id through the Correlation from now on.
@@ -127,7 +127,7 @@ void ActivityMatcher::add(const GpuActivity& activity, std::uint64_t now_ns, Rea
 }
 
 void ActivityMatcher::add(const ExternalCorrelation& record, std::uint64_t now_ns, ReadySink& out) {
-  if (correlation_index_.find(record.correlation_id) == IdTable<std::uint32_t>::kNone) {
+  if (correlation_index_.find(record.correlation_id) == kNone) {
     if (Expected* e = find_expected(record.external_id); e && claim(*e, record.correlation_id)) return;
   }
   Correlation& c = correlation(record.correlation_id);
@@ -152,7 +152,7 @@ void ActivityMatcher::expect(const ExpectedOperation& operation, std::uint64_t n
   }
   if (operation.timed_by_events) overdue_at_.push_back({now_ns + kOverdueNs, id});
   std::uint32_t place = expected_index_.find(id);
-  if (place == IdTable<std::uint64_t>::kNone) {
+  if (place == kNone) {
     place = take_place(expected_, free_expected_);
     expected_index_.assign(id, place);
   }
@@ -165,7 +165,7 @@ void ActivityMatcher::expect(const ExpectedOperation& operation, std::uint64_t n
   e.live = true;
   // Its external correlation record came first (serialized, it is written at the call).
   if (correlation_of_.empty()) return;
-  if (const std::uint32_t c = correlation_of_.find(id); c != IdTable<std::uint64_t>::kNone) {
+  if (const std::uint32_t c = correlation_of_.find(id); c != kNone) {
     correlation_of_.erase(id);
     if (Correlation* found = find_correlation(c)) {
       link(e, *found);

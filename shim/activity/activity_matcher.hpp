@@ -19,6 +19,7 @@
 #include "shim/activity/activity_records.hpp"
 #include "shim/activity/id_table.hpp"
 #include "shim/activity/ring_queue.hpp"
+#include "shim/activity/sequential_id_table.hpp"
 
 namespace computeprof::shim {
 
@@ -98,12 +99,13 @@ class ActivityMatcher {
   std::size_t expected_count() const { return expected_index_.size(); }
 
  private:
-  // Operations and correlations live in arrays indexed through IdTables; a place freed
+  // Operations and correlations live in arrays indexed by id (SequentialIdTable, IdTable); a place freed
   // is reused, with the capacity of its vectors: once the arrays have grown to what is
   // outstanding, matching allocates nothing.
   // A correlation and its operation, once both are known, name each other's places
   // (checked before use: a place may have been reused since).
   static constexpr std::uint32_t kUnlinked = UINT32_MAX;
+  static constexpr std::uint32_t kNone = IdTable<std::uint32_t>::kNone;  // what an index holds for an absent id
   // The common order, the operation expected, then its external correlation record, then
   // its activity, needs no Correlation: the correlation id is indexed straight to the
   // operation's place with this bit set (the operation is then `claimed` by that id), and
@@ -111,7 +113,7 @@ class ActivityMatcher {
   // correlation of one operation, goes through a Correlation. (Places stay far below
   // 2^31: an Expected is over 200 bytes.)
   static constexpr std::uint32_t kClaimedBit = 0x8000'0000u;
-  static bool is_claim(std::uint32_t indexed) { return indexed != IdTable<std::uint32_t>::kNone && (indexed & kClaimedBit); }
+  static bool is_claim(std::uint32_t indexed) { return indexed != kNone && (indexed & kClaimedBit); }
   struct Correlation {
     std::uint32_t id = 0;           // CUPTI's correlation id
     std::uint64_t external_id = 0;  // 0 until its external correlation record came
@@ -177,10 +179,10 @@ class ActivityMatcher {
   std::vector<Correlation> correlations_;
   std::vector<std::uint32_t> free_correlations_;
   // correlation id -> place in correlations_, or kClaimedBit | place in expected_
-  IdTable<std::uint32_t> correlation_index_;
+  SequentialIdTable<std::uint32_t> correlation_index_;
   std::vector<Expected> expected_;
   std::vector<std::uint32_t> free_expected_;
-  IdTable<std::uint64_t> expected_index_;  // external id -> place in expected_
+  SequentialIdTable<std::uint64_t> expected_index_;  // external id -> place in expected_
   // External id -> correlation id, for an external correlation record that came before
   // its operation was expected.
   IdTable<std::uint64_t> correlation_of_;

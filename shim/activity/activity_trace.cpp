@@ -131,15 +131,20 @@ Activities& activities() {
 // the order they were made.
 void take_pending_locked(Activities& a) {
   a.pending.snapshot(a.pending_rings);
+  if (a.pending_rings.size() == 1) {
+    // One thread's operations: its ring holds them in the order they were made.
+    PendingRings::Ring& ring = *a.pending_rings.front();
+    ring.release(ring.read([&](PendingOperation& p) { a.matcher.expect(p.operation, p.since_ns, a.ready); }));
+    a.pending.free_exited();
+    return;
+  }
   a.pending_heads.clear();
   a.pending_batch.clear();
   for (PendingRings::Ring* ring : a.pending_rings) {
     a.pending_heads.push_back(ring->read([&](PendingOperation& p) { a.pending_batch.push_back(&p); }));
   }
-  if (a.pending_rings.size() > 1) {
-    std::stable_sort(a.pending_batch.begin(), a.pending_batch.end(),
-                     [](const PendingOperation* x, const PendingOperation* y) { return x->since_ns < y->since_ns; });
-  }
+  std::stable_sort(a.pending_batch.begin(), a.pending_batch.end(),
+                   [](const PendingOperation* x, const PendingOperation* y) { return x->since_ns < y->since_ns; });
   for (PendingOperation* p : a.pending_batch) a.matcher.expect(p->operation, p->since_ns, a.ready);
   for (std::size_t i = 0; i < a.pending_rings.size(); ++i) a.pending_rings[i]->release(a.pending_heads[i]);
   a.pending.free_exited();

@@ -72,6 +72,14 @@ class IdTable {
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
 
+  // `visit(key, value)` for every key, in no particular order.
+  template <typename Visit>
+  void for_each(Visit&& visit) const {
+    for (const Entry& e : entries_) {
+      if (e.value != kNone) visit(e.key, e.value);
+    }
+  }
+
  private:
   struct Entry {
     Key key{};
