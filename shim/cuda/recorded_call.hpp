@@ -10,6 +10,7 @@
 #include "shim/activity/counter_session.hpp"
 #include "shim/intercept/cuda_entry_functions.hpp"
 #include "shim/output/record_pipeline.hpp"
+#include "shim/process/blank.hpp"
 #include "shim/process/call_stacks.hpp"
 #include "shim/process/operation_ids.hpp"
 #include "shim/process/profiling_state.hpp"
@@ -40,7 +41,7 @@ inline void identify(logfmt::Record& record, std::string_view api) {
 template <typename Describe, typename Call, typename Complete>
 CUresult time_and_submit(std::string_view api, OperationTimer& timer, Describe&& describe, Call&& call,
                          Complete&& complete) {
-  logfmt::Record record;
+  logfmt::Record record = blank<logfmt::Record>();
   identify(record, api);
   describe(record);
   timer.start();
@@ -58,7 +59,7 @@ CUresult time_and_submit(std::string_view api, OperationTimer& timer, Describe&&
 // recorded: the activity records tell when it ran.
 template <typename Describe, typename Call>
 CUresult run_traced(std::string_view api, OperationTimer& timer, Describe&& describe, Call&& call) {
-  ExpectedOperation operation;
+  ExpectedOperation operation = blank<ExpectedOperation>();
   identify(operation.record, api);
   operation.external_id = operation.record.correlation_id;
   operation.context = timer.profiled();

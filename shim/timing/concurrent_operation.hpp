@@ -10,6 +10,7 @@
 
 #include "logfmt/record.hpp"
 #include "shim/intercept/driver_calls.hpp"
+#include "shim/process/blank.hpp"
 #include "shim/process/profiling_state.hpp"
 #include "shim/timing/event_resolver.hpp"
 #include "shim/timing/event_track.hpp"
@@ -36,7 +37,7 @@ class ConcurrentOperation {
     while (!track->slot_free(h)) make_room(*track);
     EventSlot& slot = track->slots[h % EventTrack::kSlots];
     if (!slot.start && !give_events(tc, *track, h)) return;
-    reset(slot.record);
+    slot.record = blank<logfmt::Record>();
     slot.waited_wall_ns = 0;
     track_ = track;
     slot_ = &slot;
@@ -61,15 +62,6 @@ class ConcurrentOperation {
   // slot it no longer uses (lend_events), others create a pair. False (said once) when
   // they cannot be made.
   static bool give_events(const ThreadContext& tc, EventTrack& track, std::size_t h);
-  // What a slot's record starts as, copied in: assigning Record{} compiles to a string
-  // store, one instruction per word, a third more than the copy. The empty asm hides
-  // the blank's contents, or the compiler would turn the copy back into that store.
-  static constexpr logfmt::Record kBlankRecord{};
-  static void reset(logfmt::Record& record) {
-    const logfmt::Record* blank = &kBlankRecord;
-    asm("" : "+r"(blank));
-    record = *blank;
-  }
   // finish()'s rare paths, out of its frame. Not timed: the record is written now, as
   // serialized mode writes such records.
   [[gnu::noinline]] void submit_untimed(std::uint64_t cpu_end_ns);
