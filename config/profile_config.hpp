@@ -55,6 +55,8 @@ struct ProfileConfig {
   bool exports_to(ExportFormat f) const { return exports.test(static_cast<std::size_t>(f)); }
 
   bool has(Option o) const { return options.test(static_cast<std::size_t>(o)); }
+  // Counters are asked for and were not dropped: counted launches are made.
+  bool collects_counters() const { return counters.any() && !counters_dropped; }
   void set(Option o) { options.set(static_cast<std::size_t>(o)); }
 };
 

@@ -17,10 +17,7 @@ struct CounterSession;
 
 // Whether the configuration asks for counters at all (and did not drop them). Asked per
 // launch.
-inline bool counters_configured() {
-  const config::ProfileConfig& cfg = process_profile().cuda.settings.config;
-  return cfg.counters.any() && !cfg.counters_dropped;
-}
+inline bool counters_configured() { return process_profile().cuda.settings.config.collects_counters(); }
 
 // The session of `context` (created at its first counted launch, on the launching
 // thread), or null when counters cannot be collected there.

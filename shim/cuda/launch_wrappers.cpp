@@ -59,11 +59,9 @@ template <typename Call>
 CUresult launch(std::string_view api, CUfunction f, const LaunchShape& shape, CUstream stream, bool per_thread,
                 Call&& call) {
   auto describe = [&](logfmt::Record& r) { describe_kernel(r, f, shape); };
+  if (process_profile().cuda.plain_launches) return run_recorded(api, stream, per_thread, describe, call);
   const config::KernelFilters& filters = process_profile().cuda.settings.config.kernel_filters;
-  if (!filters.active()) {
-    if (counters_configured()) return run_counted(api, stream, per_thread, describe, call);
-    return run_recorded(api, stream, per_thread, describe, call);
-  }
+  if (!filters.active()) return run_counted(api, stream, per_thread, describe, call);
   OperationTimer timer(stream, per_thread);
   if (!timer.active()) return call();
   const bool selected = launch_selected(f, filters, timer);

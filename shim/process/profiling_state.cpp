@@ -29,6 +29,7 @@ std::atomic<std::uint64_t> g_loaded_wall_ns{0};
 ApiProfile make_api_profile(config::Settings settings) {
   ApiProfile p;
   p.fields = record_fields(settings);
+  p.plain_launches = !settings.config.kernel_filters.active() && !settings.config.collects_counters();
   p.settings = std::move(settings);
   return p;
 }

@@ -21,6 +21,10 @@ enum class MemoryTracing : std::uint8_t { unknown, off, on };
 struct ApiProfile {
   config::Settings settings;
   RecordFields fields;
+  // No kernel filter and no counters: every launch is recorded, none counted. The
+  // launch wrappers' one test for the common case, where the filters' and counters'
+  // own take a dozen instructions.
+  bool plain_launches = true;
 };
 
 struct ProcessProfile {
