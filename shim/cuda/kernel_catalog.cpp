@@ -186,12 +186,22 @@ CachedKernel& cached_kernel(CUfunction f) {
 const KernelInfo& kernel_info(CUfunction f) { return *cached_kernel(f).info; }
 
 namespace {
-// Out of line, so that kernel_launch's common case does not pay for its frame.
-[[gnu::noinline]] KernelLaunch kernel_launch_uncached(CUfunction f, std::uint32_t block_threads, std::uint32_t dynamic_smem) {
+void describe_kernel(logfmt::Record& r, const KernelInfo& info, const std::optional<double>& occupancy) {
+  r.method = info.name;
+  r.method_is_plain = info.plain_name;
+  r.static_smem = info.static_smem;
+  r.registers = info.registers;
+  r.occupancy = occupancy;
+}
+
+// Out of line, so that describe_kernel_launch's common case does not pay for its frame.
+[[gnu::noinline]] void describe_kernel_uncached(logfmt::Record& r, CUfunction f, std::uint32_t block_threads,
+                                                std::uint32_t dynamic_smem) {
   CachedKernel& slot = cached_kernel(f);
   const KernelInfo& info = *slot.info;
   if (slot.occupancy_known && slot.block_threads == block_threads && slot.dynamic_smem == dynamic_smem) {
-    return {info, slot.occupancy};
+    describe_kernel(r, info, slot.occupancy);
+    return;
   }
   const std::optional<double> occupancy = compute_occupancy(f, info, block_threads, dynamic_smem);
   // The driver calls made meanwhile may have let this thread reuse the slot (a signal
@@ -202,19 +212,37 @@ namespace {
     slot.occupancy = occupancy;
     slot.occupancy_known = true;
   }
-  return {info, occupancy};
+  describe_kernel(r, info, occupancy);
+}
+
+// Volta and later pick the L1/shared split themselves; without CUPTI the shim can only
+// report the preference in force, for both columns. Out of line: most logs lack them.
+[[gnu::noinline]] void describe_cache_config(logfmt::Record& r) {
+  CUfunc_cache config = CU_FUNC_CACHE_PREFER_NONE;
+  const DriverCalls* d = driver_calls();
+  if (d && d->ctx_get_cache_config) d->ctx_get_cache_config(&config);
+  r.cache_config_requested = static_cast<std::uint8_t>(config);
+  r.cache_config_executed = static_cast<std::uint8_t>(config);
 }
 }  // namespace
 
-KernelLaunch kernel_launch(CUfunction f, std::uint32_t block_threads, std::uint32_t dynamic_smem) {
+void describe_kernel_launch(logfmt::Record& r, CUfunction f, const logfmt::Dim3& grid, const logfmt::Dim3& block,
+                            std::uint32_t dynamic_smem) {
+  r.kind = logfmt::RecordKind::kernel;
+  r.grid = grid;
+  r.block = block;
+  r.dynamic_smem = dynamic_smem;
   // The common case, a kernel launched again by this thread with the same shape, in a
   // few loads and compares.
+  const std::uint32_t block_threads = block.x * block.y * block.z;
   const CachedKernel& slot = cache_slot(f);
   if (slot.handle == f && slot.generation == g_generation.load(std::memory_order_acquire) && slot.occupancy_known &&
       slot.block_threads == block_threads && slot.dynamic_smem == dynamic_smem) {
-    return {*slot.info, slot.occupancy};
+    describe_kernel(r, *slot.info, slot.occupancy);
+  } else {
+    describe_kernel_uncached(r, f, block_threads, dynamic_smem);
   }
-  return kernel_launch_uncached(f, block_threads, dynamic_smem);
+  if (process_profile().cuda.fields.cache_config) describe_cache_config(r);
 }
 
 void remember_function(CUfunction f, const char* name, CUmodule module) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "logfmt/kernel_match.hpp"
+#include "logfmt/record.hpp"
 #include "shim/intercept/cuda_api.hpp"
 
 namespace computeprof::shim {
@@ -29,17 +30,14 @@ struct KernelInfo {
 // Cached per thread; the driver is asked once per handle per process.
 const KernelInfo& kernel_info(CUfunction f);
 
-struct KernelLaunch {
-  const KernelInfo& info;
-  // Theoretical occupancy at the launch's block size and dynamic shared memory
-  // (docs/counters.md, "Occupancy"): active warps per SM over the SM's maximum. Empty
-  // when the driver cannot tell.
-  std::optional<double> occupancy;
-};
-
-// The info of `f` and a launch's occupancy, from one lookup of the thread's cache (the
-// occupancy of the kernel's last launch shape is kept: launches mostly repeat it).
-KernelLaunch kernel_launch(CUfunction f, std::uint32_t block_threads, std::uint32_t dynamic_smem);
+// Describes a launch of `f` in `r`: its kernel (name, registers, static shared memory),
+// its shape, its theoretical occupancy at that shape (docs/counters.md, "Occupancy":
+// active warps per SM over the SM's maximum; empty when the driver cannot tell) and,
+// when the log has the columns, the cache configuration. Kernel and occupancy come from
+// one lookup of the thread's cache (the occupancy of the kernel's last launch shape is
+// kept: launches mostly repeat it), filled straight into the record.
+void describe_kernel_launch(logfmt::Record& r, CUfunction f, const logfmt::Dim3& grid, const logfmt::Dim3& block,
+                            std::uint32_t dynamic_smem);
 
 // What the program's own lookups told (called by the lookup wrappers).
 void remember_function(CUfunction f, const char* name, CUmodule module);

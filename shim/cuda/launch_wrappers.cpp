@@ -12,30 +12,6 @@ struct LaunchShape {
   unsigned int dynamic_smem;
 };
 
-void describe_kernel(logfmt::Record& r, CUfunction f, const LaunchShape& shape) {
-  const KernelLaunch launch =
-      kernel_launch(f, shape.block.x * shape.block.y * shape.block.z, shape.dynamic_smem);
-  const KernelInfo& info = launch.info;
-  r.kind = logfmt::RecordKind::kernel;
-  r.method = info.name;
-  r.method_is_plain = info.plain_name;
-  r.grid = shape.grid;
-  r.block = shape.block;
-  r.dynamic_smem = shape.dynamic_smem;
-  r.static_smem = info.static_smem;
-  r.registers = info.registers;
-  r.occupancy = launch.occupancy;
-  if (process_profile().cuda.fields.cache_config) {
-    // Volta and later pick the L1/shared split themselves; without CUPTI the shim can
-    // only report the preference in force, for both columns.
-    CUfunc_cache config = CU_FUNC_CACHE_PREFER_NONE;
-    const DriverCalls* d = driver_calls();
-    if (d && d->ctx_get_cache_config) d->ctx_get_cache_config(&config);
-    r.cache_config_requested = static_cast<std::uint8_t>(config);
-    r.cache_config_executed = static_cast<std::uint8_t>(config);
-  }
-}
-
 // launchskip and launchcount count the matching launches of the process.
 std::atomic<std::uint64_t> g_matching_launches{0};
 
@@ -58,7 +34,7 @@ bool launch_selected(CUfunction f, const config::KernelFilters& filters, const O
 template <typename Call>
 CUresult launch(std::string_view api, CUfunction f, const LaunchShape& shape, CUstream stream, bool per_thread,
                 Call&& call) {
-  auto describe = [&](logfmt::Record& r) { describe_kernel(r, f, shape); };
+  auto describe = [&](logfmt::Record& r) { describe_kernel_launch(r, f, shape.grid, shape.block, shape.dynamic_smem); };
   if (process_profile().cuda.plain_launches) return run_recorded(api, stream, per_thread, describe, call);
   const config::KernelFilters& filters = process_profile().cuda.settings.config.kernel_filters;
   if (!filters.active()) return run_counted(api, stream, per_thread, describe, call);
