@@ -125,11 +125,4 @@ CUresult run_counted_with(std::string_view api, OperationTimer& timer, Describe&
                          [session](logfmt::Record& r) { collect_counters(*session, r); });
 }
 
-template <typename Describe, typename Call>
-CUresult run_counted(std::string_view api, CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
-  OperationTimer timer(stream, per_thread);
-  if (!timer.active()) return call();
-  return run_counted_with(api, timer, describe, call);
-}
-
 }  // namespace computeprof::shim
