@@ -10,21 +10,6 @@
 
 namespace computeprof::shim {
 
-OperationTimer::OperationTimer(CUstream stream, bool per_thread_variant)
-    : cpu_start_ns_(monotonic_ns()), stream_(stream == nullptr && per_thread_variant ? CU_STREAM_PER_THREAD : stream) {
-  const DriverCalls* d = driver_calls();
-  if (!d || !d->can_time()) return;
-  CUcontext context = nullptr;
-  if (d->stream_get_ctx(stream_, &context) != CUDA_SUCCESS || !context) return;
-  if (d->stream_is_capturing) {
-    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
-    // An error here (e.g. the legacy stream while another stream captures) means the
-    // operation cannot execute either.
-    if (d->stream_is_capturing(stream_, &status) != CUDA_SUCCESS || status != CU_STREAM_CAPTURE_STATUS_NONE) return;
-  }
-  context_ = thread_context(context);
-}
-
 void OperationTimer::restart_cpu_clock() { cpu_start_ns_ = monotonic_ns(); }
 
 void OperationTimer::start() {

@@ -7,6 +7,8 @@
 
 #include "logfmt/record.hpp"
 #include "shim/intercept/cuda_api.hpp"
+#include "shim/intercept/driver_calls.hpp"
+#include "shim/process/clock.hpp"
 #include "shim/timing/thread_context.hpp"
 
 namespace computeprof::shim {
@@ -15,7 +17,22 @@ class OperationTimer {
  public:
   // `stream` as the program passed it; `per_thread_variant`: it called a _ptds/_ptsz
   // entry point, where the NULL stream means the per-thread default stream.
-  OperationTimer(CUstream stream, bool per_thread_variant);
+  // Inline: made at every operation, where a call and its frame would cost a dozen
+  // instructions more.
+  OperationTimer(CUstream stream, bool per_thread_variant)
+      : cpu_start_ns_(monotonic_ns()), stream_(stream == nullptr && per_thread_variant ? CU_STREAM_PER_THREAD : stream) {
+    const DriverCalls* d = driver_calls();
+    if (!d || !d->can_time()) return;
+    CUcontext context = nullptr;
+    if (d->stream_get_ctx(stream_, &context) != CUDA_SUCCESS || !context) return;
+    if (d->stream_is_capturing) {
+      CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+      // An error here (e.g. the legacy stream while another stream captures) means the
+      // operation cannot execute either.
+      if (d->stream_is_capturing(stream_, &status) != CUDA_SUCCESS || status != CU_STREAM_CAPTURE_STATUS_NONE) return;
+    }
+    context_ = thread_context(context);
+  }
 
   // False when this operation is not to be recorded: no usable context, or a stream
   // being captured (the operation does not execute; waiting on an event there would
