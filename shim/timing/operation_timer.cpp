@@ -38,15 +38,6 @@ void OperationTimer::finish(logfmt::Record& record) {
   describe_stream(record);
 }
 
-void OperationTimer::finish_unwaited(logfmt::Record& record) {
-  completed_ns_ = monotonic_ns();
-  const ContextOrigin& origin = context_->profiled->origin;
-  record.cputime_ns = completed_ns_ - cpu_start_ns_;
-  record.timestamp_ns = cpu_start_ns_ >= origin.monotonic_ns ? cpu_start_ns_ - origin.monotonic_ns : 0;
-  record.gpu_end_ns = record.gpu_start_ns = origin.wall_ns + (completed_ns_ - origin.monotonic_ns);
-  describe_stream(record);
-}
-
 void OperationTimer::record_stream_id(logfmt::Record& record) const {
   const DriverCalls& d = *driver_calls();
   unsigned long long stream_id = 0;

@@ -51,8 +51,16 @@ class OperationTimer {
   void finish(logfmt::Record& record);
   // After the real call succeeded, when something else gives the GPU times (CUPTI's
   // activity records) and nothing waits: the CPU side of the record and its stream;
-  // its GPU start and end are the call's end on the wall clock until then.
-  void finish_unwaited(logfmt::Record& record);
+  // its GPU start and end are the call's end on the wall clock until then. Inline: a
+  // few stores, for which a call and its frame would cost a third more.
+  void finish_unwaited(logfmt::Record& record) {
+    completed_ns_ = monotonic_ns();
+    const ContextOrigin& origin = context_->profiled->origin;
+    record.cputime_ns = completed_ns_ - cpu_start_ns_;
+    record.timestamp_ns = cpu_start_ns_ >= origin.monotonic_ns ? cpu_start_ns_ - origin.monotonic_ns : 0;
+    record.gpu_end_ns = record.gpu_start_ns = origin.wall_ns + (completed_ns_ - origin.monotonic_ns);
+    describe_stream(record);
+  }
   const ProfiledContext* profiled() const { return context_->profiled; }
   ThreadContext& context() const { return *context_; }
   // The record's stream id, when the log has the column (a driver call: only then).
