@@ -44,10 +44,11 @@ struct CachedKernel {
   const void* handle = nullptr;
   std::uint64_t generation = 0;
   const KernelInfo* info = nullptr;
-  // The last launch shape's occupancy: launches of one kernel mostly repeat it.
+  // The last launch shape's occupancy: launches of one kernel mostly repeat it. A float,
+  // as records hold it: copied into each record without a conversion.
   std::uint32_t block_threads = 0;
   std::uint32_t dynamic_smem = 0;
-  std::optional<double> occupancy;
+  std::optional<float> occupancy;
   bool occupancy_known = false;
 };
 
@@ -129,7 +130,7 @@ bool device_limits(const DriverCalls& d, int device, int& max_threads, int& warp
   return true;
 }
 
-std::optional<double> compute_occupancy(CUfunction f, const KernelInfo& info, std::uint32_t block_threads,
+std::optional<float> compute_occupancy(CUfunction f, const KernelInfo& info, std::uint32_t block_threads,
                                         std::uint32_t dynamic_smem) {
   const DriverCalls* d = driver_calls();
   if (!d || !d->occupancy_max_blocks || block_threads == 0) return std::nullopt;
@@ -147,7 +148,7 @@ std::optional<double> compute_occupancy(CUfunction f, const KernelInfo& info, st
   if (!device_limits(*d, current_device(*d), max_threads, warp)) return std::nullopt;
   const int warps_per_block = (static_cast<int>(block_threads) + warp - 1) / warp;
   const double occupancy = static_cast<double>(blocks * warps_per_block) / (max_threads / warp);
-  return occupancy > 1.0 ? 1.0 : occupancy;
+  return static_cast<float>(occupancy > 1.0 ? 1.0 : occupancy);
 }
 
 }  // namespace
@@ -186,7 +187,7 @@ CachedKernel& cached_kernel(CUfunction f) {
 const KernelInfo& kernel_info(CUfunction f) { return *cached_kernel(f).info; }
 
 namespace {
-void describe_kernel(logfmt::Record& r, const KernelInfo& info, const std::optional<double>& occupancy) {
+void describe_kernel(logfmt::Record& r, const KernelInfo& info, const std::optional<float>& occupancy) {
   r.method = info.name;
   r.method_is_plain = info.plain_name;
   r.static_smem = info.static_smem;
@@ -203,7 +204,7 @@ void describe_kernel(logfmt::Record& r, const KernelInfo& info, const std::optio
     describe_kernel(r, info, slot.occupancy);
     return;
   }
-  const std::optional<double> occupancy = compute_occupancy(f, info, block_threads, dynamic_smem);
+  const std::optional<float> occupancy = compute_occupancy(f, info, block_threads, dynamic_smem);
   // The driver calls made meanwhile may have let this thread reuse the slot (a signal
   // handler's launch): kept only if it is still this kernel's.
   if (slot.handle == f && slot.info == &info) {
