@@ -12,10 +12,6 @@ namespace computeprof::shim {
 
 void OperationTimer::restart_cpu_clock() { cpu_start_ns_ = monotonic_ns(); }
 
-void OperationTimer::start() {
-  started_ = driver_calls()->event_record(context_->start, stream_) == CUDA_SUCCESS;
-}
-
 void OperationTimer::finish(logfmt::Record& record) {
   const DriverCalls& d = *driver_calls();
   float ms = 0.0f;
