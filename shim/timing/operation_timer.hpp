@@ -20,7 +20,8 @@ class OperationTimer {
   // Inline: made at every operation, where a call and its frame would cost a dozen
   // instructions more.
   OperationTimer(CUstream stream, bool per_thread_variant)
-      : cpu_start_ns_(monotonic_ns()), stream_(stream == nullptr && per_thread_variant ? CU_STREAM_PER_THREAD : stream) {
+      : cpu_start_ns_(monotonic_ns()),
+        stream_(stream == nullptr && per_thread_variant ? CU_STREAM_PER_THREAD : stream) {
     const DriverCalls* d = driver_calls();
     if (!d || !d->can_time()) return;
     CUcontext context = nullptr;
