@@ -14,7 +14,15 @@
 #include "shim/process/profiling_state.hpp"
 
 namespace computeprof::shim {
+namespace detail {
+std::atomic<std::uint64_t> g_kernel_generation{1};
+constinit thread_local std::array<CachedKernel, kThreadCacheSize> t_kernels;
+}  // namespace detail
+
 namespace {
+using detail::cache_slot;
+using detail::CachedKernel;
+using detail::describe_kernel;
 
 struct RememberedName {
   std::string name;
@@ -31,33 +39,9 @@ struct Catalog {
   std::vector<KernelInfo*> retired;
 };
 
-// Bumped when handles may have been reused; per-thread caches check it at every launch.
-// Apart from the catalog: constant-initialised, read without the catalog's set-up.
-std::atomic<std::uint64_t> g_generation{1};
-
 Catalog& catalog() {
   static Catalog* c = new Catalog;
   return *c;
-}
-
-struct CachedKernel {
-  const void* handle = nullptr;
-  std::uint64_t generation = 0;
-  const KernelInfo* info = nullptr;
-  // The last launch shape's occupancy: launches of one kernel mostly repeat it. A float,
-  // as records hold it: copied into each record without a conversion.
-  std::uint32_t block_threads = 0;
-  std::uint32_t dynamic_smem = 0;
-  std::optional<float> occupancy;
-  bool occupancy_known = false;
-};
-
-constexpr std::size_t kThreadCacheSize = 64;
-thread_local std::array<CachedKernel, kThreadCacheSize> t_kernels;
-
-CachedKernel& cache_slot(const void* handle) {
-  const auto h = reinterpret_cast<std::uintptr_t>(handle);
-  return t_kernels[(h >> 4 ^ h >> 12) % kThreadCacheSize];
 }
 
 int current_device(const DriverCalls& d) {
@@ -157,7 +141,7 @@ namespace {
 
 // The calling thread's cache slot of `f`, holding its info (built once per process).
 CachedKernel& cached_kernel(CUfunction f) {
-  const std::uint64_t generation = g_generation.load(std::memory_order_acquire);
+  const std::uint64_t generation = detail::g_kernel_generation.load(std::memory_order_acquire);
   CachedKernel& slot = cache_slot(f);
   if (slot.handle == f && slot.generation == generation) return slot;
 
@@ -186,18 +170,9 @@ CachedKernel& cached_kernel(CUfunction f) {
 
 const KernelInfo& kernel_info(CUfunction f) { return *cached_kernel(f).info; }
 
-namespace {
-void describe_kernel(logfmt::Record& r, const KernelInfo& info, const std::optional<float>& occupancy) {
-  r.method = info.name;
-  r.method_is_plain = info.plain_name;
-  r.static_smem = info.static_smem;
-  r.registers = info.registers;
-  r.occupancy = occupancy;
-}
-
-// Out of line, so that describe_kernel_launch's common case does not pay for its frame.
-[[gnu::noinline]] void describe_kernel_uncached(logfmt::Record& r, CUfunction f, std::uint32_t block_threads,
-                                                std::uint32_t dynamic_smem) {
+namespace detail {
+void describe_kernel_uncached(logfmt::Record& r, CUfunction f, std::uint32_t block_threads,
+                              std::uint32_t dynamic_smem) {
   CachedKernel& slot = cached_kernel(f);
   const KernelInfo& info = *slot.info;
   if (slot.occupancy_known && slot.block_threads == block_threads && slot.dynamic_smem == dynamic_smem) {
@@ -217,34 +192,15 @@ void describe_kernel(logfmt::Record& r, const KernelInfo& info, const std::optio
 }
 
 // Volta and later pick the L1/shared split themselves; without CUPTI the shim can only
-// report the preference in force, for both columns. Out of line: most logs lack them.
-[[gnu::noinline]] void describe_cache_config(logfmt::Record& r) {
+// report the preference in force, for both columns.
+void describe_cache_config(logfmt::Record& r) {
   CUfunc_cache config = CU_FUNC_CACHE_PREFER_NONE;
   const DriverCalls* d = driver_calls();
   if (d && d->ctx_get_cache_config) d->ctx_get_cache_config(&config);
   r.cache_config_requested = static_cast<std::uint8_t>(config);
   r.cache_config_executed = static_cast<std::uint8_t>(config);
 }
-}  // namespace
-
-void describe_kernel_launch(logfmt::Record& r, CUfunction f, const logfmt::Dim3& grid, const logfmt::Dim3& block,
-                            std::uint32_t dynamic_smem) {
-  r.kind = logfmt::RecordKind::kernel;
-  r.grid = grid;
-  r.block = block;
-  r.dynamic_smem = dynamic_smem;
-  // The common case, a kernel launched again by this thread with the same shape, in a
-  // few loads and compares.
-  const std::uint32_t block_threads = block.x * block.y * block.z;
-  const CachedKernel& slot = cache_slot(f);
-  if (slot.handle == f && slot.generation == g_generation.load(std::memory_order_acquire) && slot.occupancy_known &&
-      slot.block_threads == block_threads && slot.dynamic_smem == dynamic_smem) {
-    describe_kernel(r, *slot.info, slot.occupancy);
-  } else {
-    describe_kernel_uncached(r, f, block_threads, dynamic_smem);
-  }
-  if (process_profile().cuda.fields.cache_config) describe_cache_config(r);
-}
+}  // namespace detail
 
 void remember_function(CUfunction f, const char* name, CUmodule module) {
   if (!f || !name) return;
@@ -276,7 +232,7 @@ void forget_owner(const void* owner) {
   std::erase_if(c.remembered, [&](const auto& entry) { return entry.second.owner == owner; });
   for (auto& [handle, info] : c.infos) c.retired.push_back(info);
   c.infos.clear();
-  g_generation.fetch_add(1, std::memory_order_acq_rel);
+  detail::g_kernel_generation.fetch_add(1, std::memory_order_acq_rel);
 }
 }  // namespace
 
