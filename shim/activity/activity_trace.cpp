@@ -33,6 +33,8 @@
 namespace computeprof::shim {
 
 std::atomic<ActivityTiming> detail::g_activity_timing{ActivityTiming::undecided};
+constinit decltype(&::cuptiActivityPushExternalCorrelationId) detail::g_push_external_id = nullptr;
+constinit decltype(&::cuptiActivityPopExternalCorrelationId) detail::g_pop_external_id = nullptr;
 
 namespace {
 
@@ -326,10 +328,24 @@ void notify_collector(Activities& a) {
 
 // After an operation was queued: wakes a collector that sleeps for want of anything
 // awaited. One fence and one load per operation; a notify only when it was idle.
-void wake_collector() {
-  Activities& a = activities();
+void wake_collector(Activities& a) {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (!a.idle.load(std::memory_order_relaxed) || !a.idle.exchange(false, std::memory_order_relaxed)) return;
+  notify_collector(a);
+}
+
+// The collector did not keep up: this thread hands the queued operations over itself,
+// which empties its ring. Nothing is dropped. Out of line, as is the next: the common
+// push does not pay for their frames.
+template <typename Fill>
+[[gnu::noinline]] void push_into_full_ring(PendingRings::Ring& ring, Fill& fill) {
+  take_pending();
+  ring.try_push(fill);
+}
+
+// A ring half full: the collector takes the operations before it fills.
+[[gnu::noinline]] void request_take(Activities& a) {
+  a.take_requested.store(true, std::memory_order_release);
   notify_collector(a);
 }
 
@@ -383,6 +399,8 @@ void decide() {
     return;
   }
   g_cupti = &*load.library;
+  detail::g_push_external_id = g_cupti->cuptiActivityPushExternalCorrelationId;
+  detail::g_pop_external_id = g_cupti->cuptiActivityPopExternalCorrelationId;
   // Serialized records are written in the order their operations ran.
   const bool serialized = !process_profile().cuda.settings.config.has(config::Option::conckerneltrace);
   activities().matcher.keep_order(serialized);
@@ -407,12 +425,6 @@ bool detail::decide_activity_timing() {
   return true;
 }
 
-void push_activity_id(std::uint64_t id) { g_cupti->cuptiActivityPushExternalCorrelationId(kShimCorrelationKind, id); }
-
-void pop_activity_id() {
-  std::uint64_t id = 0;
-  g_cupti->cuptiActivityPopExternalCorrelationId(kShimCorrelationKind, &id);
-}
 
 void expect_activities(const ExpectedOperation& operation, std::uint64_t made_ns) {
   Activities& a = activities();
@@ -421,17 +433,9 @@ void expect_activities(const ExpectedOperation& operation, std::uint64_t made_ns
     p.operation = operation;
     p.since_ns = made_ns;
   };
-  if (!ring.try_push(fill)) {
-    // The collector did not keep up: this thread hands the queued operations over
-    // itself, which empties its ring. Nothing is dropped.
-    take_pending();
-    ring.try_push(fill);
-  }
-  if (ring.size() == PendingRings::Ring::kCapacity / 2) {
-    a.take_requested.store(true, std::memory_order_release);
-    notify_collector(a);
-  }
-  wake_collector();
+  if (!ring.try_push(fill)) push_into_full_ring(ring, fill);
+  if (ring.size() == PendingRings::Ring::kCapacity / 2) request_take(a);
+  wake_collector(a);
 }
 
 void settle_activities(const ProfiledContext* context) {

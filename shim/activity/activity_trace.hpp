@@ -16,6 +16,9 @@ enum class ActivityTiming : std::uint8_t { undecided, tracing, off };
 namespace detail {
 extern std::atomic<ActivityTiming> g_activity_timing;
 bool decide_activity_timing();
+// CUPTI's, set before tracing starts; constant-initialised, so read inline per call.
+extern constinit decltype(&::cuptiActivityPushExternalCorrelationId) g_push_external_id;
+extern constinit decltype(&::cuptiActivityPopExternalCorrelationId) g_pop_external_id;
 }  // namespace detail
 
 // Decides once, thread-safe, before the first recorded CUDA operation: loads CUPTI,
@@ -31,9 +34,12 @@ inline bool activity_tracing() {
   return detail::g_activity_timing.load(std::memory_order_acquire) == ActivityTiming::tracing;
 }
 
-// Around the real call of the operation tagged `id`.
-void push_activity_id(std::uint64_t id);
-void pop_activity_id();
+// Around the real call of the operation tagged `id` (while tracing).
+inline void push_activity_id(std::uint64_t id) { detail::g_push_external_id(kShimCorrelationKind, id); }
+inline void pop_activity_id() {
+  std::uint64_t id = 0;
+  detail::g_pop_external_id(kShimCorrelationKind, &id);
+}
 
 // The operation was made (and, serialized, waited for) by `made_ns` (the monotonic
 // clock): its record is written once its activity records came, in the order
