@@ -42,11 +42,6 @@ ActivityMatcher::Correlation* ActivityMatcher::find_correlation(std::uint32_t id
   return place == kNone || is_claim(place) ? nullptr : &correlations_[place];
 }
 
-ActivityMatcher::Expected* ActivityMatcher::find_expected(std::uint64_t external_id) {
-  const std::uint32_t place = expected_index_.find(external_id);
-  return place == kNone ? nullptr : &expected_[place];
-}
-
 // Made by whichever of its records comes first. One made by an activity is let go if no
 // external correlation record tags it within a few rounds: work the shim did not tag.
 ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, bool* made) {

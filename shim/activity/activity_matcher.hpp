@@ -159,7 +159,10 @@ class ActivityMatcher {
                                  Correlation* completing, ReadySink& out);
   std::uint32_t place_of(const Expected& e) const { return static_cast<std::uint32_t>(&e - expected_.data()); }
   Correlation* find_correlation(std::uint32_t id);
-  Expected* find_expected(std::uint64_t external_id);
+  Expected* find_expected(std::uint64_t external_id) {
+    const std::uint32_t place = expected_index_.find(external_id);
+    return place == kNone ? nullptr : &expected_[place];
+  }
   void link(Expected& e, Correlation& c);
   Expected* expected_of(Correlation& c);
   void try_complete(Correlation& c, std::uint64_t now_ns, ReadySink& out);

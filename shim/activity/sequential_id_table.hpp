@@ -31,23 +31,14 @@ class SequentialIdTable {
 
   // Sets the value of `key` (not kNone), adding the key if absent.
   void assign(Key key, std::uint32_t value) {
-    if (size_ == grow_at_) grow();
+    // The common case, a new key whose place is free, in a few instructions.
     Entry& e = places_[place(key)];
-    if (e.value != kNone && e.key == key) {
-      e.value = value;
-      return;
-    }
-    // A key displaced once stays displaced until erased: it is never in both.
-    if (!displaced_.empty() && displaced_.find(key) != kNone) {
-      displaced_.assign(key, value);
-      return;
-    }
-    ++size_;
-    if (e.value == kNone) {
+    if (e.value == kNone && displaced_.empty() && size_ != grow_at_) {
       e = {key, value};
-    } else {
-      displaced_.assign(key, value);
+      ++size_;
+      return;
     }
+    assign_otherwise(key, value);
   }
 
   // Removes `key`; false when it was absent.
@@ -71,6 +62,28 @@ class SequentialIdTable {
     std::uint32_t value = kNone;
   };
 
+  // assign()'s other cases (an id present, displaced or to be displaced; a table to
+  // grow), out of line: the common insertion does not pay for their frame.
+  [[gnu::noinline]] void assign_otherwise(Key key, std::uint32_t value) {
+    if (size_ == grow_at_) grow();
+    Entry& e = places_[place(key)];
+    if (e.value != kNone && e.key == key) {
+      e.value = value;
+      return;
+    }
+    // A key displaced once stays displaced until erased: it is never in both.
+    if (!displaced_.empty() && displaced_.find(key) != kNone) {
+      displaced_.assign(key, value);
+      return;
+    }
+    ++size_;
+    if (e.value == kNone) {
+      e = {key, value};
+    } else {
+      displaced_.assign(key, value);
+    }
+  }
+
   // Operation ids carry their thread's number from bit 40 (shim/process/operation_ids.hpp):
   // each thread's window starts at a place of its own, far from the others'.
   std::size_t place(Key key) const {
@@ -78,8 +91,7 @@ class SequentialIdTable {
     return static_cast<std::size_t>(k + (k >> 40) * 0x9e3779b97f4a7c15u) & mask_;
   }
 
-  // Out of line: the common insertion does not pay for its frame.
-  [[gnu::noinline]] void grow() {
+  void grow() {
     std::vector<Entry> old = std::move(places_);
     IdTable<Key> old_displaced = std::move(displaced_);
     displaced_ = IdTable<Key>();
