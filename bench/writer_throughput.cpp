@@ -48,8 +48,9 @@ logfmt::Record copy() {
 }
 
 // Records per second for one layout and format, over `n` records (kernels and copies),
-// written in place into a buffer as the shim's log sink writes them (LogFile::room_for).
+// written in place into a buffer by one LineWriter, as the shim's log sink writes them (LogFile::room_for).
 double rate(const logfmt::ColumnLayout& layout, config::LogFormat format, long n, std::size_t& bytes) {
+  logfmt::LineWriter lines(layout, format);
   const logfmt::Record records[] = {kernel(), copy()};
   constexpr std::size_t kBuffer = 1 << 20;
   std::vector<char> buffer(kBuffer);
@@ -58,11 +59,11 @@ double rate(const logfmt::ColumnLayout& layout, config::LogFormat format, long n
   const auto start = std::chrono::steady_clock::now();
   for (long i = 0; i < n; ++i) {
     const logfmt::Record& r = records[i & 1];
-    if (buffer.data() + kBuffer - p < static_cast<std::ptrdiff_t>(logfmt::line_bound(r, layout))) {
+    if (buffer.data() + kBuffer - p < static_cast<std::ptrdiff_t>(lines.bound(r))) {
       bytes += static_cast<std::size_t>(p - buffer.data());
       p = buffer.data();
     }
-    p = logfmt::put_record(p, r, layout, format);
+    p = lines.put(p, r);
   }
   bytes += static_cast<std::size_t>(p - buffer.data());
   const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;

@@ -202,7 +202,7 @@ constexpr unsigned line(LineValue value) { return static_cast<unsigned>(value); 
 // lines, the field's value only in CSV lines; counters that could not be collected read
 // "n/a" in key-value lines, "" in CSV.
 template <config::LogFormat kFormat>
-char* put_line(char* p, const Record& r, const LinePlan& plan) {
+char* put_line(char* p, const Record& r, const LinePlan& plan, OccupancyTexts& occupancies) {
   constexpr bool kvp = kFormat == config::LogFormat::kvp;
   for (const LineStep& step : plan.steps) {
     char* q = put_text(p, step.text);
@@ -235,7 +235,7 @@ char* put_line(char* p, const Record& r, const LinePlan& plan) {
       case line(Column::stasmemperblock): q = put_integer(q, r.static_smem); break;
       case line(Column::regperthread): q = put_integer(q, r.registers); break;
       case line(Column::occupancy):
-        q = r.occupancy ? put_fixed3(q, *r.occupancy) : absent;
+        q = r.occupancy ? occupancies.put(q, *r.occupancy) : absent;
         break;
       case line(Column::streamid): q = put_integer(q, r.stream_id); break;
       case line(Column::cacheconfigexecuted): q = put_integer(q, r.cache_config_executed); break;
@@ -261,18 +261,33 @@ char* put_line(char* p, const Record& r, const LinePlan& plan) {
   return put_text(p, plan.tail);
 }
 
-char* put_kvp_line(char* p, const Record& r, const ColumnLayout& layout) {
-  return put_line<config::LogFormat::kvp>(p, r, layout.kvp_lines[static_cast<std::size_t>(r.kind)]);
-}
-
-char* put_csv_line(char* p, const Record& r, const ColumnLayout& layout) {
-  return put_line<config::LogFormat::csv>(p, r, layout.csv_lines[static_cast<std::size_t>(r.kind)]);
+// A line written once, without a writer's memory (tests, tools).
+char* put_line(char* p, const Record& r, const ColumnLayout& layout, config::LogFormat format) {
+  using enum config::LogFormat;
+  OccupancyTexts occupancies;
+  const auto kind = static_cast<std::size_t>(r.kind);
+  if (format == csv) return put_line<csv>(p, r, layout.csv_lines[kind], occupancies);
+  return put_line<kvp>(p, r, layout.kvp_lines[kind], occupancies);
 }
 
 }  // namespace
 
-char* put_record(char* p, const Record& record, const ColumnLayout& layout, config::LogFormat format) {
-  return format == config::LogFormat::csv ? put_csv_line(p, record, layout) : put_kvp_line(p, record, layout);
+char* OccupancyTexts::put_and_remember(char* p, Entry& entry, std::uint32_t bits, float value) {
+  char* const end = put_fixed3(p, value);
+  const auto size = static_cast<std::size_t>(end - p);
+  if (size <= entry.text.size()) {  // every occupancy; not a large float's digits
+    entry.bits = bits;
+    entry.size = static_cast<std::uint32_t>(size);
+    std::memcpy(entry.text.data(), p, size);
+  }
+  return end;
+}
+
+char* LineWriter::put(char* p, const Record& r) {
+  using enum config::LogFormat;
+  const auto kind = static_cast<std::size_t>(r.kind);
+  if (format_ == csv) return put_line<csv>(p, r, layout_.csv_lines[kind], occupancies_);
+  return put_line<kvp>(p, r, layout_.kvp_lines[kind], occupancies_);
 }
 
 namespace {
@@ -289,16 +304,16 @@ void append_put(std::string& out, std::size_t bound, Put put) {
 }  // namespace
 
 void write_kvp_line(std::string& out, const Record& r, const ColumnLayout& layout) {
-  append_put(out, line_bound(r, layout), [&](char* p) { return put_kvp_line(p, r, layout); });
+  append_put(out, line_bound(r, layout), [&](char* p) { return put_line(p, r, layout, config::LogFormat::kvp); });
 }
 
 void write_csv_line(std::string& out, const Record& r, const ColumnLayout& layout) {
-  append_put(out, line_bound(r, layout), [&](char* p) { return put_csv_line(p, r, layout); });
+  append_put(out, line_bound(r, layout), [&](char* p) { return put_line(p, r, layout, config::LogFormat::csv); });
 }
 
 void write_record(std::string& out, const Record& record, const ColumnLayout& layout,
                   config::LogFormat format) {
-  append_put(out, line_bound(record, layout), [&](char* p) { return put_record(p, record, layout, format); });
+  append_put(out, line_bound(record, layout), [&](char* p) { return put_line(p, record, layout, format); });
 }
 
 void append_kvp_field(std::string& out, std::string_view field) {

@@ -1,7 +1,11 @@
 #pragma once
 // Record -> text, key-value or CSV (docs/format.md, "Key-value records", "CSV records"). Appends to a caller's buffer;
 // knows nothing of files.
+#include <array>
+#include <cstdint>
+#include <cstring>
 #include <string>
+#include <utility>
 
 #include "config/profile_config.hpp"
 #include "logfmt/columns.hpp"
@@ -22,15 +26,60 @@ void write_record(std::string& out, const Record& record, const ColumnLayout& la
 // The longest value any column writes: a float's integer digits, sign and three decimals.
 inline constexpr std::size_t kMaxValue = 48;
 
-// The same line written in place, for a buffer that has line_bound() bytes of room at
-// `p`; returns the end of what it wrote. A line has at most one step per column, and
-// its tail; each copies a whole text block and writes at most kMaxValue after it (the
-// method: twice its length and two quotes; its step writes the two times too, in their
-// columns' room). Inline: asked once per record.
+// The room a line written in place needs (LineWriter). A line has at most one step per
+// column, and its tail; each copies a whole text block and writes at most kMaxValue
+// after it (the method: twice its length and two quotes; its step writes the two times
+// too, in their columns' room). Inline: asked once per record.
 inline std::size_t line_bound(const Record& record, const ColumnLayout& layout) {
   return (layout.columns.size() + 1) * (kLineText + kMaxValue) + 2 * record.method.size();
 }
-char* put_record(char* p, const Record& record, const ColumnLayout& layout, config::LogFormat format);
+
+// The texts of the occupancies written last, by their float's bits, for a writer that
+// writes many lines: a kernel's records all hold its occupancy, whose text is then
+// copied, not worked out again (tens of instructions; std::to_chars' hundreds for
+// 1.000). Direct-mapped; every entry holds a true text from the start.
+class OccupancyTexts {
+ public:
+  // Writes `value` with three decimals, as printf's %.3f does, into room for kMaxValue
+  // bytes at `p`, and returns its end. Inline: once per kernel's record.
+  char* put(char* p, float value) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    Entry& entry = entries_[bits * 0x9e3779b1U >> (32 - kEntryBits)];  // Fibonacci hashing
+    if (entry.bits != bits) [[unlikely]] return put_and_remember(p, entry, bits, value);
+    std::memcpy(p, entry.text.data(), entry.text.size());
+    return p + entry.size;
+  }
+
+ private:
+  static constexpr int kEntryBits = 4;
+  struct Entry {
+    std::uint32_t bits = 0;  // 0.0F
+    std::uint32_t size = 5;
+    std::array<char, 8> text = {'0', '.', '0', '0', '0'};
+  };
+  char* put_and_remember(char* p, Entry& entry, std::uint32_t bits, float value);
+
+  std::array<Entry, 1 << kEntryBits> entries_{};
+};
+
+// The lines of one log, in its format, written in place (LogFile::room_for). Not
+// thread-safe: it remembers what it wrote (OccupancyTexts).
+class LineWriter {
+ public:
+  LineWriter(ColumnLayout layout, config::LogFormat format) : layout_(std::move(layout)), format_(format) {}
+
+  const ColumnLayout& layout() const { return layout_; }
+  config::LogFormat format() const { return format_; }
+  // Room for `record`'s line: put() writes it there and returns its end.
+  std::size_t bound(const Record& record) const { return line_bound(record, layout_); }
+  char* put(char* p, const Record& record);
+
+ private:
+  ColumnLayout layout_;
+  config::LogFormat format_;
+  OccupancyTexts occupancies_;
+};
 
 // No character of `name` is escaped in key-value logs or quoted in CSV.
 bool is_plain_name(std::string_view name);

@@ -1,7 +1,6 @@
 #include "shim/output/classic_log_sink.hpp"
 
 #include "logfmt/header.hpp"
-#include "logfmt/record_writer.hpp"
 #include "shim/output/log_paths.hpp"
 
 namespace computeprof::shim {
@@ -9,8 +8,7 @@ namespace computeprof::shim {
 ClassicLogSink::ClassicLogSink(const ProfiledContext& context, config::LogFormat format)
     : context_(context),
       settings_(context.profile->settings),
-      format_(format),
-      layout_(logfmt::select_columns(settings_.config, context.api)) {}
+      lines_(logfmt::select_columns(settings_.config, context.api), format) {}
 
 void ClassicLogSink::begin() {
   const std::string path = claim_output_path(settings_.log_template, context_.device, context_.number);
@@ -20,18 +18,18 @@ void ClassicLogSink::begin() {
   info.device = context_.device;
   info.device_name = context_.device_name;
   info.context = context_.number;
-  info.format = format_;
+  info.format = lines_.format();
   info.timestamp_factor = context_.origin.wall_ns;
   info.counters_dropped = settings_.config.counters_dropped;
   std::string header;
-  logfmt::write_header(header, info, layout_);
+  logfmt::write_header(header, info, lines_.layout());
   file_.append(header);
 }
 
 void ClassicLogSink::write(const ProfiledContext&, const logfmt::Record& record) {
   // In the file's buffer: no line is copied.
-  if (char* room = file_.room_for(logfmt::line_bound(record, layout_))) {
-    file_.commit(logfmt::put_record(room, record, layout_, format_));
+  if (char* room = file_.room_for(lines_.bound(record))) {
+    file_.commit(lines_.put(room, record));
   }
 }
 

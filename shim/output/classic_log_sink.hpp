@@ -6,6 +6,7 @@
 #include "config/environment.hpp"
 #include "logfmt/columns.hpp"
 #include "logfmt/log_file.hpp"
+#include "logfmt/record_writer.hpp"
 #include "shim/output/record_sink.hpp"
 
 namespace computeprof::shim {
@@ -24,8 +25,7 @@ class ClassicLogSink : public RecordSink {
  private:
   const ProfiledContext& context_;
   const config::Settings& settings_;
-  config::LogFormat format_;
-  logfmt::ColumnLayout layout_;
+  logfmt::LineWriter lines_;
   logfmt::LogFile file_;
 };
 

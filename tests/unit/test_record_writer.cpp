@@ -460,6 +460,30 @@ TEST_CASE("occupancy is rounded as printf rounds the float's exact value, ties t
   CHECK(written_occupancy(layout, 0.1875F) == "0.188");
 }
 
+TEST_CASE("a LineWriter's lines are write_record's, occupancies it wrote before and new ones alike", "[writer]") {
+  for (auto format : {config::LogFormat::kvp, config::LogFormat::csv}) {
+    const ColumnLayout layout = layout_for("");
+    LineWriter lines(layout, format);
+    // Values that share an entry of its memo, large floats it does not keep, each written
+    // more than once, interleaved, and records without an occupancy between them.
+    std::vector<float> values = {0.5F, 1.0F, 0.75F, 1e10F, -0.0F, 0.0F, 0.333F, 1e-45F, -0.25F, 123.4567F};
+    for (int n = 0; n <= 64; ++n) values.push_back(static_cast<float>(n) / 64.0F);
+    std::string written, expected;
+    for (int round = 0; round < 3; ++round) {
+      for (float v : values) {
+        Record r = sample_kernel();
+        r.occupancy = v;
+        if (round == 1) r.occupancy.reset();
+        write_record(expected, r, layout, format);
+        const std::size_t start = written.size();
+        written.resize(start + lines.bound(r));
+        written.resize(static_cast<std::size_t>(lines.put(written.data() + start, r) - written.data()));
+      }
+    }
+    CHECK(written == expected);
+  }
+}
+
 TEST_CASE("callstack adds a callstackid column, last, for every kind of record", "[writer]") {
   const ColumnLayout layout = layout_for("callstack\nmemtransfersize\n");
   CHECK(column_line(layout) == "method,gputime,cputime,occupancy,memtransfersize,callstackid");
