@@ -484,6 +484,21 @@ TEST_CASE("a LineWriter's lines are write_record's, occupancies it wrote before 
   }
 }
 
+TEST_CASE("a plain name of every length is written whole, and nothing of what follows it in memory", "[writer]") {
+  const ColumnLayout layout = layout_for("");
+  const std::string text = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopq";
+  for (std::size_t n = 0; n <= text.size(); ++n) {
+    Record r = sample_kernel();
+    r.method = std::string_view(text).substr(0, n);
+    r.method_is_plain = true;
+    std::string kvp, csv;
+    write_kvp_line(kvp, r, layout);
+    write_csv_line(csv, r, layout);
+    CHECK(kvp == "method=[ " + text.substr(0, n) + " ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n");
+    CHECK(csv == text.substr(0, n) + ",7.424,17.288,0.500\n");
+  }
+}
+
 TEST_CASE("callstack adds a callstackid column, last, for every kind of record", "[writer]") {
   const ColumnLayout layout = layout_for("callstack\nmemtransfersize\n");
   CHECK(column_line(layout) == "method,gputime,cputime,occupancy,memtransfersize,callstackid");
