@@ -22,4 +22,14 @@ inline std::int64_t ms_to_ns(float ms) {
   return static_cast<std::int64_t>(ns + std::copysign(0.5, ns));
 }
 
+// An event pair's gputime: ms_to_ns, a negative or NaN time read as 0. The double is
+// tested against both ends at once, not rounded first and clamped after: half the
+// instructions, at every timed operation.
+inline std::uint64_t elapsed_ns(float ms) {
+  const double ns = static_cast<double>(ms) * 1e6;
+  if (!(ns > 0)) return 0;  // NaN too
+  if (!(ns < 0x1p62)) return std::numeric_limits<std::int64_t>::max();
+  return static_cast<std::uint64_t>(static_cast<std::int64_t>(ns + 0.5));
+}
+
 }  // namespace computeprof::shim

@@ -106,7 +106,7 @@ constexpr std::size_t kBatch = EventTrack::kSlots / 4;
   t.anchor_end_ns = gpu_end_ns;
 
   logfmt::Record& r = slot.record;
-  r.gputime_ns = timed ? static_cast<std::uint64_t>(std::max<std::int64_t>(ms_to_ns(ms), 0)) : 0;
+  r.gputime_ns = timed ? elapsed_ns(ms) : 0;
   r.gpu_end_ns = gpu_end_ns;
   r.gpu_start_ns = gpu_end_ns - r.gputime_ns;
   return true;

@@ -1,7 +1,5 @@
 #include "shim/timing/operation_timer.hpp"
 
-#include <algorithm>
-
 #include "config/report.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/process/clock.hpp"
@@ -25,7 +23,7 @@ void OperationTimer::finish(logfmt::Record& record) {
   if (!timed) config::warn_once("timing events failed; gputime of such records is 0");
 
   const ContextOrigin& origin = context_->profiled->origin;
-  record.gputime_ns = timed ? static_cast<std::uint64_t>(std::max<std::int64_t>(ms_to_ns(ms), 0)) : 0;
+  record.gputime_ns = timed ? elapsed_ns(ms) : 0;
   record.cputime_ns = completed_ns_ - cpu_start_ns_;
   record.timestamp_ns = cpu_start_ns_ >= origin.monotonic_ns ? cpu_start_ns_ - origin.monotonic_ns : 0;
   // The end event completed just before the wait returned.

@@ -2,12 +2,14 @@
 // its call.
 #include "catch.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
 #include "shim/timing/elapsed_time.hpp"
 
+using computeprof::shim::elapsed_ns;
 using computeprof::shim::ms_to_ns;
 
 namespace {
@@ -62,4 +64,22 @@ TEST_CASE("ms_to_ns equals llround on every 97th float from 1e9 ms up to where i
     ++compared;
   }
   CHECK(compared > 10'000);
+}
+
+TEST_CASE("elapsed_ns is ms_to_ns with a negative or NaN time read as 0") {
+  auto clamped = [](float ms) { return static_cast<std::uint64_t>(std::max<std::int64_t>(ms_to_ns(ms), 0)); };
+  for (float ms : {0.0f, -0.0f, 0.007424f, 1.5e-6f, 2.5e-6f, 4.9e-7f, 5e-7f, -0.000'5f, 3600'000.0f, 1e20f, -1e20f,
+                   std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                   std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::denorm_min()}) {
+    CHECK(elapsed_ns(ms) == clamped(ms));
+  }
+  int compared = 0;
+  for (std::uint64_t b = 0; b <= 0xffffffffu; b += 4099) {
+    const auto bits = static_cast<std::uint32_t>(b);
+    float ms;
+    std::memcpy(&ms, &bits, sizeof ms);
+    REQUIRE(elapsed_ns(ms) == clamped(ms));
+    ++compared;
+  }
+  CHECK(compared > 1'000'000);
 }
