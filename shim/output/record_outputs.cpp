@@ -23,6 +23,25 @@ RecordOutputs::ContextSinks& RecordOutputs::begin_context(const ProfiledContext&
   return c;
 }
 
+void RecordOutputs::write_and_route(const ProfiledContext& context, const logfmt::Record& record) {
+  ContextSinks& c = begin_context(context);
+  c.route.clear();
+  if (!c.ended) {
+    for (auto& sink : c.sinks) {
+      sink->write(context, record);
+      c.route.push_back(sink.get());
+    }
+  }
+  if (!process_ended_) {
+    begin_process();
+    for (auto& sink : process_sinks_) {
+      sink->write(context, record);
+      c.route.push_back(sink.get());
+    }
+  }
+  c.routed = true;
+}
+
 void RecordOutputs::begin_process() {
   if (process_begun_) return;
   process_sinks_ = make_process_sinks_();
@@ -59,6 +78,7 @@ void RecordOutputs::end_context(const ProfiledContext& context) {
   c.ended = true;
   // The sinks' memory goes; their files are closed.
   c.sinks.clear();
+  c.routed = false;
   for (auto& sink : process_sinks_) sink->flush();
 }
 
@@ -66,6 +86,7 @@ void RecordOutputs::end_process() {
   if (process_ended_) return;
   process_ended_ = true;
   for (auto& sink : process_sinks_) sink->end();
+  for (ContextSinks& c : contexts_) c.routed = false;
 }
 
 void RecordOutputs::abandon() {

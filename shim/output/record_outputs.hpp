@@ -22,17 +22,16 @@ class RecordOutputs {
  public:
   RecordOutputs(ContextSinkFactory context_sinks, ProcessSinkFactory process_sinks);
 
-  // Inline: the writer calls it for every record. The common case (the context's sinks
-  // begun, the process's too) is a few tests; making and beginning sinks is out of line.
+  // Inline: the writer calls it for every record. The common case is one loop over the
+  // context's route; its first record, and the first after a change of sinks, go out of
+  // line.
   void write(const ProfiledContext& context, const logfmt::Record& record) {
     const auto index = static_cast<std::size_t>(context.number);
-    ContextSinks& c = index < contexts_.size() && contexts_[index].begun ? contexts_[index] : begin_context(context);
-    if (!c.ended) {
-      for (auto& sink : c.sinks) sink->write(context, record);
+    if (index < contexts_.size() && contexts_[index].routed) [[likely]] {
+      for (RecordSink* sink : contexts_[index].route) sink->write(context, record);
+    } else {
+      write_and_route(context, record);
     }
-    if (process_ended_) return;
-    if (!process_begun_) begin_process();
-    for (auto& sink : process_sinks_) sink->write(context, record);
   }
   // An allocation or free, in the order the program made them: through the ledger,
   // which completes it, to the process-wide sinks.
@@ -54,11 +53,19 @@ class RecordOutputs {
     bool begun = false;
     bool ended = false;
     SinkList sinks;
+    // Every sink its records reach, in order: its own unless it ended, then the
+    // process's unless they ended. Valid while `routed`: until its sinks or the
+    // process's change.
+    bool routed = false;
+    std::vector<RecordSink*> route;
   };
   ContextSinks& of(const ProfiledContext& context);
   // The context's sinks, made and begun unless they were already or it ended.
   ContextSinks& begin_context(const ProfiledContext& context);
   void begin_process();
+  // A record of a context without a route: its sinks and the process's begun where they
+  // have not, each before its first record, then the route made.
+  void write_and_route(const ProfiledContext& context, const logfmt::Record& record);
 
   ContextSinkFactory make_context_sinks_;
   ProcessSinkFactory make_process_sinks_;

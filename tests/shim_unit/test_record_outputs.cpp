@@ -87,6 +87,24 @@ TEST_CASE("an ended context's sinks end once and get nothing after, the process'
                                               "process:flush"});
 }
 
+TEST_CASE("once the process's sinks end, records reach their contexts' sinks only, old contexts and new",
+          "[outputs]") {
+  CallLog log;
+  RecordOutputs outputs = outputs_logging_to(log);
+  ProfiledContext one{1, 0, "gpu", {}, {}, nullptr};
+  ProfiledContext two{2, 0, "gpu", {}, {}, nullptr};
+  outputs.write(one, named("a"));
+  outputs.write(one, named("b"));
+  log.calls.clear();
+  outputs.end_process();
+  outputs.end_process();
+  outputs.write(one, named("c"));
+  outputs.write(two, named("d"));
+  outputs.write(one, named("e"));
+  CHECK(log.calls == std::vector<std::string>{"process:end", "ctx1:write 1 c", "ctx2:begin", "ctx2:write 2 d",
+                                              "ctx1:write 1 e"});
+}
+
 TEST_CASE("nothing is made for a context that never had a record", "[outputs]") {
   CallLog log;
   RecordOutputs outputs = outputs_logging_to(log);
