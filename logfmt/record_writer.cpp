@@ -312,11 +312,12 @@ char* OccupancyTexts::put_and_remember(char* p, Entry& entry, std::uint32_t bits
   return end;
 }
 
-char* LineWriter::put(char* p, const Record& r) {
-  using enum config::LogFormat;
-  const auto kind = static_cast<std::size_t>(r.kind);
-  if (format_ == csv) return put_line<csv>(p, r, layout_.csv_lines[kind], occupancies_);
-  return put_line<kvp>(p, r, layout_.kvp_lines[kind], occupancies_);
+char* put_kvp_line(char* p, const Record& record, const LinePlan& plan, OccupancyTexts& occupancies) {
+  return put_line<config::LogFormat::kvp>(p, record, plan, occupancies);
+}
+
+char* put_csv_line(char* p, const Record& record, const LinePlan& plan, OccupancyTexts& occupancies) {
+  return put_line<config::LogFormat::csv>(p, record, plan, occupancies);
 }
 
 namespace {

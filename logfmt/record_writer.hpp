@@ -26,12 +26,16 @@ void write_record(std::string& out, const Record& record, const ColumnLayout& la
 // The longest value any column writes: a float's integer digits, sign and three decimals.
 inline constexpr std::size_t kMaxValue = 48;
 
-// The room a line written in place needs (LineWriter). A line has at most one step per
-// column, and its tail; each copies a whole text block and writes at most kMaxValue
+// The room a line written in place needs (LineWriter): room_besides_method, which a
+// LineWriter works out once, and twice the method's length. A line has at most one step
+// per column, and its tail; each copies a whole text block and writes at most kMaxValue
 // after it (the method: twice its length and two quotes; its step writes the two times
-// too, in their columns' room). Inline: asked once per record.
+// too, in their columns' room).
+inline std::size_t room_besides_method(const ColumnLayout& layout) {
+  return (layout.columns.size() + 1) * (kLineText + kMaxValue);
+}
 inline std::size_t line_bound(const Record& record, const ColumnLayout& layout) {
-  return (layout.columns.size() + 1) * (kLineText + kMaxValue) + 2 * record.method.size();
+  return room_besides_method(layout) + 2 * record.method.size();
 }
 
 // The texts of the occupancies written last, by their float's bits, for a writer that
@@ -63,21 +67,32 @@ class OccupancyTexts {
   std::array<Entry, 1 << kEntryBits> entries_{};
 };
 
+// A line of each format from its plan (LineWriter).
+char* put_kvp_line(char* p, const Record& record, const LinePlan& plan, OccupancyTexts& occupancies);
+char* put_csv_line(char* p, const Record& record, const LinePlan& plan, OccupancyTexts& occupancies);
+
 // The lines of one log, in its format, written in place (LogFile::room_for). Not
 // thread-safe: it remembers what it wrote (OccupancyTexts).
 class LineWriter {
  public:
-  LineWriter(ColumnLayout layout, config::LogFormat format) : layout_(std::move(layout)), format_(format) {}
+  LineWriter(ColumnLayout layout, config::LogFormat format)
+      : layout_(std::move(layout)), format_(format), room_besides_method_(room_besides_method(layout_)) {}
 
   const ColumnLayout& layout() const { return layout_; }
   config::LogFormat format() const { return format_; }
-  // Room for `record`'s line: put() writes it there and returns its end.
-  std::size_t bound(const Record& record) const { return line_bound(record, layout_); }
-  char* put(char* p, const Record& record);
+  // Room for `record`'s line (line_bound): put() writes it there and returns its end.
+  // Inline: once per record each (an out-of-line put cost 10 instructions of its own).
+  std::size_t bound(const Record& record) const { return room_besides_method_ + 2 * record.method.size(); }
+  char* put(char* p, const Record& record) {
+    const auto kind = static_cast<std::size_t>(record.kind);
+    if (format_ == config::LogFormat::csv) return put_csv_line(p, record, layout_.csv_lines[kind], occupancies_);
+    return put_kvp_line(p, record, layout_.kvp_lines[kind], occupancies_);
+  }
 
  private:
   ColumnLayout layout_;
   config::LogFormat format_;
+  std::size_t room_besides_method_;
   OccupancyTexts occupancies_;
 };
 
