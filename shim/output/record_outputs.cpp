@@ -9,7 +9,10 @@ RecordOutputs::RecordOutputs(ContextSinkFactory context_sinks, ProcessSinkFactor
 
 RecordOutputs::ContextSinks& RecordOutputs::of(const ProfiledContext& context) {
   const auto index = static_cast<std::size_t>(context.number);
-  if (contexts_.size() <= index) contexts_.resize(index + 1);
+  if (contexts_.size() <= index) {
+    contexts_.resize(index + 1);
+    forget_last_route();
+  }
   return contexts_[index];
 }
 
@@ -40,6 +43,17 @@ void RecordOutputs::write_and_route(const ProfiledContext& context, const logfmt
     }
   }
   c.routed = true;
+}
+
+void RecordOutputs::write_and_remember(const ProfiledContext& context, const logfmt::Record& record) {
+  const auto index = static_cast<std::size_t>(context.number);
+  if (index < contexts_.size() && contexts_[index].routed) {
+    for (RecordSink* sink : contexts_[index].route) sink->write(context, record);
+  } else {
+    write_and_route(context, record);
+  }
+  last_number_ = context.number;
+  last_route_ = &contexts_[index].route;
 }
 
 void RecordOutputs::begin_process() {
@@ -79,6 +93,7 @@ void RecordOutputs::end_context(const ProfiledContext& context) {
   // The sinks' memory goes; their files are closed.
   c.sinks.clear();
   c.routed = false;
+  forget_last_route();
   for (auto& sink : process_sinks_) sink->flush();
 }
 
@@ -87,6 +102,7 @@ void RecordOutputs::end_process() {
   process_ended_ = true;
   for (auto& sink : process_sinks_) sink->end();
   for (ContextSinks& c : contexts_) c.routed = false;
+  forget_last_route();
 }
 
 void RecordOutputs::abandon() {
@@ -95,6 +111,7 @@ void RecordOutputs::abandon() {
   }
   for (auto& sink : process_sinks_) sink->abandon();
   contexts_.clear();
+  forget_last_route();
   process_sinks_.clear();
   process_begun_ = false;
   process_ended_ = false;

@@ -22,15 +22,14 @@ class RecordOutputs {
  public:
   RecordOutputs(ContextSinkFactory context_sinks, ProcessSinkFactory process_sinks);
 
-  // Inline: the writer calls it for every record. The common case is one loop over the
-  // context's route; its first record, and the first after a change of sinks, go out of
-  // line.
+  // Inline: the writer calls it for every record. The common case, a record of the
+  // context written last, is one loop over its route; a change of context, its first
+  // record, and the first after a change of sinks, go out of line.
   void write(const ProfiledContext& context, const logfmt::Record& record) {
-    const auto index = static_cast<std::size_t>(context.number);
-    if (index < contexts_.size() && contexts_[index].routed) [[likely]] {
-      for (RecordSink* sink : contexts_[index].route) sink->write(context, record);
+    if (context.number == last_number_) [[likely]] {
+      for (RecordSink* sink : *last_route_) sink->write(context, record);
     } else {
-      write_and_route(context, record);
+      write_and_remember(context, record);
     }
   }
   // An allocation or free, in the order the program made them: through the ledger,
@@ -66,11 +65,20 @@ class RecordOutputs {
   // A record of a context without a route: its sinks and the process's begun where they
   // have not, each before its first record, then the route made.
   void write_and_route(const ProfiledContext& context, const logfmt::Record& record);
+  // A record of another context than the last one's: through its route, made if need be,
+  // which is then the last one.
+  void write_and_remember(const ProfiledContext& context, const logfmt::Record& record);
+  // After a change of routes, or of where they lie (contexts_ grew).
+  void forget_last_route() { last_number_ = kNoContext; }
 
   ContextSinkFactory make_context_sinks_;
   ProcessSinkFactory make_process_sinks_;
   // Indexed by context number: numbers are dense from 1 (reset with everything at fork).
   std::vector<ContextSinks> contexts_;
+  // The context written last, and its route: records come in runs of one context.
+  static constexpr int kNoContext = -1;
+  int last_number_ = kNoContext;
+  const std::vector<RecordSink*>* last_route_ = nullptr;
   bool process_begun_ = false;
   bool process_ended_ = false;
   SinkList process_sinks_;

@@ -105,6 +105,21 @@ TEST_CASE("once the process's sinks end, records reach their contexts' sinks onl
                                               "ctx1:write 1 e"});
 }
 
+TEST_CASE("records of one context go on reaching its sinks while other contexts come and go", "[outputs]") {
+  CallLog log;
+  RecordOutputs outputs = outputs_logging_to(log);
+  ProfiledContext one{1, 0, "gpu", {}, {}, nullptr};
+  ProfiledContext nine{9, 0, "gpu", {}, {}, nullptr};
+  outputs.write(one, named("a"));
+  log.calls.clear();
+  outputs.end_context(nine);  // never written: nothing of it is made, though there is room for it now
+  outputs.write(one, named("b"));
+  outputs.write(nine, named("c"));
+  outputs.write(one, named("d"));
+  CHECK(log.calls == std::vector<std::string>{"process:flush", "ctx1:write 1 b", "process:write 1 b",
+                                              "process:write 9 c", "ctx1:write 1 d", "process:write 1 d"});
+}
+
 TEST_CASE("nothing is made for a context that never had a record", "[outputs]") {
   CallLog log;
   RecordOutputs outputs = outputs_logging_to(log);
