@@ -48,7 +48,8 @@ logfmt::Record copy() {
 }
 
 // Records per second for one layout and format, over `n` records (kernels and copies),
-// written in place into a buffer by one LineWriter, as the shim's log sink writes them (LogFile::room_for).
+// written in place into a buffer by one LineWriter, as the shim's log sink writes them
+// (LogFile::room_for).
 double rate(const logfmt::ColumnLayout& layout, config::LogFormat format, long n, std::size_t& bytes) {
   logfmt::LineWriter lines(layout, format);
   const logfmt::Record records[] = {kernel(), copy()};

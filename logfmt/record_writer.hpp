@@ -40,8 +40,8 @@ inline std::size_t line_bound(const Record& record, const ColumnLayout& layout) 
 
 // The texts of the occupancies written last, by their float's bits, for a writer that
 // writes many lines: a kernel's records all hold its occupancy, whose text is then
-// copied, not worked out again (tens of instructions; std::to_chars' hundreds for
-// 1.000). Direct-mapped; every entry holds a true text from the start.
+// copied, not worked out again (some 30 instructions; std::to_chars from 1.000 up).
+// Direct-mapped; every entry holds a true text from the start.
 class OccupancyTexts {
  public:
   // Writes `value` with three decimals, as printf's %.3f does, into room for kMaxValue
