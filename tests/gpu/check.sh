@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks computeprof on a real GPU (docs/gpu.md, points 1 to 7). One call builds, runs everything, writes
+# Checks computeprof on a real GPU (docs/gpu.md, points 1 to 8). One call builds, runs everything, writes
 # raw output under $OUT (default ./gpu-check-out) and prints a table last.
 #
 #   tests/gpu/check.sh            # from the repository root, on the GPU machine
@@ -251,6 +251,41 @@ if [[ -x $client ]]; then
 else
   row "7 flush points" FAIL "driver_client not built"
 fi
+
+# 8. The exports on the real driver (docs/gpu.md, point 8): each sample under `export
+# json,sqlite`, `memtrace`, `callstack` and `summary`, in both modes; its stdout and exit
+# status unchanged, nothing said about CUPTI, nvprof's summary on stderr, the trace equal
+# to the log, and the database, memory rows and stacks as the program makes them.
+#   exports_row <sample> <kernels> <copies> <device bytes> <page-locked bytes>
+exports_row() {
+  local sample=$1 mode dir rc
+  for mode in serialized conckerneltrace; do
+    dir=$out/exports_${mode}_$sample
+    rm -rf "$dir"; mkdir -p "$dir"
+    printf 'export json,sqlite\nmemtrace\ncallstack\nsummary\n' >"$dir/exports.cfg"
+    [[ $mode == conckerneltrace ]] && echo conckerneltrace >>"$dir/exports.cfg"
+    (cd "$dir" && COMPUTE_PROFILE=1 COMPUTE_PROFILE_CONFIG="$dir/exports.cfg" LD_PRELOAD="$shim" \
+      timeout 120 "$root/build-gpu/samples/$sample" >shim.out 2>shim.err)
+    rc=$?
+    { python3 "$root/tests/e2e/check_trace.py" "$dir/compute_profile.json" "$dir/compute_profile.log" &&
+      python3 "$root/tests/gpu/check_exports.py" "$dir" "${@:2}"; } >"$dir/check.txt" 2>&1
+    if [[ $rc -ne 0 ]] || ! cmp -s "$dir/shim.out" "$out/$sample/plain.out"; then
+      row "8 $mode: $sample" FAIL "exit $rc or stdout differs (see ${dir##*/}/)"
+    elif grep -q CUPTI "$dir/shim.err"; then
+      row "8 $mode: $sample" FAIL "$(grep -m1 CUPTI "$dir/shim.err")"
+    elif ! grep -q 'Profiling result:' "$dir/shim.err"; then
+      row "8 $mode: $sample" FAIL "no summary on stderr"
+    elif grep -q '^FAIL' "$dir/check.txt" || ! grep -q '^trace ok' "$dir/check.txt"; then
+      row "8 $mode: $sample" FAIL "$(grep -m1 -v '^PASS\|^trace ok' "$dir/check.txt")"
+    else
+      row "8 $mode: $sample" PASS "$(grep -c '^PASS' "$dir/check.txt") checks, $(grep -o '[0-9]* GPU events' "$dir/check.txt")"
+    fi
+  done
+}
+# samples/driver/vector_add.cpp and samples/runtime/vector_add.cu: their kernels, copies
+# and allocations.
+exports_row vector_add 2 3 200000,200000,200000 200000
+[[ -x build-gpu/samples/runtime_vector_add ]] && exports_row runtime_vector_add 2 4 200000,200000,200000,784 784
 
 printf '\n%s\n' "computeprof GPU check ($(cat "$out/gpu.txt"), commit $(cut -c1-12 "$out/commit.txt"))"
 printf '%s\n' "${table[@]}" | tee "$out/table.txt"
