@@ -24,7 +24,6 @@ bool resolve(void* handle, const char* name, Function& slot) {
 // Fills every function; returns the first required one that is missing, or empty.
 std::string resolve_all(void* handle, CuptiLibrary& library) {
   resolve(handle, "cuptiProfilerHostGetSupportedChips", library.cuptiProfilerHostGetSupportedChips);
-  resolve(handle, "cuptiActivityEnableDriverApi", library.cuptiActivityEnableDriverApi);
   // The name is written once, as the member, so the two cannot disagree.
 #define COMPUTEPROF_REQUIRE(name) \
   if (!resolve(handle, #name, library.name)) return #name
@@ -46,8 +45,6 @@ std::string resolve_all(void* handle, CuptiLibrary& library) {
   COMPUTEPROF_REQUIRE(cuptiActivityDisable);
   COMPUTEPROF_REQUIRE(cuptiActivityGetNextRecord);
   COMPUTEPROF_REQUIRE(cuptiActivityFlushAll);
-  COMPUTEPROF_REQUIRE(cuptiActivityPushExternalCorrelationId);
-  COMPUTEPROF_REQUIRE(cuptiActivityPopExternalCorrelationId);
   COMPUTEPROF_REQUIRE(cuptiGetTimestamp);
   COMPUTEPROF_REQUIRE(cuptiProfilerInitialize);
   COMPUTEPROF_REQUIRE(cuptiProfilerDeInitialize);

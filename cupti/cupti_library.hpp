@@ -42,11 +42,7 @@ struct CuptiLibrary {
   decltype(&::cuptiActivityDisable) cuptiActivityDisable = nullptr;
   decltype(&::cuptiActivityGetNextRecord) cuptiActivityGetNextRecord = nullptr;
   decltype(&::cuptiActivityFlushAll) cuptiActivityFlushAll = nullptr;
-  decltype(&::cuptiActivityPushExternalCorrelationId) cuptiActivityPushExternalCorrelationId = nullptr;
-  decltype(&::cuptiActivityPopExternalCorrelationId) cuptiActivityPopExternalCorrelationId = nullptr;
   decltype(&::cuptiGetTimestamp) cuptiGetTimestamp = nullptr;
-  // Optional: driver API records for chosen functions only (else all or none).
-  decltype(&::cuptiActivityEnableDriverApi) cuptiActivityEnableDriverApi = nullptr;
 
   // Target side of the Range Profiler (needs a context).
   decltype(&::cuptiProfilerInitialize) cuptiProfilerInitialize = nullptr;

@@ -158,7 +158,14 @@ void ActivityMatcher::expect(const ExpectedOperation& operation, std::uint64_t n
   e.claimed = false;
   e.matched = false;
   e.live = true;
-  // Its external correlation record came first (serialized, it is written at the call).
+  if (const std::uint32_t c = operation.correlation_id; c != 0) {
+    // The common order: nothing is known of the call yet, and its activity completes the
+    // operation where it is found.
+    if (correlation_index_.find(c) == kNone && claim(e, c)) return;
+    add(ExternalCorrelation{id, c}, now_ns, out);
+    return;
+  }
+  // Its external correlation came on its own, first.
   if (correlation_of_.empty()) return;
   if (const std::uint32_t c = correlation_of_.find(id); c != kNone) {
     correlation_of_.erase(id);

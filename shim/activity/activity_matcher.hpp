@@ -1,12 +1,13 @@
 #pragma once
-// Ties CUPTI's activity records to the shim's records. The shim pushes an external id
-// of its own around each real call; CUPTI then writes an external correlation record
-// (that id and CUPTI's correlation id of the call) and, once the work ran, activity
-// records carrying the correlation id. Those arrive in any order, in buffers CUPTI
-// delivers at its own pace; the shim's record arrives once the call returned (with
-// conckerneltrace) or once the shim waited for the operation (serialized: its event
-// pair's times kept as the fallback). Whichever comes last completes the match;
-// nothing is guessed. A graph launch's nodes each become a record of their own.
+// Ties CUPTI's activity records to the shim's records. Each operation the shim makes
+// has an id of its own (its external id); CUPTI's callback of the real call tells the
+// call's correlation id, which the operation carries (its external correlation), and
+// once the work ran CUPTI writes activity records carrying that correlation id. The
+// activities arrive in buffers CUPTI delivers at its own pace; the shim's record
+// arrives once the call returned (with conckerneltrace) or once the shim waited for the
+// operation (serialized: its event pair's times kept as the fallback). Whichever comes
+// last completes the match; nothing is guessed. An external correlation can also come
+// on its own (add), before or after its operation. A graph launch's nodes each become a record of their own.
 // Serialized records come out in the order they were expected. Not thread-safe: the
 // caller serialises (activity_trace.cpp). Time is passed in, so this is testable.
 #include <cstdint>
@@ -33,6 +34,9 @@ struct ExpectedOperation {
   // The operation completed and its record holds its event pair's GPU times (the
   // fallback); otherwise it may still be running and its GPU times are unknown.
   bool timed_by_events = false;
+  // CUPTI's correlation id of the call that made it (from CUPTI's callback of the call):
+  // the operation's external correlation. 0 when CUPTI did not tell it.
+  std::uint32_t correlation_id = 0;
   // The driver's context it runs in (a CUcontext), to wait for when it may still run.
   void* device_context = nullptr;
 };

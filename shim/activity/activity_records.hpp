@@ -1,7 +1,7 @@
 #pragma once
 // What the shim reads from CUPTI's activity records (CUDA 13 layouts): the GPU work of
-// kernels, copies and memsets, and the external correlation records that tie CUPTI's
-// correlation ids to the ids the shim pushed around its calls.
+// kernels, copies and memsets, each carrying the correlation id of the call that
+// submitted it.
 #include <cupti_activity.h>
 
 #include <cstdint>
@@ -10,9 +10,6 @@
 #include "logfmt/record.hpp"
 
 namespace computeprof::shim {
-
-// The shim's own kind of external id: CUSTOM0 and CUSTOM1 are taken by PyTorch's Kineto.
-inline constexpr CUpti_ExternalCorrelationKind kShimCorrelationKind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2;
 
 // One piece of GPU work: a kernel, a copy or a memset.
 struct GpuActivity {
@@ -38,6 +35,8 @@ struct GpuActivity {
   bool peer = false;  // between two devices
 };
 
+// Ties CUPTI's correlation id of a call to the shim's id of the operation it made
+// (its external id): CUPTI's callback of the call tells the id on the calling thread.
 struct ExternalCorrelation {
   std::uint64_t external_id = 0;
   std::uint32_t correlation_id = 0;
@@ -47,12 +46,10 @@ GpuActivity kernel_activity(const CUpti_ActivityKernel10& kernel);
 GpuActivity copy_activity(const CUpti_ActivityMemcpy6& copy);
 GpuActivity memset_activity(const CUpti_ActivityMemset4& memset);
 
-// Reads `record` by its kind into `on_gpu(const GpuActivity&)` or
-// `on_correlation(const ExternalCorrelation&)`; records of other kinds (driver API
-// records, other tools' external ids) go to neither. Inline, with no variant built:
-// every record CUPTI hands over passes here.
-template <typename OnGpu, typename OnCorrelation>
-void read_activity_record(const CUpti_Activity& record, OnGpu&& on_gpu, OnCorrelation&& on_correlation) {
+// Reads `record` by its kind into `on_gpu(const GpuActivity&)`; records of other kinds
+// go nowhere. Inline, with no variant built: every record CUPTI hands over passes here.
+template <typename OnGpu>
+void read_activity_record(const CUpti_Activity& record, OnGpu&& on_gpu) {
   switch (record.kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
@@ -60,11 +57,6 @@ void read_activity_record(const CUpti_Activity& record, OnGpu&& on_gpu, OnCorrel
       return;
     case CUPTI_ACTIVITY_KIND_MEMCPY: on_gpu(copy_activity(reinterpret_cast<const CUpti_ActivityMemcpy6&>(record))); return;
     case CUPTI_ACTIVITY_KIND_MEMSET: on_gpu(memset_activity(reinterpret_cast<const CUpti_ActivityMemset4&>(record))); return;
-    case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
-      const auto& e = reinterpret_cast<const CUpti_ActivityExternalCorrelation&>(record);
-      if (e.externalKind == kShimCorrelationKind) on_correlation(ExternalCorrelation{e.externalId, e.correlationId});
-      return;
-    }
     default: return;
   }
 }

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include <cupti_callbacks.h>
 #include <cupti_driver_cbid.h>
 #include <fmt/format.h>
 
@@ -33,8 +34,7 @@
 namespace computeprof::shim {
 
 std::atomic<ActivityTiming> detail::g_activity_timing{ActivityTiming::undecided};
-constinit decltype(&::cuptiActivityPushExternalCorrelationId) detail::g_push_external_id = nullptr;
-constinit decltype(&::cuptiActivityPopExternalCorrelationId) detail::g_pop_external_id = nullptr;
+constinit thread_local std::uint32_t detail::t_call_correlation = 0;
 
 namespace {
 
@@ -180,26 +180,33 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
   take_pending_locked(a);
   CUpti_Activity* record = nullptr;
   while (valid_size > 0 && g_cupti->cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
-    read_activity_record(
-        *record, [&](const GpuActivity& gpu) { a.matcher.add(gpu, now, a.ready); },
-        [&](const ExternalCorrelation& correlation) { a.matcher.add(correlation, now, a.ready); });
+    read_activity_record(*record, [&](const GpuActivity& gpu) { a.matcher.add(gpu, now, a.ready); });
   }
   a.spare_buffers.push_back(buffer);
 }
 
-// Tells the subscription apart from other CUPTI clients; no callback is enabled.
-void CUPTIAPI no_callbacks(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
+// CUPTI's callback of a call that makes operations, on the calling thread at its entry
+// and exit: the call's correlation id, for the traced operation in progress (armed).
+// The activity records of the call's work carry that id. An external id pushed around
+// the call would not do: CUPTI writes external correlation records only with driver API
+// records, which it does not write for driver calls made inside a CUDA runtime call,
+// and without the DRIVER kind not at all (docs/validation/2026-11-26-h200.md).
+void CUPTIAPI note_call_correlation(void*, CUpti_CallbackDomain domain, CUpti_CallbackId, const void* data) {
+  if (domain != CUPTI_CB_DOMAIN_DRIVER_API || detail::t_call_correlation != detail::kCallArmed) return;
+  detail::t_call_correlation = static_cast<const CUpti_CallbackData*>(data)->correlationId;
+}
 
 constexpr CUpti_ActivityKind kTracedKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-                                               CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION};
+                                               CUPTI_ACTIVITY_KIND_MEMSET};
 
-// CUPTI writes an external correlation record only with a driver API record of the
-// call: those are turned on for the calls the shim wraps, not for every driver call.
-constexpr CUpti_CallbackId kWrappedCalls[] = {
-#define ENTRY(symbol, base, version, per_thread, pfn) CUPTI_DRIVER_TRACE_CBID_##symbol,
+// The calls that make operations (their callbacks are turned on, no other's).
+constexpr CUpti_CallbackId kRecordedCalls[] = {
+#define ENTRY(symbol, base, version, per_thread, pfn)
+#define RECORDED_ENTRY(symbol, base, version, per_thread, pfn) CUPTI_DRIVER_TRACE_CBID_##symbol,
 #define MEMORY_ENTRY(symbol, base, version, per_thread, pfn)
 #include "shim/intercept/cuda_entries.def"
 #undef MEMORY_ENTRY
+#undef RECORDED_ENTRY
 #undef ENTRY
 };
 
@@ -210,7 +217,7 @@ void say_unavailable(const std::string& why) {
 // Every step or nothing: a failure undoes what was turned on.
 bool turn_tracing_on(const cupti::CuptiLibrary& c) {
   CUpti_SubscriberHandle subscriber = nullptr;
-  CUptiResult r = c.cuptiSubscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(no_callbacks), nullptr);
+  CUptiResult r = c.cuptiSubscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(note_call_correlation), nullptr);
   if (r != CUPTI_SUCCESS) {
     say_unavailable(c.explain("cuptiSubscribe", r));
     return false;
@@ -223,20 +230,15 @@ bool turn_tracing_on(const cupti::CuptiLibrary& c) {
   }
   const char* failed = enabled == 0 ? "cuptiActivityRegisterCallbacks" : "cuptiActivityEnable";
   if (r == CUPTI_SUCCESS) {
-    failed = "cuptiActivityEnableDriverApi";
-    if (c.cuptiActivityEnableDriverApi) {
-      for (CUpti_CallbackId cbid : kWrappedCalls) {
-        if ((r = c.cuptiActivityEnableDriverApi(cbid, 1)) != CUPTI_SUCCESS) break;
-      }
-    } else {
-      failed = "cuptiActivityEnable";
-      r = c.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER);
+    failed = "cuptiEnableCallback";
+    for (CUpti_CallbackId cbid : kRecordedCalls) {
+      if ((r = c.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid)) != CUPTI_SUCCESS) break;
     }
   }
   if (r == CUPTI_SUCCESS) return true;
   say_unavailable(c.explain(failed, r));
   for (std::size_t i = 0; i < enabled; ++i) c.cuptiActivityDisable(kTracedKinds[i]);
-  c.cuptiUnsubscribe(subscriber);
+  c.cuptiUnsubscribe(subscriber);  // its callbacks with it
   return false;
 }
 
@@ -399,8 +401,6 @@ void decide() {
     return;
   }
   g_cupti = &*load.library;
-  detail::g_push_external_id = g_cupti->cuptiActivityPushExternalCorrelationId;
-  detail::g_pop_external_id = g_cupti->cuptiActivityPopExternalCorrelationId;
   // Serialized records are written in the order their operations ran.
   const bool serialized = !process_profile().cuda.settings.config.has(config::Option::conckerneltrace);
   activities().matcher.keep_order(serialized);

@@ -1,7 +1,7 @@
 #pragma once
 // GPU times from CUPTI's activity records: each kernel's, copy's and memset's exact
-// start and end on the GPU, tied to the shim's own record through an external
-// correlation id pushed around the real call (activity_matcher.hpp). Used in both
+// start and end on the GPU, tied to the shim's own record through the correlation id
+// CUPTI's callback of the real call tells (activity_matcher.hpp). Used in both
 // timing modes wherever CUPTI can trace; where it cannot (no libcupti, another CUPTI
 // client, counters configured, the simulated driver) one line says why and event pairs
 // time everything (docs/design.md, "Timing").
@@ -16,9 +16,10 @@ enum class ActivityTiming : std::uint8_t { undecided, tracing, off };
 namespace detail {
 extern std::atomic<ActivityTiming> g_activity_timing;
 bool decide_activity_timing();
-// CUPTI's, set before tracing starts; constant-initialised, so read inline per call.
-extern constinit decltype(&::cuptiActivityPushExternalCorrelationId) g_push_external_id;
-extern constinit decltype(&::cuptiActivityPopExternalCorrelationId) g_pop_external_id;
+// The correlation id of the wrapped call in progress on this thread, as CUPTI's callback
+// of the call tells it; kCallArmed until then, 0 outside a traced call.
+inline constexpr std::uint32_t kCallArmed = UINT32_MAX;
+extern constinit thread_local std::uint32_t t_call_correlation;
 }  // namespace detail
 
 // Decides once, thread-safe, before the first recorded CUDA operation: loads CUPTI,
@@ -34,11 +35,14 @@ inline bool activity_tracing() {
   return detail::g_activity_timing.load(std::memory_order_acquire) == ActivityTiming::tracing;
 }
 
-// Around the real call of the operation tagged `id` (while tracing).
-inline void push_activity_id(std::uint64_t id) { detail::g_push_external_id(kShimCorrelationKind, id); }
-inline void pop_activity_id() {
-  std::uint64_t id = 0;
-  detail::g_pop_external_id(kShimCorrelationKind, &id);
+// Around the real call of a traced operation: arm before, take after. The id is CUPTI's
+// correlation id of the call, which its activity records carry; 0 if CUPTI's callback
+// did not come (the operation then falls back as if its activities never came).
+inline void arm_call_correlation() { detail::t_call_correlation = detail::kCallArmed; }
+inline std::uint32_t take_call_correlation() {
+  const std::uint32_t id = detail::t_call_correlation;
+  detail::t_call_correlation = 0;
+  return id == detail::kCallArmed ? 0 : id;
 }
 
 // The operation was made (and, serialized, waited for) by `made_ns` (the monotonic

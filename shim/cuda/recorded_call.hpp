@@ -53,8 +53,8 @@ CUresult time_and_submit(std::string_view api, OperationTimer& timer, Describe&&
   return result;
 }
 
-// An operation whose GPU times come from CUPTI's activity records: tagged with an
-// external id around the real call. Serialized, it is waited for as ever (its event
+// An operation whose GPU times come from CUPTI's activity records: tagged with the
+// correlation id CUPTI gives the real call. Serialized, it is waited for as ever (its event
 // pair's times are the fallback); under conckerneltrace nothing waits and no event is
 // recorded: the activity records tell when it ran.
 template <typename Describe, typename Call>
@@ -67,9 +67,9 @@ CUresult run_traced(std::string_view api, OperationTimer& timer, Describe&& desc
   describe(operation.record);
   operation.timed_by_events = !process_profile().cuda.settings.config.has(config::Option::conckerneltrace);
   if (operation.timed_by_events) timer.start();
-  push_activity_id(operation.external_id);
+  arm_call_correlation();
   const CUresult result = call();
-  pop_activity_id();
+  operation.correlation_id = take_call_correlation();
   if (result != CUDA_SUCCESS) return result;
   if (operation.timed_by_events) {
     timer.finish(operation.record);

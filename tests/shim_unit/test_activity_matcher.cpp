@@ -64,9 +64,8 @@ class Collected final : public ReadySink {
   std::vector<ReadyRecord> records_;
 };
 
-// What read_activity_record handed on: nothing (monostate), a GPU activity or an
-// external correlation.
-using ActivityRecord = std::variant<std::monostate, GpuActivity, ExternalCorrelation>;
+// What read_activity_record handed on: nothing (monostate) or a GPU activity.
+using ActivityRecord = std::variant<std::monostate, GpuActivity>;
 
 // As CUPTI hands records over: bytes in a buffer it wrote.
 template <typename CuptiRecord>
@@ -75,16 +74,10 @@ ActivityRecord read_bytes_of(const CuptiRecord& record) {
   std::memcpy(buffer, &record, sizeof record);
   ActivityRecord read;
   int calls = 0;
-  read_activity_record(
-      *reinterpret_cast<const CUpti_Activity*>(buffer),
-      [&](const GpuActivity& a) {
-        read = a;
-        ++calls;
-      },
-      [&](const ExternalCorrelation& c) {
-        read = c;
-        ++calls;
-      });
+  read_activity_record(*reinterpret_cast<const CUpti_Activity*>(buffer), [&](const GpuActivity& a) {
+    read = a;
+    ++calls;
+  });
   CHECK(calls == (std::holds_alternative<std::monostate>(read) ? 0 : 1));
   return read;
 }
@@ -120,6 +113,64 @@ TEST_CASE("an operation gets its activity's times whichever of the three pieces 
     CHECK(r.record.stream_id == 3);
     CHECK_FALSE(m.waiting());
   }
+}
+
+// CUPTI's callback told the call's correlation id: the operation carries it.
+ExpectedOperation tagged(std::uint64_t external_id, std::uint32_t correlation, RecordKind kind = RecordKind::kernel) {
+  ExpectedOperation e = launch(external_id);
+  e.correlation_id = correlation;
+  e.record.kind = kind;
+  return e;
+}
+
+TEST_CASE("an operation carrying its call's correlation id takes its activity, before or after it", "[activity]") {
+  for (const bool activity_first : {false, true}) {
+    INFO("activity first: " << activity_first);
+    ActivityMatcher m;
+    Collected out;
+    if (activity_first) m.add(kernel(7, 1'000'000, 1'250'000), 10, out);
+    m.add(kernel(8, 2'000'000, 2'500'000), 10, out);  // another call's, never tagged here
+    m.expect(tagged(42, 7), 10, out);
+    if (!activity_first) m.add(kernel(7, 1'000'000, 1'250'000), 10, out);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].times == GpuTimesFrom::activity);
+    CHECK(out[0].record.gpu_start_ns == 1'000'000);
+    CHECK(out[0].record.gputime_ns == 250'000);
+    // The untagged activity is let go after its rounds; nothing else is left.
+    for (int round = 0; round <= ActivityMatcher::kUntaggedRounds; ++round) m.end_round(20, out);
+    CHECK(out.size() == 1);
+    CHECK_FALSE(m.waiting());
+  }
+}
+
+TEST_CASE("an operation whose correlation id is unknown falls back to its event times", "[activity]") {
+  ActivityMatcher m;
+  Collected out;
+  m.expect(tagged(42, 0), 0, out);
+  m.add(kernel(7, 1'000'000, 1'250'000), 0, out);
+  CHECK(out.empty());
+  m.end_round(ActivityMatcher::kOverdueNs + 1, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].times == GpuTimesFrom::events);
+  CHECK(out[0].record.gputime_ns == 400'000);
+}
+
+TEST_CASE("a graph launch carrying its correlation id becomes its nodes' records", "[activity]") {
+  ActivityMatcher m;
+  Collected out;
+  GpuActivity node = kernel(90, 1'000, 2'000);
+  node.graph_id = 1;
+  node.graph_node_id = 11;
+  m.add(node, 0, out);
+  m.expect(tagged(9, 90, RecordKind::graph), 0, out);
+  node.graph_node_id = 12;
+  node.start_ns = 3'000;
+  node.end_ns = 5'000;
+  m.add(node, 0, out);
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].record.kind == RecordKind::kernel);
+  CHECK(out[0].record.gputime_ns == 1'000);
+  CHECK(out[1].record.gputime_ns == 2'000);
 }
 
 TEST_CASE("activities of other operations are never taken", "[activity]") {
@@ -260,7 +311,7 @@ TEST_CASE("unclaimed activities are let go: untagged after a few rounds, tagged 
   CHECK(out.empty());
 }
 
-TEST_CASE("CUPTI records are read by kind, other tools' external ids are not the shim's", "[activity]") {
+TEST_CASE("CUPTI records are read by kind, records of other kinds are passed over", "[activity]") {
   CUpti_ActivityKernel10 k{};
   k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
   k.correlationId = 12;
@@ -321,14 +372,8 @@ TEST_CASE("CUPTI records are read by kind, other tools' external ids are not the
 
   CUpti_ActivityExternalCorrelation e{};
   e.kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
-  e.externalKind = kShimCorrelationKind;
   e.externalId = 0xabc;
   e.correlationId = 12;
-  const auto er = read_bytes_of(e);
-  REQUIRE(std::holds_alternative<ExternalCorrelation>(er));
-  CHECK(std::get<ExternalCorrelation>(er).external_id == 0xabc);
-  CHECK(std::get<ExternalCorrelation>(er).correlation_id == 12);
-  e.externalKind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0;  // Kineto's
   CHECK(std::holds_alternative<std::monostate>(read_bytes_of(e)));
 
   CUpti_ActivityAPI api{};

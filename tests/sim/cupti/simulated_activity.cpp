@@ -1,28 +1,28 @@
-// The simulated CUPTI's activity API (test equipment, like the simulated driver it
-// watches through ../sim_activity.hpp). It follows cupti_activity.h for what it
-// implements:
-// - kinds CONCURRENT_KERNEL (CUpti_ActivityKernel10), MEMCPY (CUpti_ActivityMemcpy6),
-//   MEMSET (CUpti_ActivityMemset4), EXTERNAL_CORRELATION, DRIVER (CUpti_ActivityAPI;
-//   all calls, or chosen ones with cuptiActivityEnableDriverApi);
-// - an external correlation record precedes a driver API record, one per kind with
-//   an id pushed on the calling thread, and is written only with that API record;
+// The simulated CUPTI's activity and callback API (test equipment, like the simulated
+// driver it watches through ../sim_activity.hpp). It follows cupti_activity.h and
+// cupti_callbacks.h for what it implements, and what CUPTI 13 did on an H200
+// (docs/validation/2026-11-26-h200.md) where the headers leave room:
+// - kinds CONCURRENT_KERNEL (CUpti_ActivityKernel10), MEMCPY (CUpti_ActivityMemcpy6)
+//   and MEMSET (CUpti_ActivityMemset4);
 // - each call that submits work gets a correlation id; its work's records carry it (a
 //   graph launch's: one record per kernel, copy and memset node, with graph ids);
+// - the subscriber's callback for the driver API functions cuptiEnableCallback (or
+//   cuptiEnableDomain) turned on, on the calling thread, with the call's correlation id:
+//   API_ENTER then API_EXIT, both as the call submits its work (calls that submit none
+//   make no callback here);
 // - timestamps are CLOCK_REALTIME ns: the simulated device's start and end of the work;
-// - records go into buffers the client lends: API and correlation records in one,
-//   work records in another (as CUPTI's global and per-context buffers), so their
-//   order across the two is not to be relied on; a full buffer is handed back from a
+// - records go into buffers the client lends; a full buffer is handed back from a
 //   thread of its own, cuptiActivityFlushAll hands back the rest on the caller's.
-// What it does not do: records are written once their work is complete (CUPTI can
+// What it does not do: external correlation and API records (on the H200, CUPTI wrote
+// no external correlation record for driver calls made inside a CUDA runtime call, nor
+// any API record without the DRIVER kind: the shim does not use them); records are written once their work is complete (CUPTI can
 // hold incomplete ones), so a default flush delivers what a forced one would; device,
 // queued/submitted times and the many other fields the simulation cannot know are 0.
 // SIMCUPTI_DROP_KERNELS=1 makes it drop kernel records, as CUPTI does when it runs out
 // of buffer space.
 #include <cupti.h>
 #include <dlfcn.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <condition_variable>
 #include <cstdlib>
@@ -30,7 +30,6 @@
 #include <deque>
 #include <mutex>
 #include <set>
-#include <iterator>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -52,8 +51,6 @@ std::size_t record_size(CUpti_ActivityKind kind) {
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return sizeof(CUpti_ActivityKernel10);
     case CUPTI_ACTIVITY_KIND_MEMCPY: return sizeof(CUpti_ActivityMemcpy6);
     case CUPTI_ACTIVITY_KIND_MEMSET: return sizeof(CUpti_ActivityMemset4);
-    case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: return sizeof(CUpti_ActivityExternalCorrelation);
-    case CUPTI_ACTIVITY_KIND_DRIVER: return sizeof(CUpti_ActivityAPI);
     default: return 0;
   }
 }
@@ -70,8 +67,10 @@ struct State {
   CUpti_BuffersCallbackRequestFunc request = nullptr;
   CUpti_BuffersCallbackCompleteFunc complete = nullptr;
   std::set<CUpti_ActivityKind> enabled;
-  std::set<CUpti_CallbackId> driver_apis;
-  Buffer api;   // API and external correlation records
+  CUpti_CallbackFunc callback = nullptr;
+  void* callback_data = nullptr;
+  std::set<CUpti_CallbackId> driver_callbacks;
+  bool driver_domain = false;  // every driver API function's callback
   Buffer work;  // kernel, copy and memset records
   std::deque<Buffer> full;
   std::condition_variable full_ready;
@@ -93,17 +92,6 @@ struct State {
 State& state() {
   static State* s = new State;
   return *s;
-}
-
-// The calling thread's external ids, all kinds in one stack.
-thread_local std::vector<std::pair<CUpti_ExternalCorrelationKind, std::uint64_t>> t_external;
-
-// The innermost id of `kind` pushed on this thread, if any.
-const std::uint64_t* top_external(CUpti_ExternalCorrelationKind kind) {
-  for (auto it = t_external.rbegin(); it != t_external.rend(); ++it) {
-    if (it->first == kind) return &it->second;
-  }
-  return nullptr;
 }
 
 void deliver(const Buffer& b) {
@@ -154,32 +142,31 @@ void append(State& s, Buffer& b, const R& record) {
 
 bool on(const State& s, CUpti_ActivityKind kind) { return s.enabled.count(kind) != 0; }
 
+// The subscriber's callback of the call, outside the mutex (it may call back into CUPTI).
+void call_back(CUpti_CallbackFunc callback, void* user_data, CUpti_CallbackId cbid, std::uint32_t correlation) {
+  CUpti_CallbackData data{};
+  data.correlationId = correlation;
+  for (CUpti_ApiCallbackSite site : {CUPTI_API_ENTER, CUPTI_API_EXIT}) {
+    data.callbackSite = site;
+    callback(user_data, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &data);
+  }
+}
+
 std::uint32_t call_made(int cbid) {
   State& s = state();
-  std::lock_guard lock(s.mutex);
-  const std::uint32_t correlation = ++s.last_correlation;
   const auto id = static_cast<CUpti_CallbackId>(cbid);
-  if (!on(s, CUPTI_ACTIVITY_KIND_DRIVER) && !s.driver_apis.count(id)) return correlation;
-  if (on(s, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)) {
-    for (int kind = CUPTI_EXTERNAL_CORRELATION_KIND_UNKNOWN; kind < CUPTI_EXTERNAL_CORRELATION_KIND_SIZE; ++kind) {
-      const std::uint64_t* id = top_external(static_cast<CUpti_ExternalCorrelationKind>(kind));
-      if (!id) continue;
-      CUpti_ActivityExternalCorrelation e{};
-      e.kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
-      e.externalKind = static_cast<CUpti_ExternalCorrelationKind>(kind);
-      e.externalId = *id;
-      e.correlationId = correlation;
-      append(s, s.api, e);
+  CUpti_CallbackFunc callback = nullptr;
+  void* callback_data = nullptr;
+  std::uint32_t correlation = 0;
+  {
+    std::lock_guard lock(s.mutex);
+    correlation = ++s.last_correlation;
+    if (s.callback && (s.driver_domain || s.driver_callbacks.count(id))) {
+      callback = s.callback;
+      callback_data = s.callback_data;
     }
   }
-  CUpti_ActivityAPI api{};
-  api.kind = CUPTI_ACTIVITY_KIND_DRIVER;
-  api.cbid = id;
-  api.start = api.end = clock_ns(CLOCK_REALTIME);
-  api.processId = static_cast<std::uint32_t>(getpid());
-  api.threadId = static_cast<std::uint32_t>(syscall(SYS_gettid));
-  api.correlationId = correlation;
-  append(s, s.api, api);
+  if (callback) call_back(callback, callback_data, id, correlation);
   return correlation;
 }
 
@@ -292,12 +279,14 @@ CUptiResult CUPTIAPI cuptiGetResultString(CUptiResult result, const char** str) 
   return CUPTI_SUCCESS;
 }
 
-CUptiResult CUPTIAPI cuptiSubscribe(CUpti_SubscriberHandle* subscriber, CUpti_CallbackFunc, void*) {
+CUptiResult CUPTIAPI cuptiSubscribe(CUpti_SubscriberHandle* subscriber, CUpti_CallbackFunc callback, void* user_data) {
   if (!subscriber) return CUPTI_ERROR_INVALID_PARAMETER;
   State& s = state();
   std::lock_guard lock(s.mutex);
   if (s.subscribed) return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
   s.subscribed = true;
+  s.callback = callback;
+  s.callback_data = user_data;
   *subscriber = reinterpret_cast<CUpti_SubscriberHandle>(&s);
   return CUPTI_SUCCESS;
 }
@@ -307,6 +296,32 @@ CUptiResult CUPTIAPI cuptiUnsubscribe(CUpti_SubscriberHandle subscriber) {
   if (subscriber != reinterpret_cast<CUpti_SubscriberHandle>(&s)) return CUPTI_ERROR_INVALID_PARAMETER;
   std::lock_guard lock(s.mutex);
   s.subscribed = false;
+  s.callback = nullptr;
+  s.driver_callbacks.clear();
+  s.driver_domain = false;
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain,
+                                         CUpti_CallbackId cbid) {
+  State& s = state();
+  if (subscriber != reinterpret_cast<CUpti_SubscriberHandle>(&s)) return CUPTI_ERROR_INVALID_PARAMETER;
+  if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return CUPTI_ERROR_NOT_SUPPORTED;
+  std::lock_guard lock(s.mutex);
+  if (enable) {
+    s.driver_callbacks.insert(cbid);
+  } else {
+    s.driver_callbacks.erase(cbid);
+  }
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain) {
+  State& s = state();
+  if (subscriber != reinterpret_cast<CUpti_SubscriberHandle>(&s)) return CUPTI_ERROR_INVALID_PARAMETER;
+  if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return CUPTI_ERROR_NOT_SUPPORTED;
+  std::lock_guard lock(s.mutex);
+  s.driver_domain = enable != 0;
   return CUPTI_SUCCESS;
 }
 
@@ -341,17 +356,6 @@ CUptiResult CUPTIAPI cuptiActivityDisable(CUpti_ActivityKind kind) {
   return CUPTI_SUCCESS;
 }
 
-CUptiResult CUPTIAPI cuptiActivityEnableDriverApi(CUpti_CallbackId cbid, uint8_t enable) {
-  State& s = state();
-  std::lock_guard lock(s.mutex);
-  if (enable) {
-    s.driver_apis.insert(cbid);
-  } else {
-    s.driver_apis.erase(cbid);
-  }
-  return CUPTI_SUCCESS;
-}
-
 CUptiResult CUPTIAPI cuptiActivityGetNextRecord(uint8_t* buffer, size_t valid_size, CUpti_Activity** record) {
   if (!buffer || !record) return CUPTI_ERROR_INVALID_PARAMETER;
   std::uint8_t* next = buffer;
@@ -376,34 +380,10 @@ CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t) {
     s.delivered.wait(lock, [&] { return !s.delivering; });
     ready.assign(s.full.begin(), s.full.end());
     s.full.clear();
-    for (Buffer* b : {&s.api, &s.work}) {
-      if (b->used > 0) ready.push_back(*b);
-      if (b->used > 0) *b = {};
-    }
+    if (s.work.used > 0) ready.push_back(std::exchange(s.work, {}));
   }
   for (const Buffer& b : ready) deliver(b);
   return CUPTI_SUCCESS;
-}
-
-CUptiResult CUPTIAPI cuptiActivityPushExternalCorrelationId(CUpti_ExternalCorrelationKind kind, uint64_t id) {
-  if (kind <= CUPTI_EXTERNAL_CORRELATION_KIND_INVALID || kind >= CUPTI_EXTERNAL_CORRELATION_KIND_SIZE) {
-    return CUPTI_ERROR_INVALID_PARAMETER;
-  }
-  t_external.emplace_back(kind, id);
-  return CUPTI_SUCCESS;
-}
-
-CUptiResult CUPTIAPI cuptiActivityPopExternalCorrelationId(CUpti_ExternalCorrelationKind kind, uint64_t* last_id) {
-  if (kind <= CUPTI_EXTERNAL_CORRELATION_KIND_INVALID || kind >= CUPTI_EXTERNAL_CORRELATION_KIND_SIZE) {
-    return CUPTI_ERROR_INVALID_PARAMETER;
-  }
-  for (auto it = t_external.rbegin(); it != t_external.rend(); ++it) {
-    if (it->first != kind) continue;
-    if (last_id) *last_id = it->second;
-    t_external.erase(std::next(it).base());
-    return CUPTI_SUCCESS;
-  }
-  return CUPTI_ERROR_QUEUE_EMPTY;
 }
 
 CUptiResult CUPTIAPI cuptiGetTimestamp(uint64_t* timestamp) {
