@@ -42,8 +42,9 @@ ActivityMatcher::Correlation* ActivityMatcher::find_correlation(std::uint32_t id
   return place == kNone || is_claim(place) ? nullptr : &correlations_[place];
 }
 
-// Made by whichever of its records comes first. One made by an activity is let go if no
-// external correlation record tags it within a few rounds: work the shim did not tag.
+// Made by an activity that came before its operation, or by an operation whose id is
+// already claimed or that is a graph launch. One made by an activity is let go if no
+// operation tags it within a few rounds.
 ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, bool* made) {
   const std::uint32_t found = correlation_index_.find(id);
   if (found != kNone && !is_claim(found)) return correlations_[found];
@@ -121,18 +122,13 @@ void ActivityMatcher::add(const GpuActivity& activity, std::uint64_t now_ns, Rea
   try_complete(c, now_ns, out);
 }
 
-void ActivityMatcher::add(const ExternalCorrelation& record, std::uint64_t now_ns, ReadySink& out) {
-  if (correlation_index_.find(record.correlation_id) == kNone) {
-    if (Expected* e = find_expected(record.external_id); e && claim(*e, record.correlation_id)) return;
-  }
-  Correlation& c = correlation(record.correlation_id);
-  if (c.external_id == 0) unclaimed_at_.push_back({now_ns + kUnclaimedNs, record.correlation_id});
-  c.external_id = record.external_id;
-  if (Expected* e = find_expected(record.external_id)) {
-    link(*e, c);
-  } else {
-    correlation_of_.assign(record.external_id, record.correlation_id);  // for expect()
-  }
+void ActivityMatcher::tag(Expected& e, std::uint32_t id, std::uint64_t now_ns, ReadySink& out) {
+  // The common order: nothing is known of the call yet, and its activity completes the
+  // operation where it is found.
+  if (correlation_index_.find(id) == kNone && claim(e, id)) return;
+  Correlation& c = correlation(id);
+  c.external_id = e.operation.external_id;
+  link(e, c);
   try_complete(c, now_ns, out);
 }
 
@@ -158,22 +154,7 @@ void ActivityMatcher::expect(const ExpectedOperation& operation, std::uint64_t n
   e.claimed = false;
   e.matched = false;
   e.live = true;
-  if (const std::uint32_t c = operation.correlation_id; c != 0) {
-    // The common order: nothing is known of the call yet, and its activity completes the
-    // operation where it is found.
-    if (correlation_index_.find(c) == kNone && claim(e, c)) return;
-    add(ExternalCorrelation{id, c}, now_ns, out);
-    return;
-  }
-  // Its external correlation came on its own, first.
-  if (correlation_of_.empty()) return;
-  if (const std::uint32_t c = correlation_of_.find(id); c != kNone) {
-    correlation_of_.erase(id);
-    if (Correlation* found = find_correlation(c)) {
-      link(e, *found);
-      try_complete(*found, now_ns, out);
-    }
-  }
+  if (operation.correlation_id != 0) tag(e, operation.correlation_id, now_ns, out);
 }
 
 void ActivityMatcher::try_complete(Correlation& c, std::uint64_t now_ns, ReadySink& out) {
@@ -250,9 +231,6 @@ void ActivityMatcher::forget(Expected& e) {
 }
 
 void ActivityMatcher::drop_correlation(Correlation& c) {
-  if (c.external_id != 0 && !correlation_of_.empty() && correlation_of_.find(c.external_id) == c.id) {
-    correlation_of_.erase(c.external_id);
-  }
   correlation_index_.erase(c.id);
   c.live = false;
   c.activities = 0;
@@ -282,18 +260,12 @@ void ActivityMatcher::end_round(std::uint64_t now_ns, ReadySink& out) {
     lingering_until_.pop_front();
     if (const Expected* e = find_expected(id); e && e->matched) forget(id);
   }
-  // Activities with no external correlation after a few deliveries: work the shim did
-  // not tag. Tagged ones no operation claims: calls that failed, or other tools' work.
+  // Activities no operation took after a few deliveries: work of calls the shim did not
+  // record (a launch a filter left out), or of an operation already given up.
   while (!untagged_after_round_.empty() && untagged_after_round_.front().at < round_) {
     const auto id = static_cast<std::uint32_t>(untagged_after_round_.front().id);
     untagged_after_round_.pop_front();
     if (Correlation* c = find_correlation(id); c && c->external_id == 0) drop_correlation(*c);
-  }
-  while (!unclaimed_at_.empty() && unclaimed_at_.front().at <= now_ns) {
-    const auto id = static_cast<std::uint32_t>(unclaimed_at_.front().id);
-    unclaimed_at_.pop_front();
-    Correlation* c = find_correlation(id);
-    if (c && c->external_id != 0 && !find_expected(c->external_id)) drop_correlation(*c);
   }
 }
 

@@ -6,8 +6,7 @@
 // activities arrive in buffers CUPTI delivers at its own pace; the shim's record
 // arrives once the call returned (with conckerneltrace) or once the shim waited for the
 // operation (serialized: its event pair's times kept as the fallback). Whichever comes
-// last completes the match; nothing is guessed. An external correlation can also come
-// on its own (add), before or after its operation. A graph launch's nodes each become a record of their own.
+// last completes the match; nothing is guessed. A graph launch's nodes each become a record of their own.
 // Serialized records come out in the order they were expected. Not thread-safe: the
 // caller serialises (activity_trace.cpp). Time is passed in, so this is testable.
 #include <cstdint>
@@ -69,11 +68,8 @@ class ActivityMatcher {
   // A graph launch's node records still accepted after its first one arrived (they
   // may come in other buffers).
   static constexpr std::uint64_t kGraphLingerNs = 50'000'000;
-  // Activities and correlations no expected operation claims are dropped after
-  // this long (work the shim did not tag, or calls that failed)...
-  static constexpr std::uint64_t kUnclaimedNs = 10'000'000'000;
-  // ...or, without an external id, after this many delivery rounds (an external
-  // correlation record is complete at its call, so it comes with the next delivery).
+  // Activities no operation takes are dropped after this many delivery rounds (an
+  // operation is queued as its call returns, and taken before each delivery).
   static constexpr int kUntaggedRounds = 3;
 
   // `in_order`: records come out in the order their operations were expected (serialized
@@ -85,7 +81,6 @@ class ActivityMatcher {
   void keep_order(bool in_order) { in_order_ = in_order; }
 
   void add(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out);
-  void add(const ExternalCorrelation& correlation, std::uint64_t now_ns, ReadySink& out);
   void expect(const ExpectedOperation& operation, std::uint64_t now_ns, ReadySink& out);
   // After each delivery of buffers: overdue operations come out with their event
   // times, finished graph launches and unclaimed activities are let go.
@@ -110,17 +105,17 @@ class ActivityMatcher {
   // (checked before use: a place may have been reused since).
   static constexpr std::uint32_t kUnlinked = UINT32_MAX;
   static constexpr std::uint32_t kNone = IdTable<std::uint32_t>::kNone;  // what an index holds for an absent id
-  // The common order, the operation expected, then its external correlation record, then
-  // its activity, needs no Correlation: the correlation id is indexed straight to the
+  // The common order, the operation expected (with its correlation id), then its
+  // activity, needs no Correlation: the correlation id is indexed straight to the
   // operation's place with this bit set (the operation is then `claimed` by that id), and
-  // the activity completes it where it is found. Every other order, and a second
-  // correlation of one operation, goes through a Correlation. (Places stay far below
+  // the activity completes it where it is found. Every other order (activities first, a
+  // graph launch's nodes, an id already claimed) goes through a Correlation. (Places stay far below
   // 2^31: an Expected is over 200 bytes.)
   static constexpr std::uint32_t kClaimedBit = 0x8000'0000u;
   static bool is_claim(std::uint32_t indexed) { return indexed != kNone && (indexed & kClaimedBit); }
   struct Correlation {
     std::uint32_t id = 0;           // CUPTI's correlation id
-    std::uint64_t external_id = 0;  // 0 until its external correlation record came
+    std::uint64_t external_id = 0;  // its operation's, 0 until the operation came
     std::uint32_t expected = kUnlinked;
     // Nearly every call has one activity (graph launches and batched copies more): the
     // first is kept here, so that a new place allocates nothing; the others in `more`.
@@ -153,6 +148,8 @@ class ActivityMatcher {
   // The correlation `id`, made if it is new (then `*made` is set). An operation claimed by
   // `id` gets a Correlation for it, linked.
   Correlation& correlation(std::uint32_t id, bool* made = nullptr);
+  // `e` was made by the call CUPTI gave correlation id `id`.
+  void tag(Expected& e, std::uint32_t id, std::uint64_t now_ns, ReadySink& out);
   // Ties correlation `id` to `e` directly when nothing else is tied to either; false
   // when `e` needs a Correlation.
   bool claim(Expected& e, std::uint32_t id);
@@ -191,19 +188,15 @@ class ActivityMatcher {
   std::vector<Expected> expected_;
   std::vector<std::uint32_t> free_expected_;
   SequentialIdTable<std::uint64_t> expected_index_;  // external id -> place in expected_
-  // External id -> correlation id, for an external correlation record that came before
-  // its operation was expected.
-  IdTable<std::uint64_t> correlation_of_;
   std::unordered_set<std::string> names_;  // never shrinks: records point into it
 
   // What end_round looks at, oldest first, so that a round costs what expires in it
   // rather than everything outstanding: operations timed by events (overdue after
   // kOverdueNs), matched graph launches (until they stop lingering), and correlations
-  // (untagged after kUntaggedRounds, unclaimed after kUnclaimedNs).
+  // no operation took (after kUntaggedRounds).
   RingQueue<Deadline> overdue_at_;
   RingQueue<Deadline> lingering_until_;
   RingQueue<Deadline> untagged_after_round_;
-  RingQueue<Deadline> unclaimed_at_;
   std::uint64_t round_ = 0;
 
   bool in_order_;

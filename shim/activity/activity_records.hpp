@@ -35,13 +35,6 @@ struct GpuActivity {
   bool peer = false;  // between two devices
 };
 
-// Ties CUPTI's correlation id of a call to the shim's id of the operation it made
-// (its external id): CUPTI's callback of the call tells the id on the calling thread.
-struct ExternalCorrelation {
-  std::uint64_t external_id = 0;
-  std::uint32_t correlation_id = 0;
-};
-
 GpuActivity kernel_activity(const CUpti_ActivityKernel10& kernel);
 GpuActivity copy_activity(const CUpti_ActivityMemcpy6& copy);
 GpuActivity memset_activity(const CUpti_ActivityMemset4& memset);

@@ -120,13 +120,18 @@ fi
 # 4. gputime against Nsight Compute (docs/gpu.md, point 4), per kernel of vector_add:
 # the 2 ms spin kernel and vecAdd (a few microseconds), in both timing modes, with
 # CUPTI's activity records and with them refused (event pairs, the fallback).
-# Targets: with CUPTI, 0.95 to 1.05 for both kernels. With event pairs, 0.95 to 1.05
-# for the spin, where the launch's own GPU work is negligible; vecAdd 0.95 to 15: an
-# event pair holds the kernel and the launch's GPU-side work around it (7.4 on the H100
-# of docs/validation/2026-11-22-h100-run2.md), and twice that means the fallback broke.
-#   compare_with_ncu <row label> <log> <where to look> <vecAdd upper bound>
+# ncu leaves clocks and caches as the program has them (by default it locks the clocks
+# to base and flushes the caches, which slows a memory-bound few-us kernel).
+# Targets: the spin, whose time is set by the clock it reads, 0.95 to 1.05 in every
+# mode. vecAdd with CUPTI 0.3 to 1.05: ncu's duration also holds the GPU's front-end
+# work for the launch (about 1 us on the H200 of docs/validation/2026-11-26-h200.md:
+# CUPTI 1.22 us, ncu 2.27 us), which CUPTI's kernel interval leaves out; above 1.05
+# CUPTI's interval would be longer than ncu's, below 0.3 it lost the kernel. vecAdd
+# with event pairs 0.95 to 15: a pair holds the kernel and that launch work (7.4 on the
+# H100 of docs/validation/2026-11-22-h100-run2.md); twice that means the fallback broke.
+#   compare_with_ncu <row label> <log> <where to look> <vecAdd lower bound> <vecAdd upper bound>
 compare_with_ncu() {
-  local label=$1 log=$2 where=$3 vecadd_max=$4 kernel ncu_ns shim_us ratio max verdict
+  local label=$1 log=$2 where=$3 vecadd_min=$4 vecadd_max=$5 kernel ncu_ns shim_us ratio min max verdict
   for kernel in _Z4spiny _Z6vecAddPKfS0_Pfi; do
     ncu_ns=$(grep "\"$kernel\"" "$out/ncu.csv" | grep gpu__time_duration | tail -1 | awk -F'","' '{gsub(/[",]/,"",$NF); print $NF}')
     shim_us=$(grep "method=\[ $kernel \]" "$log" 2>/dev/null | tail -1 | sed 's/.*gputime=\[ \([0-9.]*\) \].*/\1/')
@@ -134,17 +139,17 @@ compare_with_ncu() {
       row "$label ($kernel)" FAIL "no value (see $where)"
       continue
     fi
-    max=1.05
-    [[ $kernel == _Z6vecAddPKfS0_Pfi ]] && max=$vecadd_max
+    min=0.95 max=1.05
+    [[ $kernel == _Z6vecAddPKfS0_Pfi ]] && min=$vecadd_min max=$vecadd_max
     ratio=$(python3 -c "print(f'{$shim_us*1000/$ncu_ns:.3f}')")
-    verdict=$(python3 -c "print('PASS' if 0.95 <= $ratio <= $max else 'FAIL')")
-    row "$label ($kernel)" "$verdict" "ratio $ratio, target 0.95-$max (shim ${shim_us} us, ncu ${ncu_ns} ns)"
+    verdict=$(python3 -c "print('PASS' if $min <= $ratio <= $max else 'FAIL')")
+    row "$label ($kernel)" "$verdict" "ratio $ratio, target $min-$max (shim ${shim_us} us, ncu ${ncu_ns} ns)"
   done
 }
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)
 if [[ -n $ncu ]]; then
-  (cd "$out" && "$ncu" --metrics gpu__time_duration.sum --csv --print-units base --print-kernel-base mangled \
-    "$root/build-gpu/samples/vector_add" >ncu.csv 2>ncu.err)
+  (cd "$out" && "$ncu" --clock-control none --cache-control none --metrics gpu__time_duration.sum --csv \
+    --print-units base --print-kernel-base mangled "$root/build-gpu/samples/vector_add" >ncu.csv 2>ncu.err)
   for mode in serialized conckerneltrace; do
     for timing in cupti events; do
       dir=$out/gputime_${mode}_$timing
@@ -162,9 +167,9 @@ if [[ -n $ncu ]]; then
       elif [[ $timing == events ]] && ! grep -q 'GPU times come from event pairs' "$dir/shim.err"; then
         row "4 $mode with event pairs" FAIL "no line saying why (see ${dir##*/}/shim.err)"
       elif [[ $timing == cupti ]]; then
-        compare_with_ncu "4 $mode, CUPTI: gputime / ncu" "$dir/gputime.log" "${dir##*/}/" 1.05
+        compare_with_ncu "4 $mode, CUPTI: gputime / ncu" "$dir/gputime.log" "${dir##*/}/" 0.3 1.05
       else
-        compare_with_ncu "4 $mode, event pairs: gputime / ncu" "$dir/gputime.log" "${dir##*/}/" 15
+        compare_with_ncu "4 $mode, event pairs: gputime / ncu" "$dir/gputime.log" "${dir##*/}/" 0.95 15
       fi
     done
   done
