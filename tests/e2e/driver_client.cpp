@@ -3,7 +3,7 @@
 //
 //   driver_client <reach> <scenario> [--show-origins]
 //   reach:    linked | dlsym | procaddress | procaddress-ptds | runtime
-//   scenario: basic | bracket | reject | capture | library | exit-thread | no-cleanup | fork |
+//   scenario: basic | legacy-order | bracket | reject | capture | library | exit-thread | no-cleanup | fork |
 //             overlap | destroy | busy-exit | end-<how> | handler-<when>-<signal>-<end> | ...
 //
 // `runtime` reaches the driver exactly as libcudart 13 does: dlopen("libcuda.so.1"),
@@ -302,6 +302,10 @@ int scenario_basic() {
   int count = n;
   void* args[] = {&da, &db, &dc, &count};
   check(g.launch(s.vec_add, n / 256, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr), "cuLaunchKernel vecAdd");
+  // vecAdd's result is read on `stream` below. Stream 0 orders that read only where it
+  // is the legacy stream: with the per-thread default stream (procaddress-ptds) this
+  // program waits for it itself, as a CUDA program must.
+  check(g.stream_synchronize(nullptr), "cuStreamSynchronize 0");
   spin(s, 30'000'000, stream);
   check(g.memcpy_dtoh_async(pinned, dc, bytes, stream), "cuMemcpyDtoHAsync");
   check(g.stream_synchronize(stream), "cuStreamSynchronize");
@@ -323,6 +327,38 @@ int scenario_basic() {
   CUdevice dev = 0;
   check(g.device_get(&dev, 0), "cuDeviceGet");
   check(g.primary_release(dev), "cuDevicePrimaryCtxRelease");
+  return 0;
+}
+
+// Work on a created stream waits for what stream 0 was given before, as CUDA orders a
+// blocking stream after the legacy stream: a copy on the stream reads what vecAdd on
+// stream 0 wrote after a 30 ms spin there. 2 HtoD, a spin, vecAdd, a DtoHasync.
+int scenario_legacy_order() {
+  Session s = open_session();
+  constexpr int n = 10240;
+  constexpr size_t bytes = n * sizeof(float);
+  std::vector<float> a(n, 1.0f), b(n, 2.0f);
+  CUdeviceptr da, db, dc;
+  for (CUdeviceptr* p : {&da, &db, &dc}) check(g.mem_alloc(p, bytes), "cuMemAlloc");
+  void* pinned = nullptr;
+  check(g.mem_alloc_host(&pinned, bytes), "cuMemAllocHost");
+  CUstream stream;
+  check(g.stream_create(&stream, 0), "cuStreamCreate");
+  check(g.memcpy_htod(da, a.data(), bytes), "cuMemcpyHtoD a");
+  check(g.memcpy_htod(db, b.data(), bytes), "cuMemcpyHtoD b");
+  spin(s, 30'000'000);
+  int count = n;
+  void* args[] = {&da, &db, &dc, &count};
+  check(g.launch(s.vec_add, n / 256, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr), "cuLaunchKernel vecAdd");
+  check(g.memcpy_dtoh_async(pinned, dc, bytes, stream), "cuMemcpyDtoHAsync");
+  check(g.stream_synchronize(stream), "cuStreamSynchronize");
+  const auto* c = static_cast<const float*>(pinned);
+  for (int i = 0; i < n; ++i) {
+    if (c[i] != 3.0f) fail("the copy on the created stream ran before vecAdd on stream 0");
+  }
+  check(g.stream_destroy(stream), "cuStreamDestroy");
+  for (CUdeviceptr p : {da, db, dc}) check(g.mem_free(p), "cuMemFree");
+  check(g.mem_free_host(pinned), "cuMemFreeHost");
   return 0;
 }
 
@@ -685,6 +721,7 @@ int main(int argc, char** argv) {
   int rc = 0;
   if (scenario == "basic") rc = scenario_basic();
   else if (scenario == "bracket") rc = scenario_bracket();
+  else if (scenario == "legacy-order") rc = scenario_legacy_order();
   else if (scenario == "stop-then-kill") rc = scenario_stop_then_kill();
   else if (scenario.starts_with("end-")) rc = scenario_abrupt_end(scenario.substr(4));
   else if (scenario.starts_with("handler-")) rc = scenario_own_handler(scenario.substr(8));

@@ -128,3 +128,29 @@ TEST_CASE("serialized with CUPTI: an operation CUPTI gives no record for keeps i
   check_gputime_near(spins[0], 30'000'000 + kLatencyNs);
   check_gputime_near(spins[1], 20'000'000 + kLatencyNs);
 }
+
+TEST_CASE("a created stream's work waits for stream 0's earlier work, profiled or not, and the copy is timed alone",
+          "[e2e][gputime]") {
+  // The simulated driver once ran it at once: under ThreadSanitizer the copy raced the
+  // kernel it reads, and an event pair around it would have held nothing to wait for.
+  auto plain = profiling();
+  plain.preload_shim = false;
+  const auto unprofiled = run_client("runtime", "legacy-order", plain);
+  INFO(unprofiled.out << unprofiled.err);
+  REQUIRE(unprofiled.exit_code == 0);
+  const Mode mode = GENERATE(Mode::serialized, Mode::concurrent);
+  INFO(mode);
+  auto o = with_latency(mode);
+  const auto r = run_client("runtime", "legacy-order", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == unprofiled.out);
+  const auto log = read_log(o.directory + "/compute_profile.log");
+  CHECK(methods(log) ==
+        Methods{"memcpyHtoD", "memcpyHtoD", "_Z4spiny", "_Z6vecAddPKfS0_Pfi", "memcpyDtoHasync"});
+  // The copy starts once vecAdd ended, and its gputime is the copy's, not the wait.
+  const auto& kernel = log.records.at(3);
+  const auto& copy = log.records.at(4);
+  CHECK(hex(copy, "gpustarttimestamp") >= hex(kernel, "gpuendtimestamp"));
+  CHECK(std::stod(copy.at("gputime")) < 5'000.0);
+}

@@ -76,8 +76,7 @@ void free_in_stream_order(Stream* s, void* storage) {
     return;
   }
   Operation op = [storage] { std::free(storage); };
-  if (s->legacy) op = after_blocking_streams(s, std::move(op));
-  s->enqueue(std::move(op));
+  s->enqueue(std::move(op), implicit_waits(s));
 }
 
 }  // namespace

@@ -235,8 +235,7 @@ SIM_STREAM_PAIR(cuEventRecord, cuEventRecord_ptsz, (CUevent e, CUstream h), (e, 
     }
     ev->cv.notify_all();
   };
-  if (s->legacy) stamp = after_blocking_streams(s, std::move(stamp));
-  s->enqueue(std::move(stamp));
+  s->enqueue(std::move(stamp), implicit_waits(s));
   return CUDA_SUCCESS;
 })
 

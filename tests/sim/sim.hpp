@@ -80,8 +80,10 @@ struct Stream {
   Graph* capture_graph = nullptr;
 
   void start();
-  // Appends an operation (or, while capturing, appends it to the capture graph).
-  void enqueue(Operation op);
+  // Appends an operation (or, while capturing, appends it to the capture graph). It
+  // runs once each stream in `waits` completed its count of operations; the events
+  // recorded while this stream was idle are reached after those waits.
+  void enqueue(Operation op, std::vector<std::pair<Stream*, std::uint64_t>> waits = {});
   void synchronize();
   // Makes `ev` a marker when the stream is idle and not capturing; false otherwise.
   bool add_marker(Event* ev);
@@ -292,8 +294,10 @@ Context* new_context(int device, bool primary);
 void destroy_context(Context* c);
 // Resolves a stream handle as a call sees it; null when invalid.
 Stream* resolve_stream(CUstream handle, bool per_thread_variant);
-// Before a legacy-stream operation: wait for the context's blocking streams.
-Operation after_blocking_streams(Stream* legacy, Operation op);
+// What the next operation of `s` waits for, as CUDA's legacy default stream orders
+// work: on the legacy stream, everything submitted before to the context's blocking
+// streams; on a blocking stream, everything submitted before to the legacy stream.
+std::vector<std::pair<Stream*, std::uint64_t>> implicit_waits(Stream* s);
 
 bool valid_device(CUdevice d);
 

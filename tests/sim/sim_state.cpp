@@ -214,7 +214,7 @@ void settle_marker(Event* ev) {
   stamp(ev, ev->marker_recorded_ns);
 }
 
-void Stream::enqueue(Operation op) {
+void Stream::enqueue(Operation op, std::vector<std::pair<Stream*, std::uint64_t>> waits) {
   std::lock_guard lock(mutex);
   if (capture != CU_STREAM_CAPTURE_STATUS_NONE) {
     if (capture_graph) capture_graph->operations.push_back(std::move(op));
@@ -226,6 +226,13 @@ void Stream::enqueue(Operation op) {
       op();
     };
     markers.clear();
+  }
+  if (!waits.empty()) {
+    op = [waits = std::move(waits), op = std::move(op)] {
+      for (auto& [s, count] : waits) s->wait_for(count);
+      device_at_least(now_ns());
+      op();
+    };
   }
   queue.push_back({std::move(op), now_ns()});
   ++enqueued;
@@ -320,20 +327,18 @@ Stream* resolve_stream(CUstream handle, bool per_thread_variant) {
   return driver().streams.count(s) ? s : nullptr;
 }
 
-Operation after_blocking_streams(Stream* legacy, Operation op) {
+std::vector<std::pair<Stream*, std::uint64_t>> implicit_waits(Stream* s) {
   std::vector<std::pair<Stream*, std::uint64_t>> waits;
-  {
-    std::lock_guard lock(legacy->context->mutex);
-    for (Stream* s : legacy->context->streams) {
-      if (s->blocking) waits.emplace_back(s, s->enqueued_count());
+  if (s->legacy) {
+    std::lock_guard lock(s->context->mutex);
+    for (Stream* other : s->context->streams) {
+      if (other->blocking) waits.emplace_back(other, other->enqueued_count());
     }
+  } else if (s->blocking) {
+    Stream* legacy = s->context->legacy;
+    if (const std::uint64_t count = legacy->enqueued_count(); !legacy->idle()) waits.emplace_back(legacy, count);
   }
-  if (waits.empty()) return op;
-  return [waits = std::move(waits), op = std::move(op)] {
-    for (auto& [s, count] : waits) s->wait_for(count);
-    device_at_least(now_ns());
-    op();
-  };
+  return waits;
 }
 
 bool valid_device(CUdevice d) { return d >= 0 && d < driver().device_count; }
@@ -366,8 +371,7 @@ CUresult submit(CUstream handle, bool per_thread, bool synchronous, Operation op
   }
   // The work alone is reported, not the wait for the blocking streams.
   op = traced_operation(std::move(op), *s, capturing);
-  if (s->legacy) op = after_blocking_streams(s, std::move(op));
-  s->enqueue(std::move(op));
+  s->enqueue(std::move(op), implicit_waits(s));
   if (synchronous && !capturing) s->synchronize();
   return CUDA_SUCCESS;
 }
