@@ -6,9 +6,10 @@
 // activities arrive in buffers CUPTI delivers at its own pace; the shim's record
 // arrives once the call returned (with conckerneltrace) or once the shim waited for the
 // operation (serialized: its event pair's times kept as the fallback). Whichever comes
-// last completes the match; nothing is guessed. A graph launch's nodes each become a record of their own.
-// Serialized records come out in the order they were expected. Not thread-safe: the
-// caller serialises (activity_trace.cpp). Time is passed in, so this is testable.
+// last completes the match; nothing is guessed. A graph launch's nodes each become a
+// record of their own. Serialized records come out in the order they were expected.
+// Not thread-safe: the caller serialises (activity_trace.cpp). Time is passed in, so
+// this is testable.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -108,9 +109,9 @@ class ActivityMatcher {
   // The common order, the operation expected (with its correlation id), then its
   // activity, needs no Correlation: the correlation id is indexed straight to the
   // operation's place with this bit set (the operation is then `claimed` by that id), and
-  // the activity completes it where it is found. Every other order (activities first, a
-  // graph launch's nodes, an id already claimed) goes through a Correlation. (Places stay far below
-  // 2^31: an Expected is over 200 bytes.)
+  // the activity completes it where it is found. Every other case (activities first, a
+  // graph launch's nodes, an id already claimed) goes through a Correlation. (Places
+  // stay far below 2^31: an Expected is over 200 bytes.)
   static constexpr std::uint32_t kClaimedBit = 0x8000'0000u;
   static bool is_claim(std::uint32_t indexed) { return indexed != kNone && (indexed & kClaimedBit); }
   struct Correlation {

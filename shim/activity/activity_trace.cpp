@@ -217,7 +217,7 @@ void say_unavailable(const std::string& why) {
 // Every step or nothing: a failure undoes what was turned on.
 bool turn_tracing_on(const cupti::CuptiLibrary& c) {
   CUpti_SubscriberHandle subscriber = nullptr;
-  CUptiResult r = c.cuptiSubscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(note_call_correlation), nullptr);
+  CUptiResult r = c.cuptiSubscribe(&subscriber, note_call_correlation, nullptr);
   if (r != CUPTI_SUCCESS) {
     say_unavailable(c.explain("cuptiSubscribe", r));
     return false;

@@ -54,9 +54,9 @@ CUresult time_and_submit(std::string_view api, OperationTimer& timer, Describe&&
 }
 
 // An operation whose GPU times come from CUPTI's activity records: tagged with the
-// correlation id CUPTI gives the real call. Serialized, it is waited for as ever (its event
-// pair's times are the fallback); under conckerneltrace nothing waits and no event is
-// recorded: the activity records tell when it ran.
+// correlation id CUPTI gives the real call. Serialized, it is waited for as ever (its
+// event pair's times are the fallback); under conckerneltrace nothing waits and no
+// event is recorded: the activity records tell when it ran.
 template <typename Describe, typename Call>
 CUresult run_traced(std::string_view api, OperationTimer& timer, Describe&& describe, Call&& call) {
   ExpectedOperation operation = blank<ExpectedOperation>();

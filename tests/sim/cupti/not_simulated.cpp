@@ -1,6 +1,7 @@
-// The parts of CUPTI the simulated device does not have: the host API and the range
-// profiler answer CUPTI_ERROR_NOT_SUPPORTED, as CUPTI does for a
-// device it cannot profile. They exist because a CUPTI without them is not loaded.
+// The parts of CUPTI the simulated device does not have: the host API, the range
+// profiler and callbacks for whole domains answer CUPTI_ERROR_NOT_SUPPORTED, as CUPTI
+// does for a device it cannot profile. They exist because a CUPTI without them is not
+// loaded.
 #include <cupti.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
@@ -33,3 +34,7 @@ NOT_SIMULATED(cuptiRangeProfilerStop, CUpti_RangeProfiler_Stop_Params)
 NOT_SIMULATED(cuptiRangeProfilerDecodeData, CUpti_RangeProfiler_DecodeData_Params)
 NOT_SIMULATED(cuptiRangeProfilerGetCounterDataInfo, CUpti_RangeProfiler_GetCounterDataInfo_Params)
 NOT_SIMULATED(cuptiRangeProfilerCounterDataGetRangeInfo, CUpti_RangeProfiler_CounterData_GetRangeInfo_Params)
+
+extern "C" CUptiResult CUPTIAPI cuptiEnableDomain(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain) {
+  return CUPTI_ERROR_NOT_SUPPORTED;
+}

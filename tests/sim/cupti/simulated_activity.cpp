@@ -6,8 +6,8 @@
 //   and MEMSET (CUpti_ActivityMemset4);
 // - each call that submits work gets a correlation id; its work's records carry it (a
 //   graph launch's: one record per kernel, copy and memset node, with graph ids);
-// - the subscriber's callback for the driver API functions cuptiEnableCallback (or
-//   cuptiEnableDomain) turned on, on the calling thread, with the call's correlation id:
+// - the subscriber's callback for the driver API functions cuptiEnableCallback turned
+//   on, on the calling thread, with the call's correlation id:
 //   API_ENTER then API_EXIT, both as the call submits its work (calls that submit none
 //   make no callback here);
 // - timestamps are CLOCK_REALTIME ns: the simulated device's start and end of the work;
@@ -15,9 +15,10 @@
 //   thread of its own, cuptiActivityFlushAll hands back the rest on the caller's.
 // What it does not do: external correlation and API records (on the H200, CUPTI wrote
 // no external correlation record for driver calls made inside a CUDA runtime call, nor
-// any API record without the DRIVER kind: the shim does not use them); records are written once their work is complete (CUPTI can
-// hold incomplete ones), so a default flush delivers what a forced one would; device,
-// queued/submitted times and the many other fields the simulation cannot know are 0.
+// any API record without the DRIVER kind: the shim does not use them); records are
+// written once their work is complete (CUPTI can hold incomplete ones), so a default
+// flush delivers what a forced one would; device, queued/submitted times and the many
+// other fields the simulation cannot know are 0.
 // SIMCUPTI_DROP_KERNELS=1 makes it drop kernel records, as CUPTI does when it runs out
 // of buffer space.
 #include <cupti.h>
@@ -70,7 +71,6 @@ struct State {
   CUpti_CallbackFunc callback = nullptr;
   void* callback_data = nullptr;
   std::set<CUpti_CallbackId> driver_callbacks;
-  bool driver_domain = false;  // every driver API function's callback
   Buffer work;  // kernel, copy and memset records
   std::deque<Buffer> full;
   std::condition_variable full_ready;
@@ -161,7 +161,7 @@ std::uint32_t call_made(int cbid) {
   {
     std::lock_guard lock(s.mutex);
     correlation = ++s.last_correlation;
-    if (s.callback && (s.driver_domain || s.driver_callbacks.count(id))) {
+    if (s.callback && s.driver_callbacks.count(id)) {
       callback = s.callback;
       callback_data = s.callback_data;
     }
@@ -298,7 +298,6 @@ CUptiResult CUPTIAPI cuptiUnsubscribe(CUpti_SubscriberHandle subscriber) {
   s.subscribed = false;
   s.callback = nullptr;
   s.driver_callbacks.clear();
-  s.driver_domain = false;
   return CUPTI_SUCCESS;
 }
 
@@ -313,15 +312,6 @@ CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle
   } else {
     s.driver_callbacks.erase(cbid);
   }
-  return CUPTI_SUCCESS;
-}
-
-CUptiResult CUPTIAPI cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain) {
-  State& s = state();
-  if (subscriber != reinterpret_cast<CUpti_SubscriberHandle>(&s)) return CUPTI_ERROR_INVALID_PARAMETER;
-  if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return CUPTI_ERROR_NOT_SUPPORTED;
-  std::lock_guard lock(s.mutex);
-  s.driver_domain = enable != 0;
   return CUPTI_SUCCESS;
 }
 
