@@ -69,15 +69,6 @@ ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, boo
   return c;
 }
 
-bool ActivityMatcher::claim(Expected& e, std::uint32_t id) {
-  // A graph launch's nodes come over time and are kept in a Correlation.
-  if (e.claimed || e.correlation != kUnlinked || e.operation.record.kind == logfmt::RecordKind::graph) return false;
-  e.claimed = true;
-  e.claimed_by = id;
-  correlation_index_.assign(id, kClaimedBit | place_of(e));
-  return true;
-}
-
 void ActivityMatcher::complete(Expected& e, const GpuActivity& first, std::span<const GpuActivity> more,
                                Correlation* completing, ReadySink& out) {
   const std::uint64_t sequence = e.sequence;
@@ -123,9 +114,6 @@ void ActivityMatcher::add(const GpuActivity& activity, std::uint64_t now_ns, Rea
 }
 
 void ActivityMatcher::tag(Expected& e, std::uint32_t id, std::uint64_t now_ns, ReadySink& out) {
-  // The common order: nothing is known of the call yet, and its activity completes the
-  // operation where it is found.
-  if (correlation_index_.find(id) == kNone && claim(e, id)) return;
   Correlation& c = correlation(id);
   c.external_id = e.operation.external_id;
   link(e, c);
@@ -154,7 +142,11 @@ void ActivityMatcher::expect(const ExpectedOperation& operation, std::uint64_t n
   e.claimed = false;
   e.matched = false;
   e.live = true;
-  if (operation.correlation_id != 0) tag(e, operation.correlation_id, now_ns, out);
+  const std::uint32_t c = operation.correlation_id;
+  // The common order: nothing is known of the call yet, and its activity completes the
+  // operation where it is found.
+  if (c == 0 || (correlation_index_.find(c) == kNone && claim(e, c))) return;
+  tag(e, c, now_ns, out);
 }
 
 void ActivityMatcher::try_complete(Correlation& c, std::uint64_t now_ns, ReadySink& out) {

@@ -149,11 +149,20 @@ class ActivityMatcher {
   // The correlation `id`, made if it is new (then `*made` is set). An operation claimed by
   // `id` gets a Correlation for it, linked.
   Correlation& correlation(std::uint32_t id, bool* made = nullptr);
-  // `e` was made by the call CUPTI gave correlation id `id`.
+  // `e` was made by the call CUPTI gave correlation id `id`, and is tied to it through a
+  // Correlation: the call's activities came first, `e` is a graph launch, or another
+  // operation claimed the id.
   void tag(Expected& e, std::uint32_t id, std::uint64_t now_ns, ReadySink& out);
   // Ties correlation `id` to `e` directly when nothing else is tied to either; false
-  // when `e` needs a Correlation.
-  bool claim(Expected& e, std::uint32_t id);
+  // when `e` needs a Correlation. Inline: once per operation.
+  bool claim(Expected& e, std::uint32_t id) {
+    // A graph launch's nodes come over time and are kept in a Correlation.
+    if (e.claimed || e.correlation != kUnlinked || e.operation.record.kind == logfmt::RecordKind::graph) return false;
+    e.claimed = true;
+    e.claimed_by = id;
+    correlation_index_.assign(id, kClaimedBit | place_of(e));
+    return true;
+  }
   // `e`'s record, its GPU times taken from `first` and `more`, out; `e` and the
   // correlation that completed it (if any) forgotten. Flattened: once per operation, and
   // the calls of its parts cost a fifth of it.
