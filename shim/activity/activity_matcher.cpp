@@ -129,7 +129,7 @@ void ActivityMatcher::expect(const ExpectedOperation& operation, std::uint64_t n
     u.finished = false;
     u.held.clear();  // keeps its capacity
   }
-  if (operation.timed_by_events) overdue_at_.push_back({now_ns + kOverdueNs, id});
+  if (operation.waited) overdue_at_.push_back({now_ns + kOverdueNs, id});
   std::uint32_t place = expected_index_.find(id);
   if (place == kNone) {
     place = take_place(expected_, free_expected_);
@@ -200,7 +200,7 @@ void ActivityMatcher::finished(std::uint64_t sequence, ReadySink& out) {
 
 void ActivityMatcher::emit_fallback(const Expected& e, ReadySink& out) {
   const ExpectedOperation& op = e.operation;
-  emit(e.sequence, op.context, op.record, op.timed_by_events ? GpuTimesFrom::events : GpuTimesFrom::unknown, out);
+  emit(e.sequence, op.context, op.record, GpuTimesFrom::unknown, out);
 }
 
 void ActivityMatcher::forget(std::uint64_t external_id) {
@@ -232,8 +232,8 @@ void ActivityMatcher::drop_correlation(Correlation& c) {
 
 void ActivityMatcher::end_round(std::uint64_t now_ns, ReadySink& out) {
   ++round_;
-  // Operations known to have completed (their events) with no activity by now: out
-  // with their event times, in the order they were expected.
+  // Operations known to have completed (waited for) with no activity by now: out
+  // without GPU times, in the order they were expected.
   // The deadlines of operations that completed since leave too, so that the queue holds
   // about what is outstanding, not kOverdueNs' worth of operations.
   while (!overdue_at_.empty()) {
@@ -295,7 +295,7 @@ std::vector<void*> ActivityMatcher::running_device_contexts(const ProfiledContex
   std::vector<void*> contexts;
   for (const Expected& e : expected_) {
     const ExpectedOperation& op = e.operation;
-    if (!e.live || e.matched || op.timed_by_events || (context && op.context != context)) continue;
+    if (!e.live || e.matched || op.waited || (context && op.context != context)) continue;
     if (std::find(contexts.begin(), contexts.end(), op.device_context) == contexts.end()) {
       contexts.push_back(op.device_context);
     }

@@ -5,7 +5,7 @@
 // once the work ran CUPTI writes activity records carrying that correlation id. The
 // activities arrive in buffers CUPTI delivers at its own pace; the shim's record
 // arrives once the call returned (with conckerneltrace) or once the shim waited for the
-// operation (serialized: its event pair's times kept as the fallback). Whichever comes
+// operation (serialized). Whichever comes
 // last completes the match; nothing is guessed. A graph launch's nodes each become a
 // record of their own. Serialized records come out in the order they were expected.
 // Not thread-safe: the caller serialises (activity_trace.cpp). Time is passed in, so
@@ -31,9 +31,9 @@ struct ExpectedOperation {
   std::uint64_t external_id = 0;
   const ProfiledContext* context = nullptr;
   logfmt::Record record;
-  // The operation completed and its record holds its event pair's GPU times (the
-  // fallback); otherwise it may still be running and its GPU times are unknown.
-  bool timed_by_events = false;
+  // The shim waited for the operation (serialized): it completed, and its activity is
+  // due at CUPTI's next delivery. Otherwise it may still be running.
+  bool waited = false;
   // CUPTI's correlation id of the call that made it (from CUPTI's callback of the call):
   // the operation's external correlation. 0 when CUPTI did not tell it.
   std::uint32_t correlation_id = 0;
@@ -42,7 +42,7 @@ struct ExpectedOperation {
 };
 
 // Where a ready record's GPU times come from.
-enum class GpuTimesFrom : std::uint8_t { activity, events, unknown };
+enum class GpuTimesFrom : std::uint8_t { activity, unknown };
 
 // A record to submit.
 struct ReadyRecord {
@@ -64,7 +64,7 @@ class ReadySink {
 
 class ActivityMatcher {
  public:
-  // An operation timed by events with no activity by then is written with its event times.
+  // An operation waited for with no activity by then is written without GPU times.
   static constexpr std::uint64_t kOverdueNs = 2'000'000'000;
   // A graph launch's node records still accepted after its first one arrived (they
   // may come in other buffers).
@@ -83,8 +83,8 @@ class ActivityMatcher {
 
   void add(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out);
   void expect(const ExpectedOperation& operation, std::uint64_t now_ns, ReadySink& out);
-  // After each delivery of buffers: overdue operations come out with their event
-  // times, finished graph launches and unclaimed activities are let go.
+  // After each delivery of buffers: overdue operations come out without GPU times,
+  // finished graph launches and unclaimed activities are let go.
   void end_round(std::uint64_t now_ns, ReadySink& out);
   // Everything CUPTI had has been delivered: every expected operation of `context` (of
   // every context when null) comes out now.
@@ -186,7 +186,7 @@ class ActivityMatcher {
             ReadySink& out);
   // That operation gives no more records that later ones must wait for.
   void finished(std::uint64_t sequence, ReadySink& out);
-  // An operation no activity came for, out with its event pair's times, or none.
+  // An operation no activity came for, out without GPU times.
   void emit_fallback(const Expected& e, ReadySink& out);
   logfmt::Record node_record(const logfmt::Record& launch, const GpuActivity& node);
   std::string_view intern(const char* name);
@@ -201,7 +201,7 @@ class ActivityMatcher {
   std::unordered_set<std::string> names_;  // never shrinks: records point into it
 
   // What end_round looks at, oldest first, so that a round costs what expires in it
-  // rather than everything outstanding: operations timed by events (overdue after
+  // rather than everything outstanding: operations waited for (overdue after
   // kOverdueNs), matched graph launches (until they stop lingering), and correlations
   // no operation took (after kUntaggedRounds).
   RingQueue<Deadline> overdue_at_;

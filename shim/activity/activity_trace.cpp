@@ -88,9 +88,7 @@ class SubmitReady final : public ReadySink {
   void take(const ProfiledContext* context, const logfmt::Record& record, GpuTimesFrom times) override {
     if (select_nodes && !node_selected(*context, record)) return;
     if (times != GpuTimesFrom::activity && record.kind != logfmt::RecordKind::graph) {
-      config::warn_once(times == GpuTimesFrom::events
-                            ? "CUPTI gave no activity record for some operations; their GPU times come from event pairs"
-                            : "CUPTI gave no activity record for some operations; their GPU times are unknown (gputime 0)");
+      config::warn_once("CUPTI gave no activity record for some operations; their GPU times are unknown (gputime 0)");
     }
     submit_record(context, context->origin.monotonic_at(record.gpu_end_ns), record);
   }
@@ -369,7 +367,7 @@ void unlock_after_fork() { activities().pending.unlock_in_parent(); }
 
 // The process ends without its exit handlers: no CUPTI call (its own state may be
 // mid-call on the ending thread); operations still waiting for activities are written
-// with their event pairs' times, or without GPU times.
+// without GPU times.
 void settle_at_abrupt_end() {
   if (!activity_tracing()) return;
   Activities& a = activities();
@@ -460,7 +458,7 @@ void settle_activities(const ProfiledContext* context) {
   }
   if (missing) flush_cupti(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   // A buffer CUPTI's own thread was handing over as the flush ran may still be on its
-  // way: a short wait for it before the rest falls back to event times.
+  // way: a short wait for it before the rest is written without GPU times.
   for (int wait = 0; missing && wait < kSettleWaits; ++wait) {
     {
       std::lock_guard lock(a.mutex);

@@ -54,9 +54,9 @@ CUresult time_and_submit(std::string_view api, OperationTimer& timer, Describe&&
 }
 
 // An operation whose GPU times come from CUPTI's activity records: tagged with the
-// correlation id CUPTI gives the real call. Serialized, it is waited for as ever (its
-// event pair's times are the fallback); under conckerneltrace nothing waits and no
-// event is recorded: the activity records tell when it ran.
+// correlation id CUPTI gives the real call. Serialized, the shim waits for its stream;
+// under conckerneltrace nothing waits. No event is recorded in either: the activity
+// records tell when it ran.
 template <typename Describe, typename Call>
 CUresult run_traced(std::string_view api, OperationTimer& timer, Describe&& describe, Call&& call) {
   ExpectedOperation operation = blank<ExpectedOperation>();
@@ -65,16 +65,15 @@ CUresult run_traced(std::string_view api, OperationTimer& timer, Describe&& desc
   operation.context = timer.profiled();
   operation.device_context = timer.context().context;
   describe(operation.record);
-  operation.timed_by_events = !process_profile().cuda.settings.config.has(config::Option::conckerneltrace);
-  if (operation.timed_by_events) timer.start();
+  operation.waited = !process_profile().cuda.settings.config.has(config::Option::conckerneltrace);
   arm_call_correlation();
   const CUresult result = call();
   operation.correlation_id = take_call_correlation();
   if (result != CUDA_SUCCESS) return result;
-  if (operation.timed_by_events) {
-    timer.finish(operation.record);
+  if (operation.waited) {
+    timer.finish_waited(operation.record);
   } else {
-    timer.finish_unwaited(operation.record);
+    timer.finish_cpu_side(operation.record);
   }
   expect_activities(operation, timer.completed_ns());
   return result;

@@ -31,6 +31,7 @@ DriverCalls* load(void* driver) {
   resolve(driver, d->stream_get_ctx, "cuStreamGetCtx");
   resolve(driver, d->stream_get_id, "cuStreamGetId");
   resolve(driver, d->stream_is_capturing, "cuStreamIsCapturing");
+  resolve(driver, d->stream_synchronize, "cuStreamSynchronize");
   resolve(driver, d->exchange_capture_mode, "cuThreadExchangeStreamCaptureMode");
   resolve(driver, d->event_create, "cuEventCreate");
   resolve(driver, d->event_record, "cuEventRecord");
@@ -50,7 +51,7 @@ DriverCalls* load(void* driver) {
   resolve(driver, d->device_get_mem_pool, "cuDeviceGetMemPool");
   resolve(driver, d->pointer_get_attribute, "cuPointerGetAttribute");
   d->timing_calls_present = d->ctx_get_current && d->ctx_get_id && d->ctx_get_device && d->stream_get_ctx &&
-                            d->event_create && d->event_record && d->event_synchronize && d->event_elapsed;
+                            d->stream_synchronize && d->event_create && d->event_record && d->event_synchronize && d->event_elapsed;
   return d;
 }
 

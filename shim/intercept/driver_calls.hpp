@@ -22,6 +22,7 @@ struct DriverCalls {
   PFN_cuStreamGetCtx_v9020 stream_get_ctx = nullptr;
   PFN_cuStreamGetId_v12000 stream_get_id = nullptr;
   PFN_cuStreamIsCapturing_v10000 stream_is_capturing = nullptr;
+  PFN_cuStreamSynchronize_v2000 stream_synchronize = nullptr;
   PFN_cuThreadExchangeStreamCaptureMode_v10010 exchange_capture_mode = nullptr;
   PFN_cuEventCreate_v2000 event_create = nullptr;
   PFN_cuEventRecord_v2000 event_record = nullptr;

@@ -32,6 +32,17 @@ void OperationTimer::finish(logfmt::Record& record) {
   describe_stream(record);
 }
 
+void OperationTimer::finish_waited(logfmt::Record& record) {
+  const DriverCalls& d = *driver_calls();
+  {
+    const RelaxedCaptureMode relaxed(d);
+    // A failed wait is the program's error to see at its next call, as without the
+    // shim; the record stands, and CUPTI's times (or none) follow as ever.
+    d.stream_synchronize(stream_);
+  }
+  finish_cpu_side(record);
+}
+
 void OperationTimer::record_stream_id(logfmt::Record& record) const {
   const DriverCalls& d = *driver_calls();
   unsigned long long stream_id = 0;

@@ -52,10 +52,15 @@ class OperationTimer {
   // After the real call succeeded: waits, then fills the record's times and stream.
   void finish(logfmt::Record& record);
   // After the real call succeeded, when something else gives the GPU times (CUPTI's
-  // activity records) and nothing waits: the CPU side of the record and its stream;
-  // its GPU start and end are the call's end on the wall clock until then. Inline: a
-  // few stores, for which a call and its frame would cost a third more.
-  void finish_unwaited(logfmt::Record& record) {
+  // activity records), serialized: waits for the operation's stream, as the old
+  // profiler did, then finish_cpu_side(). No event: a pair costs a launch more than
+  // the wait itself on a GPU (docs/validation/2026-11-26-h200.md).
+  void finish_waited(logfmt::Record& record);
+  // After the real call succeeded (and any wait), when something else gives the GPU
+  // times: the CPU side of the record and its stream; its GPU start and end are this
+  // moment on the wall clock until then. Inline: a few stores, for which a call and its
+  // frame would cost a third more.
+  void finish_cpu_side(logfmt::Record& record) {
     completed_ns_ = monotonic_ns();
     const ContextOrigin& origin = context_->profiled->origin;
     record.cputime_ns = completed_ns_ - cpu_start_ns_;

@@ -32,11 +32,12 @@ ExpectedOperation launch(std::uint64_t external_id, const ProfiledContext* conte
   e.record.cputime_ns = 7'000;
   e.record.timestamp_ns = 1'000;
   e.record.stream_id = 3;
-  // The event pair's times: what is written when no activity comes.
-  e.record.gpu_start_ns = 500'000;
+  // Serialized: the shim waited for it, and its GPU times, until an activity gives
+  // them, are the wait's end and no gputime (what is written when no activity comes).
+  e.record.gpu_start_ns = 900'000;
   e.record.gpu_end_ns = 900'000;
-  e.record.gputime_ns = 400'000;
-  e.timed_by_events = true;
+  e.record.gputime_ns = 0;
+  e.waited = true;
   return e;
 }
 
@@ -123,7 +124,7 @@ TEST_CASE("an operation gets its activity's times whether it or its activity com
   }
 }
 
-TEST_CASE("an operation whose correlation id is unknown falls back to its event times", "[activity]") {
+TEST_CASE("an operation whose correlation id is unknown is written without GPU times once overdue", "[activity]") {
   ActivityMatcher m;
   Collected out;
   m.expect(tagged(42, 0), 0, out);  // CUPTI's callback did not come
@@ -131,8 +132,8 @@ TEST_CASE("an operation whose correlation id is unknown falls back to its event 
   CHECK(out.empty());
   m.end_round(ActivityMatcher::kOverdueNs + 1, out);
   REQUIRE(out.size() == 1);
-  CHECK(out[0].times == GpuTimesFrom::events);
-  CHECK(out[0].record.gputime_ns == 400'000);
+  CHECK(out[0].times == GpuTimesFrom::unknown);
+  CHECK(out[0].record.gputime_ns == 0);
 }
 
 TEST_CASE("activities of other operations are never taken", "[activity]") {
@@ -154,7 +155,7 @@ TEST_CASE("activities of other operations are never taken", "[activity]") {
   CHECK(out[1].record.gputime_ns == 100);
 }
 
-TEST_CASE("an operation with no activity is written with its event times once overdue", "[activity]") {
+TEST_CASE("an operation waited for with no activity is written without GPU times once overdue", "[activity]") {
   ActivityMatcher m;
   Collected out;
   m.expect(tagged(5, 50), 1'000, out);
@@ -162,9 +163,9 @@ TEST_CASE("an operation with no activity is written with its event times once ov
   CHECK(out.empty());
   m.end_round(1'000 + ActivityMatcher::kOverdueNs, out);
   REQUIRE(out.size() == 1);
-  CHECK(out[0].times == GpuTimesFrom::events);
-  CHECK(out[0].record.gpu_start_ns == 500'000);
-  CHECK(out[0].record.gputime_ns == 400'000);
+  CHECK(out[0].times == GpuTimesFrom::unknown);
+  CHECK(out[0].record.gpu_start_ns == 900'000);
+  CHECK(out[0].record.gputime_ns == 0);
   CHECK_FALSE(m.waiting());
   // A late activity finds nothing to complete.
   m.add(kernel(50, 1, 2), 0, out);
@@ -179,7 +180,7 @@ TEST_CASE("settling a context writes its operations, the others keep waiting", "
   m.settle(kContextA, out);
   REQUIRE(out.size() == 1);
   CHECK(out[0].context == kContextA);
-  CHECK(out[0].times == GpuTimesFrom::events);
+  CHECK(out[0].times == GpuTimesFrom::unknown);
   CHECK(m.expecting(kContextB));
   m.settle(nullptr, out);
   REQUIRE(out.size() == 2);
@@ -258,7 +259,7 @@ TEST_CASE("a graph launch with no node activity is one graphLaunch record, not a
   m.settle(nullptr, out);
   REQUIRE(out.size() == 1);
   CHECK(out[0].record.method == "graphLaunch");
-  CHECK(out[0].times == GpuTimesFrom::events);
+  CHECK(out[0].times == GpuTimesFrom::unknown);
 }
 
 TEST_CASE("activities no operation takes are let go after a few rounds", "[activity]") {
@@ -360,7 +361,7 @@ TEST_CASE("serialized: records come out in the order their operations were expec
   CHECK_FALSE(m.waiting());
 }
 
-TEST_CASE("serialized: an overdue operation comes out with its event times and frees those behind it",
+TEST_CASE("serialized: an overdue operation comes out without GPU times and frees those behind it",
           "[activity]") {
   ActivityMatcher m(true);
   Collected out;
@@ -371,8 +372,8 @@ TEST_CASE("serialized: an overdue operation comes out with its event times and f
   CHECK(out.empty());
   m.end_round(ActivityMatcher::kOverdueNs, out);
   REQUIRE(out.size() == 2);
-  CHECK(out[0].times == GpuTimesFrom::events);
-  CHECK(out[0].record.gputime_ns == 400'000);
+  CHECK(out[0].times == GpuTimesFrom::unknown);
+  CHECK(out[0].record.gputime_ns == 0);
   CHECK(out[1].times == GpuTimesFrom::activity);
   CHECK(out[1].record.gputime_ns == 1'000);
 }
@@ -391,7 +392,7 @@ TEST_CASE("serialized: settling a context writes its records now, whatever other
   CHECK(out[0].context == kContextB);
   CHECK(out[0].times == GpuTimesFrom::activity);
   CHECK(out[1].context == kContextB);
-  CHECK(out[1].times == GpuTimesFrom::events);
+  CHECK(out[1].times == GpuTimesFrom::unknown);
   out.clear();
   m.add(kernel(10, 1'000, 2'000), 0, out);
   REQUIRE(out.size() == 1);
@@ -399,12 +400,12 @@ TEST_CASE("serialized: settling a context writes its records now, whatever other
   CHECK_FALSE(m.waiting());
 }
 
-TEST_CASE("conckerneltrace: an operation not timed by events is never overdue, settled, its GPU times are unknown",
+TEST_CASE("conckerneltrace: an operation not waited for is never overdue, settled, its GPU times are unknown",
           "[activity]") {
   ActivityMatcher m;
   Collected out;
   ExpectedOperation running = launch(4);
-  running.timed_by_events = false;
+  running.waited = false;
   running.record.gputime_ns = 0;
   m.expect(std::move(running), 0, out);
   m.end_round(10 * ActivityMatcher::kOverdueNs, out);
@@ -428,8 +429,8 @@ TEST_CASE("two operations tagged with one correlation id: the later takes its ac
   CHECK(out[0].record.gputime_ns == 300);
   m.end_round(ActivityMatcher::kOverdueNs, out);
   REQUIRE(out.size() == 2);
-  CHECK(out[1].times == GpuTimesFrom::events);
-  CHECK(out[1].record.gputime_ns == 400'000);
+  CHECK(out[1].times == GpuTimesFrom::unknown);
+  CHECK(out[1].record.gputime_ns == 0);
   CHECK_FALSE(m.waiting());
 }
 
@@ -479,9 +480,9 @@ TEST_CASE("a late activity of an operation given up never completes the operatio
   ActivityMatcher m;
   Collected out;
   m.expect(tagged(9, 90), 0, out);
-  m.end_round(ActivityMatcher::kOverdueNs, out);  // given up: its event times
+  m.end_round(ActivityMatcher::kOverdueNs, out);  // given up: no GPU times
   REQUIRE(out.size() == 1);
-  CHECK(out[0].times == GpuTimesFrom::events);
+  CHECK(out[0].times == GpuTimesFrom::unknown);
   m.expect(tagged(10, 100), 0, out);  // in the place operation 9 had
   m.add(kernel(90, 1'000, 1'300), 0, out);
   CHECK(out.size() == 1);
