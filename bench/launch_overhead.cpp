@@ -10,10 +10,15 @@
 //                     simulated driver), as on a GPU;
 //   concurrent        shim on with conckerneltrace, CUPTI kept away: event pairs, no
 //                     wait (the resolver thread completes the records);
-//   concurrent-cupti  conckerneltrace with CUPTI: no events, an external correlation id
-//                     pushed and popped around each launch;
+//   concurrent-cupti  conckerneltrace with CUPTI: no events, CUPTI's callback of each
+//                     launch gives its correlation id;
 //   synced            no shim, the program itself waits after each launch (the floor of
 //                     any serialized timing);
+//   minimal-cupti, minimal-cupti-synced
+//                     bench/minimal_cupti_client, as plain and synced: CUPTI's activity
+//                     records and launch callbacks turned on, nothing else done (the
+//                     floor of timing with CUPTI; the shim's modes with CUPTI against it
+//                     are the shim's own cost);
 //   serialized-excluded, concurrent-excluded
 //                     serialized and concurrent with a kernel filter that excludes the
 //                     launched kernel (`kernelexclude _Z5emptyv`, `kernelfilterscope all`):
@@ -274,7 +279,7 @@ int run_long_child(long launches) {
 
 struct Config {
   const char* name;
-  enum class Preload { none, minimal, shim } preload;
+  enum class Preload { none, minimal, minimal_cupti, shim } preload;
   bool profile;  // COMPUTE_PROFILE=1
   const char* workload;  // the child's: "nosync", "sync", "deep" (launches), "allocate", "start"
   const char* profile_config;  // COMPUTE_PROFILE_CONFIG text, or null
@@ -290,6 +295,8 @@ const Config kLaunchConfigs[] = {
     {"concurrent", Config::Preload::shim, true, "nosync", "conckerneltrace\n", false},
     {"concurrent-cupti", Config::Preload::shim, true, "nosync", "conckerneltrace\n", true},
     {"synced", Config::Preload::none, false, "sync", nullptr, false},
+    {"minimal-cupti", Config::Preload::minimal_cupti, false, "nosync", nullptr, true},
+    {"minimal-cupti-synced", Config::Preload::minimal_cupti, false, "sync", nullptr, true},
     {"serialized-excluded", Config::Preload::shim, true, "nosync", "kernelexclude _Z5emptyv\nkernelfilterscope all\n",
      false},
     {"concurrent-excluded", Config::Preload::shim, true, "nosync",
@@ -321,6 +328,7 @@ struct Paths {
   std::string self;
   std::string shim = SHIM_PATH;
   std::string minimal = MINIMAL_INTERPOSER_PATH;
+  std::string minimal_cupti = MINIMAL_CUPTI_CLIENT_PATH;
   std::string sim = SIMDRIVER_DIR;  // empty: the real driver
   std::string cupti;                // empty: the simulated CUPTI, or the loader's on a GPU
   std::string dir;                  // scratch
@@ -328,15 +336,19 @@ struct Paths {
 
 std::vector<std::string> child_environment(const Config& c, const Paths& paths) {
   std::vector<std::string> env;
+  // On the real driver the caller's library path stays: it may be where libcuda, or
+  // the libunwind that callstack loads, is found.
+  const bool simulated = !paths.sim.empty();
   for (char** e = environ; *e; ++e) {
     if (std::strncmp(*e, "LD_PRELOAD=", 11) && std::strncmp(*e, "COMPUTE_PROFILE", 15) &&
-        std::strncmp(*e, "LD_LIBRARY_PATH=", 16) && std::strncmp(*e, "COMPUTEPROF_CUPTI_LIBRARY=", 26)) {
+        (!simulated || std::strncmp(*e, "LD_LIBRARY_PATH=", 16)) && std::strncmp(*e, "COMPUTEPROF_CUPTI_LIBRARY=", 26)) {
       env.emplace_back(*e);
     }
   }
-  if (!paths.sim.empty()) env.push_back("LD_LIBRARY_PATH=" + paths.sim);
+  if (simulated) env.push_back("LD_LIBRARY_PATH=" + paths.sim);
   if (c.preload == Config::Preload::shim) env.push_back("LD_PRELOAD=" + paths.shim);
   if (c.preload == Config::Preload::minimal) env.push_back("LD_PRELOAD=" + paths.minimal);
+  if (c.preload == Config::Preload::minimal_cupti) env.push_back("LD_PRELOAD=" + paths.minimal_cupti);
   if (!c.cupti) {
     env.push_back("COMPUTEPROF_CUPTI_LIBRARY=" + paths.dir + "/no-libcupti.so");
   } else if (!paths.cupti.empty()) {
@@ -499,6 +511,11 @@ void report_times(long launches, int rounds, const Paths& paths) {
   std::printf("serialized/synced %.2f  serialized-cupti/synced %.2f  concurrent-cupti/plain %.2f  minimal/plain %.2f\n",
               median["serialized"] / median["synced"], median["serialized-cupti"] / median["synced"],
               median["concurrent-cupti"] / median["plain"], median["minimal"] / median["plain"]);
+  std::printf("CUPTI's floor: minimal-cupti-synced/synced %.2f  minimal-cupti/plain %.2f; the shim over it: "
+              "serialized-cupti/minimal-cupti-synced %.2f  concurrent-cupti/minimal-cupti %.2f\n",
+              median["minimal-cupti-synced"] / median["synced"], median["minimal-cupti"] / median["plain"],
+              median["serialized-cupti"] / median["minimal-cupti-synced"],
+              median["concurrent-cupti"] / median["minimal-cupti"]);
   // What an option adds per launch: `with` minus `without`, CPU time of the launching
   // thread (wall in brackets).
   auto added = [&](const char* with, const char* without) {
@@ -518,7 +535,7 @@ void report_times(long launches, int rounds, const Paths& paths) {
 enum Part { profiler, driver, cupti, system, program, kParts };
 
 Part part_of(const std::string& object, const Paths& paths) {
-  if (object == paths.shim || object == paths.minimal) return profiler;
+  if (object == paths.shim || object == paths.minimal || object == paths.minimal_cupti) return profiler;
   if (object.find("libcuda.so") != std::string::npos) return driver;
   if (object.find("cupti") != std::string::npos) return cupti;
   if (object == paths.self) return program;
