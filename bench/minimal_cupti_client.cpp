@@ -74,6 +74,9 @@ void* open_cupti() {
 }
 
 __attribute__((constructor)) void start_tracing() {
+  // Only in a CUDA program (the bench's child links libcuda): the preload also reaches
+  // valgrind's launcher, which is left alone.
+  if (!dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD)) return;
   void* library = open_cupti();
   Cupti& c = g_cupti;
   if (!library || !find(library, c.subscribe, "cuptiSubscribe") ||
@@ -97,6 +100,8 @@ __attribute__((constructor)) void start_tracing() {
 }
 
 // Every record delivered, as a profiler must before the process ends.
-__attribute__((destructor)) void stop_tracing() { g_cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
+__attribute__((destructor)) void stop_tracing() {
+  if (g_cupti.flush_all) g_cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
 
 }  // namespace
