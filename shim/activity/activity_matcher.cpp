@@ -87,14 +87,9 @@ void ActivityMatcher::link(Expected& e, Correlation& c) {
   c.expected = place_of(e);
 }
 
+// A Correlation with an external id was linked to its operation when it got the id.
 ActivityMatcher::Expected* ActivityMatcher::expected_of(Correlation& c) {
-  if (c.expected != kUnlinked) {
-    Expected& e = expected_[c.expected];
-    if (e.live && e.operation.external_id == c.external_id) return &e;
-  }
-  Expected* e = find_expected(c.external_id);
-  if (e) link(*e, c);
-  return e;
+  return c.expected == kUnlinked ? nullptr : live_at(c.expected, c.external_id);
 }
 
 void ActivityMatcher::add(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out) {
@@ -129,12 +124,9 @@ void ActivityMatcher::expect(const ExpectedOperation& operation, std::uint64_t n
     u.finished = false;
     u.held.clear();  // keeps its capacity
   }
-  if (operation.waited) overdue_at_.push_back({now_ns + kOverdueNs, id});
-  std::uint32_t place = expected_index_.find(id);
-  if (place == kNone) {
-    place = take_place(expected_, free_expected_);
-    expected_index_.assign(id, place);
-  }
+  const std::uint32_t place = take_place(expected_, free_expected_);
+  ++live_expected_;
+  if (operation.waited) overdue_at_.push_back({now_ns + kOverdueNs, id, place});
   Expected& e = expected_[place];
   e.operation = operation;
   e.sequence = sequence;
@@ -165,7 +157,7 @@ void ActivityMatcher::try_complete(Correlation& c, std::uint64_t now_ns, ReadySi
     c.activities = 0;
     if (!e->matched) {
       e->matched = true;
-      lingering_until_.push_back({now_ns + kGraphLingerNs, c.external_id});
+      lingering_until_.push_back({now_ns + kGraphLingerNs, c.external_id, place_of(*e)});
       finished(e->sequence, out);
     }
     return;
@@ -203,10 +195,6 @@ void ActivityMatcher::emit_fallback(const Expected& e, ReadySink& out) {
   emit(e.sequence, op.context, op.record, GpuTimesFrom::unknown, out);
 }
 
-void ActivityMatcher::forget(std::uint64_t external_id) {
-  if (Expected* e = find_expected(external_id)) forget(*e);
-}
-
 // The operation and its correlation (both of its records came, or it is given up).
 void ActivityMatcher::forget(Expected& e) {
   if (e.claimed) {
@@ -218,7 +206,7 @@ void ActivityMatcher::forget(Expected& e) {
     if (c.live && c.external_id == e.operation.external_id) drop_correlation(c);
   }
   e.live = false;
-  expected_index_.erase(e.operation.external_id);
+  --live_expected_;
   free_expected_.push_back(place_of(e));
 }
 
@@ -237,20 +225,20 @@ void ActivityMatcher::end_round(std::uint64_t now_ns, ReadySink& out) {
   // The deadlines of operations that completed since leave too, so that the queue holds
   // about what is outstanding, not kOverdueNs' worth of operations.
   while (!overdue_at_.empty()) {
-    const std::uint64_t id = overdue_at_.front().id;
-    Expected* e = find_expected(id);
-    if (e && !e->matched && overdue_at_.front().at > now_ns) break;
+    const Deadline d = overdue_at_.front();
+    Expected* e = live_at(d.place, d.id);
+    if (e && !e->matched && d.at > now_ns) break;
     overdue_at_.pop_front();
     if (!e || e->matched) continue;
     const std::uint64_t sequence = e->sequence;
     emit_fallback(*e, out);
-    forget(id);
+    forget(*e);
     finished(sequence, out);
   }
   while (!lingering_until_.empty() && lingering_until_.front().at <= now_ns) {
-    const std::uint64_t id = lingering_until_.front().id;
+    const Deadline d = lingering_until_.front();
     lingering_until_.pop_front();
-    if (const Expected* e = find_expected(id); e && e->matched) forget(id);
+    if (Expected* e = live_at(d.place, d.id); e && e->matched) forget(*e);
   }
   // Activities no operation took after a few deliveries: work of calls the shim did not
   // record (a launch a filter left out), or of an operation already given up.
@@ -262,16 +250,16 @@ void ActivityMatcher::end_round(std::uint64_t now_ns, ReadySink& out) {
 }
 
 void ActivityMatcher::settle(const ProfiledContext* context, ReadySink& out) {
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> done;  // sequence, external id
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> done;  // sequence, place
   for (const Expected& e : expected_) {
     if (!e.live || (context && e.operation.context != context)) continue;
-    done.emplace_back(e.sequence, e.operation.external_id);
+    done.emplace_back(e.sequence, place_of(e));
   }
   std::sort(done.begin(), done.end());
-  for (auto [sequence, id] : done) {
-    Expected& e = *find_expected(id);
+  for (auto [sequence, place] : done) {
+    Expected& e = expected_[place];
     if (!e.matched) emit_fallback(e, out);
-    forget(id);
+    forget(e);
   }
   // The settled context's records come out now, whatever other contexts still wait
   // for: its sinks end next.
@@ -282,7 +270,7 @@ void ActivityMatcher::settle(const ProfiledContext* context, ReadySink& out) {
     for (auto r = mine; r != u.held.end(); ++r) out.take(r->context, r->record, r->times);
     u.held.erase(mine, u.held.end());
   }
-  for (auto [sequence, id] : done) finished(sequence, out);
+  for (const auto& d : done) finished(d.first, out);
 }
 
 bool ActivityMatcher::expecting(const ProfiledContext* context) const {

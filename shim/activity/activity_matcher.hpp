@@ -90,18 +90,18 @@ class ActivityMatcher {
   // every context when null) comes out now.
   void settle(const ProfiledContext* context, ReadySink& out);
 
-  bool waiting() const { return !expected_index_.empty() || !correlation_index_.empty(); }
+  bool waiting() const { return live_expected_ != 0 || !correlation_index_.empty(); }
   // Whether an operation of `context` (of any context when null) still has no activity.
   bool expecting(const ProfiledContext* context) const;
   // The device contexts of `context`'s operations (of every context's when null) that
   // have no activity and may still be running: what a flush point waits for.
   std::vector<void*> running_device_contexts(const ProfiledContext* context) const;
-  std::size_t expected_count() const { return expected_index_.size(); }
 
  private:
-  // Operations and correlations live in arrays indexed by id (SequentialIdTable, IdTable); a place freed
-  // is reused, with the capacity of its vectors: once the arrays have grown to what is
-  // outstanding, matching allocates nothing.
+  // Operations and correlations live in arrays, correlations indexed by CUPTI's id
+  // (SequentialIdTable, IdTable); a place freed is reused, with the capacity of its
+  // vectors: once the arrays have grown to what is outstanding, matching allocates
+  // nothing.
   // A correlation and its operation, once both are known, name each other's places
   // (checked before use: a place may have been reused since).
   static constexpr std::uint32_t kUnlinked = UINT32_MAX;
@@ -134,10 +134,12 @@ class ActivityMatcher {
     bool matched = false;  // graph launches: some node records came
     bool live = false;
   };
-  // A deadline to look at in end_round; what it names may be gone by then.
+  // A deadline to look at in end_round; what it names may be gone by then (its place
+  // freed, or reused by another operation).
   struct Deadline {
     std::uint64_t at = 0;  // ns, or a round number
-    std::uint64_t id = 0;  // an external id, or a correlation id
+    std::uint64_t id = 0;  // an operation's external id, or a correlation id
+    std::uint32_t place = 0;  // the operation's place in expected_
   };
   // In order: an operation expected and not yet finished, with its records that are
   // ready but wait for an earlier operation.
@@ -170,14 +172,14 @@ class ActivityMatcher {
                                  Correlation* completing, ReadySink& out);
   std::uint32_t place_of(const Expected& e) const { return static_cast<std::uint32_t>(&e - expected_.data()); }
   Correlation* find_correlation(std::uint32_t id);
-  Expected* find_expected(std::uint64_t external_id) {
-    const std::uint32_t place = expected_index_.find(external_id);
-    return place == kNone ? nullptr : &expected_[place];
+  // The operation `external_id` if it still holds `place`.
+  Expected* live_at(std::uint32_t place, std::uint64_t external_id) {
+    Expected& e = expected_[place];
+    return e.live && e.operation.external_id == external_id ? &e : nullptr;
   }
   void link(Expected& e, Correlation& c);
   Expected* expected_of(Correlation& c);
   void try_complete(Correlation& c, std::uint64_t now_ns, ReadySink& out);
-  void forget(std::uint64_t external_id);
   void forget(Expected& e);
   void drop_correlation(Correlation& c);
   // A record of the operation expected `sequence`-th is ready: out now, or held until
@@ -197,7 +199,10 @@ class ActivityMatcher {
   SequentialIdTable<std::uint32_t> correlation_index_;
   std::vector<Expected> expected_;
   std::vector<std::uint32_t> free_expected_;
-  SequentialIdTable<std::uint64_t> expected_index_;  // external id -> place in expected_
+  // Operations are found through their correlation id, or by the place a deadline or a
+  // Correlation noted (with their external id, to tell a place reused): none is looked
+  // up by its own id.
+  std::size_t live_expected_ = 0;
   std::unordered_set<std::string> names_;  // never shrinks: records point into it
 
   // What end_round looks at, oldest first, so that a round costs what expires in it
