@@ -19,6 +19,9 @@
 //                     records and launch callbacks turned on, nothing else done (the
 //                     floor of timing with CUPTI; the shim's modes with CUPTI against it
 //                     are the shim's own cost);
+//   minimal-cupti-flushing
+//                     minimal-cupti with a thread that flushes CUPTI's complete buffers
+//                     every 5 ms, as the shim's collector does (what the flush costs);
 //   serialized-excluded, concurrent-excluded
 //                     serialized and concurrent with a kernel filter that excludes the
 //                     launched kernel (`kernelexclude _Z5emptyv`, `kernelfilterscope all`):
@@ -279,7 +282,7 @@ int run_long_child(long launches) {
 
 struct Config {
   const char* name;
-  enum class Preload { none, minimal, minimal_cupti, shim } preload;
+  enum class Preload { none, minimal, minimal_cupti, minimal_cupti_flushing, shim } preload;
   bool profile;  // COMPUTE_PROFILE=1
   const char* workload;  // the child's: "nosync", "sync", "deep" (launches), "allocate", "start"
   const char* profile_config;  // COMPUTE_PROFILE_CONFIG text, or null
@@ -297,6 +300,7 @@ const Config kLaunchConfigs[] = {
     {"synced", Config::Preload::none, false, "sync", nullptr, false},
     {"minimal-cupti", Config::Preload::minimal_cupti, false, "nosync", nullptr, true},
     {"minimal-cupti-synced", Config::Preload::minimal_cupti, false, "sync", nullptr, true},
+    {"minimal-cupti-flushing", Config::Preload::minimal_cupti_flushing, false, "nosync", nullptr, true},
     {"serialized-excluded", Config::Preload::shim, true, "nosync", "kernelexclude _Z5emptyv\nkernelfilterscope all\n",
      false},
     {"concurrent-excluded", Config::Preload::shim, true, "nosync",
@@ -341,6 +345,7 @@ std::vector<std::string> child_environment(const Config& c, const Paths& paths) 
   const bool simulated = !paths.sim.empty();
   for (char** e = environ; *e; ++e) {
     if (std::strncmp(*e, "LD_PRELOAD=", 11) && std::strncmp(*e, "COMPUTE_PROFILE", 15) &&
+        std::strncmp(*e, "MINIMAL_CUPTI_", 14) &&
         (!simulated || std::strncmp(*e, "LD_LIBRARY_PATH=", 16)) && std::strncmp(*e, "COMPUTEPROF_CUPTI_LIBRARY=", 26)) {
       env.emplace_back(*e);
     }
@@ -348,7 +353,11 @@ std::vector<std::string> child_environment(const Config& c, const Paths& paths) 
   if (simulated) env.push_back("LD_LIBRARY_PATH=" + paths.sim);
   if (c.preload == Config::Preload::shim) env.push_back("LD_PRELOAD=" + paths.shim);
   if (c.preload == Config::Preload::minimal) env.push_back("LD_PRELOAD=" + paths.minimal);
-  if (c.preload == Config::Preload::minimal_cupti) env.push_back("LD_PRELOAD=" + paths.minimal_cupti);
+  if (c.preload == Config::Preload::minimal_cupti || c.preload == Config::Preload::minimal_cupti_flushing) {
+    env.push_back("LD_PRELOAD=" + paths.minimal_cupti);
+  }
+  // The shim's collector's interval (shim/activity/activity_trace.cpp, kPollIntervalNs).
+  if (c.preload == Config::Preload::minimal_cupti_flushing) env.push_back("MINIMAL_CUPTI_FLUSH_MS=5");
   if (!c.cupti) {
     env.push_back("COMPUTEPROF_CUPTI_LIBRARY=" + paths.dir + "/no-libcupti.so");
   } else if (!paths.cupti.empty()) {
@@ -516,6 +525,8 @@ void report_times(long launches, int rounds, const Paths& paths) {
               median["minimal-cupti-synced"] / median["synced"], median["minimal-cupti"] / median["plain"],
               median["serialized-cupti"] / median["minimal-cupti-synced"],
               median["concurrent-cupti"] / median["minimal-cupti"]);
+  std::printf("CUPTI flushed every 5 ms: minimal-cupti-flushing/minimal-cupti %.2f\n",
+              median["minimal-cupti-flushing"] / median["minimal-cupti"]);
   // What an option adds per launch: `with` minus `without`, CPU time of the launching
   // thread (wall in brackets).
   auto added = [&](const char* with, const char* without) {
