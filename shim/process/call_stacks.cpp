@@ -11,10 +11,12 @@
 #include <deque>
 #include <mutex>
 #include <span>
+#include <string>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "config/report.hpp"
 #include "shim/process/lifecycle.hpp"
 
 
@@ -63,14 +65,29 @@ struct Unwinding {
 // libunwind's unw_backtrace: about 20 times faster than libgcc's unwinder at depth 32
 // (bench/stack_capture), since it caches each return address's frame layout per thread.
 // Loaded only when call stacks are asked for, with RTLD_LOCAL: it also defines the
-// _Unwind_* functions and backtrace(), which must stay the program's own.
+// _Unwind_* functions and backtrace(), which must stay the program's own. Without it
+// every capture costs microseconds (docs/validation/2026-11-26-h200-run2.md), which
+// one line tells the user.
 using UnwBacktrace = int (*)(void** buffer, int size);
 
 UnwBacktrace libunwind_backtrace() {
   static const UnwBacktrace function = []() -> UnwBacktrace {
-    void* library = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
-    if (library == nullptr) return nullptr;
-    return reinterpret_cast<UnwBacktrace>(dlsym(library, "unw_backtrace"));
+    const char* chosen = std::getenv("COMPUTEPROF_LIBUNWIND_LIBRARY");
+    const std::string name = chosen != nullptr && *chosen != '\0' ? chosen : "libunwind.so.8";
+    std::string why;
+    UnwBacktrace found = nullptr;
+    if (void* library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL); library == nullptr) {
+      const char* error = dlerror();
+      why = error != nullptr ? error : name + ": cannot be opened";
+    } else if (found = reinterpret_cast<UnwBacktrace>(dlsym(library, "unw_backtrace")); found == nullptr) {
+      why = name + ": has no unw_backtrace";
+    }
+    if (found == nullptr) {
+      config::warn_once(fmt::format("call stacks: libunwind not loaded: {}; libgcc's unwinder captures them, about "
+                                    "13 times slower (install libunwind8)",
+                                    why));
+    }
+    return found;
   }();
   return function;
 }

@@ -165,6 +165,30 @@ TEST_CASE("callstack: each record names its stack, the stacks name the program's
                                             "\\(filter_client\\+0x[0-9a-f]+\\)\",\"host_middle ")));
 }
 
+TEST_CASE("callstack without libunwind: libgcc's unwinder gives the same stacks, and one line says it is slower",
+          "[e2e][callstack]") {
+  const auto with_libunwind = run_filter_client("callstack\n");
+  CHECK(with_libunwind.result.err.empty());
+  auto o = profiling("callstack\n");
+  o.argv = {FILTER_CLIENT_PATH};
+  const std::string missing = o.directory + "/no-libunwind.so.8";
+  o.env["COMPUTEPROF_LIBUNWIND_LIBRARY"] = missing;
+  const auto r = e2e::run(o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == with_libunwind.result.out);
+  CHECK(r.err == "computeprof: call stacks: libunwind not loaded: " + missing +
+                     ": cannot open shared object file: No such file or directory; libgcc's unwinder captures them, "
+                     "about 13 times slower (install libunwind8)\n");
+  CHECK(read_file(o.directory + "/compute_profile.stacks") ==
+        read_file(with_libunwind.directory + "/compute_profile.stacks"));
+  const auto log = read_log(o.directory + "/compute_profile.log");
+  REQUIRE(log.records.size() == with_libunwind.log.records.size());
+  for (std::size_t i = 0; i < log.records.size(); ++i) {
+    CHECK(log.records[i].at("callstackid") == with_libunwind.log.records[i].at("callstackid"));
+  }
+}
+
 TEST_CASE("callstack off: no column, no stacks file, logs as before", "[e2e][callstack]") {
   const auto run = run_filter_client("");
   CHECK(run.log.column_line == "method,gputime,cputime,occupancy");
