@@ -74,15 +74,11 @@ UnwBacktrace libunwind_backtrace() {
   static const UnwBacktrace function = []() -> UnwBacktrace {
     const char* chosen = std::getenv("COMPUTEPROF_LIBUNWIND_LIBRARY");
     const std::string name = chosen != nullptr && *chosen != '\0' ? chosen : "libunwind.so.8";
-    std::string why;
-    UnwBacktrace found = nullptr;
-    if (void* library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL); library == nullptr) {
-      const char* error = dlerror();
-      why = error != nullptr ? error : name + ": cannot be opened";
-    } else if (found = reinterpret_cast<UnwBacktrace>(dlsym(library, "unw_backtrace")); found == nullptr) {
-      why = name + ": has no unw_backtrace";
-    }
+    void* library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+    const auto found = library ? reinterpret_cast<UnwBacktrace>(dlsym(library, "unw_backtrace")) : nullptr;
     if (found == nullptr) {
+      const char* error = library ? nullptr : dlerror();
+      const std::string why = library ? name + ": has no unw_backtrace" : error ? error : name + ": cannot be opened";
       config::warn_once(fmt::format("call stacks: libunwind not loaded: {}; libgcc's unwinder captures them, about "
                                     "13 times slower (install libunwind8)",
                                     why));
