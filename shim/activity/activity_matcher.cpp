@@ -9,6 +9,12 @@ namespace computeprof::shim {
 using logfmt::CopyKind;
 namespace {
 
+void set_times(logfmt::Record& r, std::uint64_t start, std::uint64_t end) {
+  r.gpu_start_ns = start;
+  r.gpu_end_ns = std::max(start, end);
+  r.gputime_ns = r.gpu_end_ns - start;
+}
+
 // An operation's GPU times from its activities (one per call outside graphs; CUPTI
 // folds a batch of copies into one record): `first` and `more`.
 void take_times(logfmt::Record& r, const GpuActivity& first, std::span<const GpuActivity> more) {
@@ -18,9 +24,7 @@ void take_times(logfmt::Record& r, const GpuActivity& first, std::span<const Gpu
     start = std::min(start, a.start_ns);
     end = std::max(end, a.end_ns);
   }
-  r.gpu_start_ns = start;
-  r.gpu_end_ns = std::max(start, end);
-  r.gputime_ns = r.gpu_end_ns - start;
+  set_times(r, start, end);
 }
 
 // A place in `items`: one freed earlier, or a new one at the end.
@@ -39,15 +43,15 @@ std::uint32_t take_place(std::vector<T>& items, std::vector<std::uint32_t>& free
 
 ActivityMatcher::Correlation* ActivityMatcher::find_correlation(std::uint32_t id) {
   const std::uint32_t place = correlation_index_.find(id);
-  return place == kNone || is_claim(place) ? nullptr : &correlations_[place];
+  return is_correlation(place) ? &correlations_[place] : nullptr;
 }
 
-// Made by an activity that came before its operation, or by an operation whose id is
-// already claimed or that is a graph launch. One made by an activity is let go if no
-// operation tags it within a few rounds.
+// Made by a second activity of a call, by an activity of a graph launch's node, or by an
+// operation whose id is already claimed or that is a graph launch or that must be
+// stored. One made by activities is let go if no operation tags it within a few rounds.
 ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, bool* made) {
   const std::uint32_t found = correlation_index_.find(id);
-  if (found != kNone && !is_claim(found)) return correlations_[found];
+  if (is_correlation(found)) return correlations_[found];
   const std::uint32_t place = take_place(correlations_, free_correlations_);
   correlation_index_.assign(id, place);
   Correlation& c = correlations_[place];
@@ -58,6 +62,11 @@ ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, boo
   c.more.clear();  // keeps its capacity
   c.live = true;
   if (found == kNone) {
+    if (made) *made = true;
+  } else if (is_arrived(found)) {
+    // The activity that came alone: the Correlation holds it from now on.
+    c.first = take_arrived(found & ~kArrivedBit);
+    c.activities = 1;
     if (made) *made = true;
   } else {
     // Claimed: the operation keeps the id through the Correlation from now on.
@@ -92,11 +101,37 @@ ActivityMatcher::Expected* ActivityMatcher::expected_of(Correlation& c) {
   return c.expected == kUnlinked ? nullptr : live_at(c.expected, c.external_id);
 }
 
+GpuActivity ActivityMatcher::take_arrived(std::uint32_t place) {
+  Arrived& a = arrived_[place];
+  GpuActivity activity;
+  activity.correlation_id = a.id;
+  activity.kind = a.kind;
+  activity.start_ns = a.start_ns;
+  activity.end_ns = a.end_ns;
+  a.live = false;
+  --live_arrived_;
+  free_arrived_.push_back(place);
+  return activity;
+}
+
 void ActivityMatcher::add(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out) {
-  if (const std::uint32_t found = correlation_index_.find(activity.correlation_id); is_claim(found)) {
+  const std::uint32_t found = correlation_index_.find(activity.correlation_id);
+  if (is_claim(found)) {
     complete(expected_[found & ~kClaimedBit], activity, {}, nullptr, out);
     return;
   }
+  // A graph's node needs all it tells (node_record): it keeps a Correlation.
+  if (found == kNone && activity.graph_node_id == 0) {
+    const std::uint32_t place = take_place(arrived_, free_arrived_);
+    arrived_[place] = {activity.start_ns, activity.end_ns, round_, activity.correlation_id, activity.kind, true};
+    ++live_arrived_;
+    correlation_index_.assign(activity.correlation_id, kArrivedBit | place);
+    return;
+  }
+  add_otherwise(activity, now_ns, out);
+}
+
+void ActivityMatcher::add_otherwise(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out) {
   bool made = false;
   Correlation& c = correlation(activity.correlation_id, &made);
   if (made) untagged_after_round_.push_back({round_ + kUntaggedRounds, activity.correlation_id});
@@ -115,7 +150,34 @@ void ActivityMatcher::tag(Expected& e, std::uint32_t id, std::uint64_t now_ns, R
   try_complete(c, now_ns, out);
 }
 
-void ActivityMatcher::expect(const ExpectedOperation& operation, std::uint64_t now_ns, ReadySink& out) {
+bool ActivityMatcher::complete_on_arrival(ExpectedOperation& operation, std::uint32_t found, ReadySink& out) {
+  const std::uint32_t id = operation.correlation_id;
+  // A graph launch's nodes may come over several deliveries.
+  if (operation.record.kind == logfmt::RecordKind::graph || (in_order_ && !unfinished_.empty())) return false;
+  if (is_arrived(found)) {
+    const std::uint32_t place = found & ~kArrivedBit;
+    Arrived& a = arrived_[place];
+    ++next_sequence_;
+    set_times(operation.record, a.start_ns, a.end_ns);
+    a.live = false;
+    --live_arrived_;
+    free_arrived_.push_back(place);
+    correlation_index_.erase(id);
+    out.take(operation.context, operation.record, GpuTimesFrom::activity);
+    return true;
+  }
+  if (!is_correlation(found)) return false;
+  Correlation& c = correlations_[found];
+  if (c.external_id != 0 || c.activities == 0) return false;
+  ++next_sequence_;
+  take_times(operation.record, c.first, c.more);
+  drop_correlation(c);  // after the times were taken: `more` lies in it
+  out.take(operation.context, operation.record, GpuTimesFrom::activity);
+  return true;
+}
+
+void ActivityMatcher::store(const ExpectedOperation& operation, std::uint32_t found, std::uint64_t now_ns,
+                            ReadySink& out) {
   const std::uint64_t id = operation.external_id;
   const std::uint64_t sequence = next_sequence_++;
   if (in_order_) {
@@ -137,7 +199,7 @@ void ActivityMatcher::expect(const ExpectedOperation& operation, std::uint64_t n
   const std::uint32_t c = operation.correlation_id;
   // The common order: nothing is known of the call yet, and its activity completes the
   // operation where it is found.
-  if (c == 0 || (correlation_index_.find(c) == kNone && claim(e, c))) return;
+  if (c == 0 || (found == kNone && claim(e, c))) return;
   tag(e, c, now_ns, out);
 }
 
@@ -242,10 +304,25 @@ void ActivityMatcher::end_round(std::uint64_t now_ns, ReadySink& out) {
   }
   // Activities no operation took after a few deliveries: work of calls the shim did not
   // record (a launch a filter left out), or of an operation already given up.
+  if (live_arrived_ != 0) let_go_untaken_arrivals();
   while (!untagged_after_round_.empty() && untagged_after_round_.front().at < round_) {
     const auto id = static_cast<std::uint32_t>(untagged_after_round_.front().id);
     untagged_after_round_.pop_front();
     if (Correlation* c = find_correlation(id); c && c->external_id == 0) drop_correlation(*c);
+  }
+}
+
+// A pass over the places, in the rounds that have any arrived activity left: usually a
+// few, whose operations were queued as the round's delivery ran. Cheaper than a deadline
+// per activity.
+void ActivityMatcher::let_go_untaken_arrivals() {
+  for (std::uint32_t place = 0; place < arrived_.size(); ++place) {
+    Arrived& a = arrived_[place];
+    if (!a.live || a.round + kUntaggedRounds >= round_) continue;
+    correlation_index_.erase(a.id);
+    a.live = false;
+    --live_arrived_;
+    free_arrived_.push_back(place);
   }
 }
 

@@ -82,7 +82,15 @@ class ActivityMatcher {
   void keep_order(bool in_order) { in_order_ = in_order; }
 
   void add(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out);
-  void expect(const ExpectedOperation& operation, std::uint64_t now_ns, ReadySink& out);
+  // `operation` is the caller's: where its activity already came, its record gets its
+  // GPU times there and goes out from there, never stored. Inline: the common case is
+  // one call with a small frame.
+  void expect(ExpectedOperation& operation, std::uint64_t now_ns, ReadySink& out) {
+    const std::uint32_t id = operation.correlation_id;
+    const std::uint32_t found = id == 0 ? kNone : correlation_index_.find(id);
+    if (found == kNone || !complete_on_arrival(operation, found, out)) store(operation, found, now_ns, out);
+  }
+  void expect(ExpectedOperation&& operation, std::uint64_t now_ns, ReadySink& out) { expect(operation, now_ns, out); }
   // After each delivery of buffers: overdue operations come out without GPU times,
   // finished graph launches and unclaimed activities are let go.
   void end_round(std::uint64_t now_ns, ReadySink& out);
@@ -114,6 +122,22 @@ class ActivityMatcher {
   // stay far below 2^31: an Expected is over 200 bytes.)
   static constexpr std::uint32_t kClaimedBit = 0x8000'0000u;
   static bool is_claim(std::uint32_t indexed) { return indexed != kNone && (indexed & kClaimedBit); }
+  // The order each collector round makes the common one, the activity, then its
+  // operation, needs no Correlation either: an activity outside graphs whose id is new
+  // keeps only its kind and times, in `arrived_`, indexed with this bit set (places stay
+  // far below 2^30). Its operation takes the times and the place is free again. A second
+  // activity of the id, or an operation that must be stored, turns it into a Correlation.
+  static constexpr std::uint32_t kArrivedBit = 0x4000'0000u;
+  static bool is_arrived(std::uint32_t indexed) { return (indexed & (kClaimedBit | kArrivedBit)) == kArrivedBit; }
+  static bool is_correlation(std::uint32_t indexed) { return (indexed & (kClaimedBit | kArrivedBit)) == 0; }
+  struct Arrived {
+    std::uint64_t start_ns = 0;
+    std::uint64_t end_ns = 0;
+    std::uint64_t round = 0;  // delivered in; let go after kUntaggedRounds
+    std::uint32_t id = 0;     // CUPTI's correlation id
+    logfmt::RecordKind kind = logfmt::RecordKind::kernel;
+    bool live = false;
+  };
   struct Correlation {
     std::uint32_t id = 0;           // CUPTI's correlation id
     std::uint64_t external_id = 0;  // its operation's, 0 until the operation came
@@ -151,6 +175,18 @@ class ActivityMatcher {
   // The correlation `id`, made if it is new (then `*made` is set). An operation claimed by
   // `id` gets a Correlation for it, linked.
   Correlation& correlation(std::uint32_t id, bool* made = nullptr);
+  // The order each collector round makes the common one (the round's activities, then
+  // the operations queued before them): `operation`'s one activity is here, untagged
+  // (what its id is indexed to: `found`), and no earlier operation holds records back;
+  // it completes at once. False otherwise.
+  bool complete_on_arrival(ExpectedOperation& operation, std::uint32_t found, ReadySink& out);
+  // Otherwise the operation is kept until its activities come (`found`: what its id is
+  // indexed to). Out of line, as is add_otherwise: the common cases do not pay for
+  // their frames.
+  [[gnu::noinline]] void store(const ExpectedOperation& operation, std::uint32_t found, std::uint64_t now_ns,
+                               ReadySink& out);
+  // An activity of a graph launch's node, or a second one of a call.
+  [[gnu::noinline]] void add_otherwise(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out);
   // `e` was made by the call CUPTI gave correlation id `id`, and is tied to it through a
   // Correlation: the call's activities came first, `e` is a graph launch, or another
   // operation claimed the id.
@@ -171,6 +207,10 @@ class ActivityMatcher {
   [[gnu::flatten]] void complete(Expected& e, const GpuActivity& first, std::span<const GpuActivity> more,
                                  Correlation* completing, ReadySink& out);
   std::uint32_t place_of(const Expected& e) const { return static_cast<std::uint32_t>(&e - expected_.data()); }
+  // The arrived activity at `place` as a GpuActivity; its place freed.
+  GpuActivity take_arrived(std::uint32_t place);
+  // Arrived activities no operation took within kUntaggedRounds, let go.
+  void let_go_untaken_arrivals();
   Correlation* find_correlation(std::uint32_t id);
   // The operation `external_id` if it still holds `place`.
   Expected* live_at(std::uint32_t place, std::uint64_t external_id) {
@@ -195,7 +235,11 @@ class ActivityMatcher {
 
   std::vector<Correlation> correlations_;
   std::vector<std::uint32_t> free_correlations_;
-  // correlation id -> place in correlations_, or kClaimedBit | place in expected_
+  std::vector<Arrived> arrived_;
+  std::vector<std::uint32_t> free_arrived_;
+  std::size_t live_arrived_ = 0;
+  // correlation id -> place in correlations_, kClaimedBit | place in expected_, or
+  // kArrivedBit | place in arrived_
   SequentialIdTable<std::uint32_t> correlation_index_;
   std::vector<Expected> expected_;
   std::vector<std::uint32_t> free_expected_;

@@ -22,6 +22,7 @@
 #include "cupti/cupti_library.hpp"
 #include "logfmt/kernel_match.hpp"
 #include "shim/activity/counter_session.hpp"
+#include "shim/activity/ring_queue.hpp"
 #include "shim/intercept/capture_mode.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/output/record_pipeline.hpp"
@@ -101,7 +102,7 @@ struct PendingOperation {
   std::uint64_t since_ns = 0;
 };
 // 128 operations of about 210 bytes: 26 KiB per thread that makes operations. The
-// collector is woken to take them when a ring is half full.
+// collector is woken to make room when a ring is half full.
 using PendingRings = ThreadRings<PendingOperation, 128>;
 
 struct Activities {
@@ -109,6 +110,10 @@ struct Activities {
   ActivityMatcher matcher;
   std::vector<std::uint8_t*> spare_buffers;
   PendingRings pending;
+  // Operations moved out of their threads' rings between rounds, to make room, and
+  // taken with the others at the next round.
+  RingQueue<PendingOperation> parked;
+  bool park_between_rounds = false;  // serialized (make_room_locked)
   std::vector<PendingRings::Ring*> pending_rings;  // scratch
   std::vector<std::size_t> pending_heads;
   std::vector<PendingOperation*> pending_batch;
@@ -127,11 +132,13 @@ Activities& activities() {
   return *a;
 }
 
-// Under the activities' mutex: the operations the threads queued go to the matcher, in
-// the order they were made.
+// Under the activities' mutex: the operations the threads queued (and those parked) go
+// to the matcher, in the order they were made. Each round does this after its
+// activities came, so that an operation whose activity came completes at once, never
+// stored (ActivityMatcher::expect).
 void take_pending_locked(Activities& a) {
   a.pending.snapshot(a.pending_rings);
-  if (a.pending_rings.size() == 1) {
+  if (a.parked.empty() && a.pending_rings.size() == 1) {
     // One thread's operations: its ring holds them in the order they were made.
     PendingRings::Ring& ring = *a.pending_rings.front();
     ring.release(ring.read([&](PendingOperation& p) { a.matcher.expect(p.operation, p.since_ns, a.ready); }));
@@ -140,17 +147,41 @@ void take_pending_locked(Activities& a) {
   }
   a.pending_heads.clear();
   a.pending_batch.clear();
+  for (std::size_t i = 0; i < a.parked.size(); ++i) a.pending_batch.push_back(&a.parked[i]);
   for (PendingRings::Ring* ring : a.pending_rings) {
     a.pending_heads.push_back(ring->read([&](PendingOperation& p) { a.pending_batch.push_back(&p); }));
   }
-  std::stable_sort(a.pending_batch.begin(), a.pending_batch.end(),
-                   [](const PendingOperation* x, const PendingOperation* y) { return x->since_ns < y->since_ns; });
+  const auto made_earlier = [](const PendingOperation* x, const PendingOperation* y) { return x->since_ns < y->since_ns; };
+  // Parked operations and one thread's ring are in order already.
+  if (!std::is_sorted(a.pending_batch.begin(), a.pending_batch.end(), made_earlier)) {
+    std::stable_sort(a.pending_batch.begin(), a.pending_batch.end(), made_earlier);
+  }
   for (PendingOperation* p : a.pending_batch) a.matcher.expect(p->operation, p->since_ns, a.ready);
   for (std::size_t i = 0; i < a.pending_rings.size(); ++i) a.pending_rings[i]->release(a.pending_heads[i]);
+  a.parked.clear();
+  a.pending.free_exited();
+}
+
+// Under the activities' mutex, between rounds, when a thread's ring fills: room is made.
+// Serialized, the queued operations are moved aside until the next round takes them
+// with its activities: they completed before they were queued, so those activities come
+// with the round's delivery, and an operation whose activity came is never stored in
+// the matcher. With conckerneltrace an operation may run on for long: the operations
+// are taken now.
+void make_room_locked(Activities& a) {
+  if (!a.park_between_rounds) {
+    take_pending_locked(a);
+    return;
+  }
+  a.pending.snapshot(a.pending_rings);
+  for (PendingRings::Ring* ring : a.pending_rings) {
+    ring->release(ring->read([&](PendingOperation& p) { a.parked.push_back() = p; }));
+  }
   a.pending.free_exited();
 }
 
 bool pending_empty(Activities& a) {
+  if (!a.parked.empty()) return false;
   a.pending.snapshot(a.pending_rings);
   return std::all_of(a.pending_rings.begin(), a.pending_rings.end(), [](auto* ring) { return ring->size() == 0; });
 }
@@ -175,7 +206,6 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
   Activities& a = activities();
   const std::uint64_t now = monotonic_ns();
   std::lock_guard lock(a.mutex);
-  take_pending_locked(a);
   CUpti_Activity* record = nullptr;
   while (valid_size > 0 && g_cupti->cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
     read_activity_record(*record, [&](const GpuActivity& gpu) { a.matcher.add(gpu, now, a.ready); });
@@ -255,22 +285,20 @@ void wait_for_context(CUcontext context) {
   d->ctx_pop(&popped);
 }
 
-// Delivers what CUPTI holds complete, then ends a round of the matcher.
+// Delivers what CUPTI holds complete, takes the operations queued meanwhile, then ends
+// a round of the matcher.
 void collect_round() {
   Activities& a = activities();
-  {
-    std::lock_guard lock(a.mutex);
-    take_pending_locked(a);
-  }
   flush_cupti(0);
   std::lock_guard lock(a.mutex);
+  take_pending_locked(a);
   a.matcher.end_round(monotonic_ns(), a.ready);
 }
 
-void take_pending() {
+void make_room() {
   Activities& a = activities();
   std::lock_guard lock(a.mutex);
-  take_pending_locked(a);
+  make_room_locked(a);
 }
 
 bool awaiting() {
@@ -279,8 +307,8 @@ bool awaiting() {
   return a.matcher.waiting() || !pending_empty(a);
 }
 
-// Sleeps until the next round is due, taking the pending operations whenever a thread's
-// ring is half full meanwhile.
+// Sleeps until the next round is due, making room whenever a thread's ring is half full
+// meanwhile.
 void wait_for_round(Activities& a) {
   const auto due = std::chrono::steady_clock::now() + std::chrono::nanoseconds(kPollIntervalNs);
   for (;;) {
@@ -289,7 +317,7 @@ void wait_for_round(Activities& a) {
       a.wake.wait_until(lock, due, [&] { return a.wake_requested; });
       a.wake_requested = false;
     }
-    if (a.take_requested.exchange(false, std::memory_order_acq_rel)) take_pending();
+    if (a.take_requested.exchange(false, std::memory_order_acq_rel)) make_room();
     if (std::chrono::steady_clock::now() >= due) return;
   }
 }
@@ -334,12 +362,11 @@ void wake_collector(Activities& a) {
   notify_collector(a);
 }
 
-// The collector did not keep up: this thread hands the queued operations over itself,
-// which empties its ring. Nothing is dropped. Out of line, as is the next: the common
-// push does not pay for their frames.
+// The collector did not keep up: this thread makes room itself, which empties its ring. Nothing is dropped. Out of line, as is the next: the common push
+// does not pay for their frames.
 template <typename Fill>
 [[gnu::noinline]] void push_into_full_ring(PendingRings::Ring& ring, Fill& fill) {
-  take_pending();
+  make_room();
   ring.try_push(fill);
 }
 
@@ -402,6 +429,7 @@ void decide() {
   // Serialized records are written in the order their operations ran.
   const bool serialized = !process_profile().cuda.settings.config.has(config::Option::conckerneltrace);
   activities().matcher.keep_order(serialized);
+  activities().park_between_rounds = serialized;
   activities().ready.select_nodes = filters_select_nodes();
   if (!turn_tracing_on(*g_cupti)) {
     g_state.store(State::off, std::memory_order_release);

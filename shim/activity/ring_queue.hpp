@@ -34,6 +34,12 @@ class RingQueue {
     --size_;
   }
 
+  // Every element popped at once.
+  void clear() {
+    front_ = 0;
+    size_ = 0;
+  }
+
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
 

@@ -173,3 +173,40 @@ TEST_CASE("a created stream's work waits for stream 0's earlier work, profiled o
   CHECK(hex(copy, "gpustarttimestamp") >= hex(kernel, "gpuendtimestamp"));
   CHECK(std::stod(copy.at("gputime")) < 5'000.0);
 }
+
+TEST_CASE("serialized with CUPTI: threads that outpace the collector still get each kernel's own times, in order",
+          "[e2e][gputime][threads]") {
+  // The threads' queues fill between the collector's rounds (their operations are
+  // parked until the round's activities came): every operation still meets its own.
+  const auto [threads, launches] = GENERATE(std::pair<std::string, std::size_t>{"1", 20000},
+                                            std::pair<std::string, std::size_t>{"4", 5000});
+  INFO(threads << " threads x " << launches);
+  auto o = profiling("gpustarttimestamp\ngpuendtimestamp\n");
+  o.argv = {MULTI_THREAD_PATH, threads, std::to_string(launches)};
+  o.env["COMPUTE_PROFILE_LOG"] = "threads_%d.log";
+  o.timeout_seconds = 300;
+  const auto r = run(o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("CUPTI gave no activity record") == std::string::npos);
+  std::size_t kernels = 0;
+  for (const auto& f : list_directory(o.directory)) {
+    if (!f.starts_with("threads_")) continue;
+    INFO(f);
+    const auto log = read_log(o.directory + "/" + f);
+    REQUIRE(log.records.size() == launches + 2);  // and the two copies
+    std::uint64_t previous_end = 0;
+    for (const auto& record : log.records) {
+      const std::uint64_t start = hex(record, "gpustarttimestamp");
+      const std::uint64_t end = hex(record, "gpuendtimestamp");
+      // An activity's times: a record without one has both at the wait's end.
+      CHECK(start < end);
+      CHECK(end - start == micros_to_ns(record.at("gputime")));
+      // Each operation was waited for before the next was made.
+      CHECK(start >= previous_end);
+      previous_end = end;
+    }
+    kernels += log.count("_Z5emptyv");
+  }
+  CHECK(kernels == std::stoul(threads) * launches);
+}

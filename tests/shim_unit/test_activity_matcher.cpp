@@ -361,6 +361,41 @@ TEST_CASE("serialized: records come out in the order their operations were expec
   CHECK_FALSE(m.waiting());
 }
 
+TEST_CASE("an operation whose activity came first completes at once, in order behind unfinished ones",
+          "[activity]") {
+  // Each collector round delivers its activities before it takes the operations queued
+  // before them: that operation is never stored, its record gets its times in the
+  // caller's copy.
+  for (const bool in_order : {false, true}) {
+    INFO("in order " << in_order);
+    ActivityMatcher m(in_order);
+    Collected out;
+    m.add(kernel(10, 1'000, 2'000), 0, out);
+    ExpectedOperation first = tagged(1, 10);
+    m.expect(first, 0, out);
+    REQUIRE(out.size() == 1);
+    CHECK(first.record.gpu_start_ns == 1'000);
+    CHECK(first.record.gputime_ns == 1'000);
+    CHECK(out[0].record.gputime_ns == 1'000);
+    CHECK_FALSE(m.waiting());
+    // The next operation's activity has not come; the one after it has.
+    m.expect(tagged(2, 20), 0, out);
+    m.add(kernel(30, 5'000, 6'000), 0, out);
+    m.expect(tagged(3, 30), 0, out);
+    if (in_order) {
+      CHECK(out.size() == 1);  // held behind the second
+    } else {
+      REQUIRE(out.size() == 2);
+      CHECK(out[1].record.gpu_start_ns == 5'000);
+    }
+    m.add(kernel(20, 3'000, 4'000), 0, out);
+    REQUIRE(out.size() == 3);
+    CHECK(out[1].record.gpu_start_ns == (in_order ? 3'000 : 5'000));
+    CHECK(out[2].record.gpu_start_ns == (in_order ? 5'000 : 3'000));
+    CHECK_FALSE(m.waiting());
+  }
+}
+
 TEST_CASE("serialized: an overdue operation comes out without GPU times and frees those behind it",
           "[activity]") {
   ActivityMatcher m(true);
