@@ -15,16 +15,23 @@ void set_times(logfmt::Record& r, std::uint64_t start, std::uint64_t end) {
   r.gputime_ns = r.gpu_end_ns - start;
 }
 
-// An operation's GPU times from its activities (one per call outside graphs; CUPTI
-// folds a batch of copies into one record): `first` and `more`.
-void take_times(logfmt::Record& r, const GpuActivity& first, std::span<const GpuActivity> more) {
-  std::uint64_t start = first.start_ns;
-  std::uint64_t end = first.end_ns;
+// An operation's GPU span from its activities (one per call outside graphs; CUPTI folds
+// a batch of copies into one record): `first` and `more`.
+struct Span {
+  std::uint64_t start;
+  std::uint64_t end;
+};
+Span span_of(const GpuActivity& first, std::span<const GpuActivity> more) {
+  Span s{first.start_ns, first.end_ns};
   for (const GpuActivity& a : more) {
-    start = std::min(start, a.start_ns);
-    end = std::max(end, a.end_ns);
+    s.start = std::min(s.start, a.start_ns);
+    s.end = std::max(s.end, a.end_ns);
   }
-  set_times(r, start, end);
+  return s;
+}
+
+ActivityTimes times_of(const GpuActivity& a) {
+  return {a.correlation_id, a.graph_node_id != 0, a.kind, a.start_ns, a.end_ns};
 }
 
 // A place in `items`: one freed earlier, or a new one at the end.
@@ -78,14 +85,13 @@ ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, boo
   return c;
 }
 
-void ActivityMatcher::complete(Expected& e, const GpuActivity& first, std::span<const GpuActivity> more,
-                               Correlation* completing, ReadySink& out) {
+void ActivityMatcher::complete(Expected& e, std::uint64_t start_ns, std::uint64_t end_ns, Correlation* completing,
+                               ReadySink& out) {
   const std::uint64_t sequence = e.sequence;
   // The record goes out from where it is kept: its place is free once forgotten.
-  take_times(e.operation.record, first, more);
+  set_times(e.operation.record, start_ns, end_ns);
   emit(sequence, e.operation.context, e.operation.record, GpuTimesFrom::activity, out);
-  // After the times were taken: `more` lies in it. The operation may be linked to
-  // another correlation of its id, which forget() drops.
+  // The operation may be linked to another correlation of its id, which forget() drops.
   if (completing) drop_correlation(*completing);
   forget(e);
   finished(sequence, out);
@@ -114,21 +120,24 @@ GpuActivity ActivityMatcher::take_arrived(std::uint32_t place) {
   return activity;
 }
 
-void ActivityMatcher::add(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out) {
-  const std::uint32_t found = correlation_index_.find(activity.correlation_id);
-  if (is_claim(found)) {
-    complete(expected_[found & ~kClaimedBit], activity, {}, nullptr, out);
-    return;
-  }
+bool ActivityMatcher::add_times(const ActivityTimes& times, ReadySink& out) {
   // A graph's node needs all it tells (node_record): it keeps a Correlation.
-  if (found == kNone && activity.graph_node_id == 0) {
-    const std::uint32_t place = take_place(arrived_, free_arrived_);
-    arrived_[place] = {activity.start_ns, activity.end_ns, round_, activity.correlation_id, activity.kind, true};
-    ++live_arrived_;
-    correlation_index_.assign(activity.correlation_id, kArrivedBit | place);
-    return;
+  if (times.graph_node) return false;
+  const std::uint32_t found = correlation_index_.find(times.correlation_id);
+  if (is_claim(found)) {
+    complete(expected_[found & ~kClaimedBit], times.start_ns, times.end_ns, nullptr, out);
+    return true;
   }
-  add_otherwise(activity, now_ns, out);
+  if (found != kNone) return false;
+  const std::uint32_t place = take_place(arrived_, free_arrived_);
+  arrived_[place] = {times.start_ns, times.end_ns, round_, times.correlation_id, times.kind, true};
+  if (live_arrived_++ == 0) oldest_arrival_round_ = round_;
+  correlation_index_.assign(times.correlation_id, kArrivedBit | place);
+  return true;
+}
+
+void ActivityMatcher::add(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out) {
+  if (!add_times(times_of(activity), out)) add_otherwise(activity, now_ns, out);
 }
 
 void ActivityMatcher::add_otherwise(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out) {
@@ -170,7 +179,8 @@ bool ActivityMatcher::complete_on_arrival(ExpectedOperation& operation, std::uin
   Correlation& c = correlations_[found];
   if (c.external_id != 0 || c.activities == 0) return false;
   ++next_sequence_;
-  take_times(operation.record, c.first, c.more);
+  const Span span = span_of(c.first, c.more);
+  set_times(operation.record, span.start, span.end);
   drop_correlation(c);  // after the times were taken: `more` lies in it
   out.take(operation.context, operation.record, GpuTimesFrom::activity);
   return true;
@@ -224,7 +234,8 @@ void ActivityMatcher::try_complete(Correlation& c, std::uint64_t now_ns, ReadySi
     }
     return;
   }
-  complete(*e, c.first, c.more, &c, out);
+  const Span span = span_of(c.first, c.more);
+  complete(*e, span.start, span.end, &c, out);
 }
 
 void ActivityMatcher::emit(std::uint64_t sequence, const ProfiledContext* context, const logfmt::Record& record,
@@ -304,7 +315,7 @@ void ActivityMatcher::end_round(std::uint64_t now_ns, ReadySink& out) {
   }
   // Activities no operation took after a few deliveries: work of calls the shim did not
   // record (a launch a filter left out), or of an operation already given up.
-  if (live_arrived_ != 0) let_go_untaken_arrivals();
+  if (live_arrived_ != 0 && oldest_arrival_round_ + kUntaggedRounds < round_) let_go_untaken_arrivals();
   while (!untagged_after_round_.empty() && untagged_after_round_.front().at < round_) {
     const auto id = static_cast<std::uint32_t>(untagged_after_round_.front().id);
     untagged_after_round_.pop_front();
@@ -312,18 +323,23 @@ void ActivityMatcher::end_round(std::uint64_t now_ns, ReadySink& out) {
   }
 }
 
-// A pass over the places, in the rounds that have any arrived activity left: usually a
-// few, whose operations were queued as the round's delivery ran. Cheaper than a deadline
-// per activity.
+// A pass over the places, in a round where the oldest arrival left may be due: cheaper
+// than a deadline per activity. It finds the oldest of those that stay.
 void ActivityMatcher::let_go_untaken_arrivals() {
+  std::uint64_t oldest = round_;
   for (std::uint32_t place = 0; place < arrived_.size(); ++place) {
     Arrived& a = arrived_[place];
-    if (!a.live || a.round + kUntaggedRounds >= round_) continue;
+    if (!a.live) continue;
+    if (a.round + kUntaggedRounds >= round_) {
+      oldest = std::min(oldest, a.round);
+      continue;
+    }
     correlation_index_.erase(a.id);
     a.live = false;
     --live_arrived_;
     free_arrived_.push_back(place);
   }
+  oldest_arrival_round_ = oldest;
 }
 
 void ActivityMatcher::settle(const ProfiledContext* context, ReadySink& out) {

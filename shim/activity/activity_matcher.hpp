@@ -82,6 +82,9 @@ class ActivityMatcher {
   void keep_order(bool in_order) { in_order_ = in_order; }
 
   void add(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out);
+  // An activity by its times, where they are all it needs: outside graphs, the first of
+  // its id, or its operation's (which came first). False when it must be added whole.
+  bool add_times(const ActivityTimes& times, ReadySink& out);
   // `operation` is the caller's: where its activity already came, its record gets its
   // GPU times there and goes out from there, never stored. Inline: the common case is
   // one call with a small frame.
@@ -201,11 +204,11 @@ class ActivityMatcher {
     correlation_index_.assign(id, kClaimedBit | place_of(e));
     return true;
   }
-  // `e`'s record, its GPU times taken from `first` and `more`, out; `e` and the
-  // correlation that completed it (if any) forgotten. Flattened: once per operation, and
-  // the calls of its parts cost a fifth of it.
-  [[gnu::flatten]] void complete(Expected& e, const GpuActivity& first, std::span<const GpuActivity> more,
-                                 Correlation* completing, ReadySink& out);
+  // `e`'s record, its GPU times `start_ns` to `end_ns`, out; `e` and the correlation that
+  // completed it (if any) forgotten. Flattened: once per operation, and the calls of its
+  // parts cost a fifth of it.
+  [[gnu::flatten]] void complete(Expected& e, std::uint64_t start_ns, std::uint64_t end_ns, Correlation* completing,
+                                 ReadySink& out);
   std::uint32_t place_of(const Expected& e) const { return static_cast<std::uint32_t>(&e - expected_.data()); }
   // The arrived activity at `place` as a GpuActivity; its place freed.
   GpuActivity take_arrived(std::uint32_t place);
@@ -238,6 +241,9 @@ class ActivityMatcher {
   std::vector<Arrived> arrived_;
   std::vector<std::uint32_t> free_arrived_;
   std::size_t live_arrived_ = 0;
+  // No live arrival is older (when any is live): end_round passes over the places only
+  // when one may be due.
+  std::uint64_t oldest_arrival_round_ = 0;
   // correlation id -> place in correlations_, kClaimedBit | place in expected_, or
   // kArrivedBit | place in arrived_
   SequentialIdTable<std::uint32_t> correlation_index_;

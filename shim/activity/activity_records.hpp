@@ -35,6 +35,16 @@ struct GpuActivity {
   bool peer = false;  // between two devices
 };
 
+// Which call made an activity's work and when it ran: all the matcher needs of an
+// activity outside graphs (ActivityMatcher::add_times).
+struct ActivityTimes {
+  std::uint32_t correlation_id = 0;
+  bool graph_node = false;  // of a graph launch's node: read whole (GpuActivity)
+  logfmt::RecordKind kind = logfmt::RecordKind::kernel;
+  std::uint64_t start_ns = 0;  // CUPTI's clock: CLOCK_REALTIME ns
+  std::uint64_t end_ns = 0;
+};
+
 GpuActivity kernel_activity(const CUpti_ActivityKernel10& kernel);
 GpuActivity copy_activity(const CUpti_ActivityMemcpy6& copy);
 GpuActivity memset_activity(const CUpti_ActivityMemset4& memset);
@@ -51,6 +61,25 @@ void read_activity_record(const CUpti_Activity& record, OnGpu&& on_gpu) {
     case CUPTI_ACTIVITY_KIND_MEMCPY: on_gpu(copy_activity(reinterpret_cast<const CUpti_ActivityMemcpy6&>(record))); return;
     case CUPTI_ACTIVITY_KIND_MEMSET: on_gpu(memset_activity(reinterpret_cast<const CUpti_ActivityMemset4&>(record))); return;
     default: return;
+  }
+}
+
+// `record`'s times, read in place; false for records of other kinds. Inline: every
+// record CUPTI hands over passes here.
+inline bool read_activity_times(const CUpti_Activity& record, ActivityTimes& times) {
+  const auto read = [&](const auto& r, logfmt::RecordKind kind) {
+    times = {r.correlationId, r.graphNodeId != 0, kind, r.start, r.end};
+    return true;
+  };
+  switch (record.kind) {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+      return read(reinterpret_cast<const CUpti_ActivityKernel10&>(record), logfmt::RecordKind::kernel);
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+      return read(reinterpret_cast<const CUpti_ActivityMemcpy6&>(record), logfmt::RecordKind::memcpy);
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+      return read(reinterpret_cast<const CUpti_ActivityMemset4&>(record), logfmt::RecordKind::memset);
+    default: return false;
   }
 }
 

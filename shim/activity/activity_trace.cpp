@@ -97,8 +97,8 @@ class SubmitReady final : public ReadySink {
 
 // An operation made, not yet handed to the matcher: the application's threads queue
 // their own (no lock shared by all threads); the collector moves them into the matcher.
-struct PendingOperation {
-  ExpectedOperation operation;
+// An ExpectedOperation: the threads fill it in place (expected_operation_place).
+struct PendingOperation : ExpectedOperation {
   std::uint64_t since_ns = 0;
 };
 // 128 operations of about 210 bytes: 26 KiB per thread that makes operations. The
@@ -127,9 +127,16 @@ struct Activities {
   std::atomic<bool> take_requested{false};  // a pending ring is half full
 };
 // Leaked on purpose: used at exit, after static destructors could have run.
-Activities& activities() {
+std::atomic<Activities*> g_activities{nullptr};
+[[gnu::noinline]] Activities& make_activities() {
   static Activities* a = new Activities;
+  g_activities.store(a, std::memory_order_release);
   return *a;
+}
+// Made at the first use; then one load per use.
+Activities& activities() {
+  if (Activities* a = g_activities.load(std::memory_order_acquire)) return *a;
+  return make_activities();
 }
 
 // Under the activities' mutex: the operations the threads queued (and those parked) go
@@ -141,7 +148,7 @@ void take_pending_locked(Activities& a) {
   if (a.parked.empty() && a.pending_rings.size() == 1) {
     // One thread's operations: its ring holds them in the order they were made.
     PendingRings::Ring& ring = *a.pending_rings.front();
-    ring.release(ring.read([&](PendingOperation& p) { a.matcher.expect(p.operation, p.since_ns, a.ready); }));
+    ring.release(ring.read([&](PendingOperation& p) { a.matcher.expect(p, p.since_ns, a.ready); }));
     a.pending.free_exited();
     return;
   }
@@ -156,7 +163,7 @@ void take_pending_locked(Activities& a) {
   if (!std::is_sorted(a.pending_batch.begin(), a.pending_batch.end(), made_earlier)) {
     std::stable_sort(a.pending_batch.begin(), a.pending_batch.end(), made_earlier);
   }
-  for (PendingOperation* p : a.pending_batch) a.matcher.expect(p->operation, p->since_ns, a.ready);
+  for (PendingOperation* p : a.pending_batch) a.matcher.expect(*p, p->since_ns, a.ready);
   for (std::size_t i = 0; i < a.pending_rings.size(); ++i) a.pending_rings[i]->release(a.pending_heads[i]);
   a.parked.clear();
   a.pending.free_exited();
@@ -207,7 +214,10 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
   const std::uint64_t now = monotonic_ns();
   std::lock_guard lock(a.mutex);
   CUpti_Activity* record = nullptr;
+  ActivityTimes times;
   while (valid_size > 0 && g_cupti->cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
+    // Most activities need only their times; the others are read whole.
+    if (!read_activity_times(*record, times) || a.matcher.add_times(times, a.ready)) continue;
     read_activity_record(*record, [&](const GpuActivity& gpu) { a.matcher.add(gpu, now, a.ready); });
   }
   a.spare_buffers.push_back(buffer);
@@ -362,15 +372,8 @@ void wake_collector(Activities& a) {
   notify_collector(a);
 }
 
-// The collector did not keep up: this thread makes room itself, which empties its ring. Nothing is dropped. Out of line, as is the next: the common push
-// does not pay for their frames.
-template <typename Fill>
-[[gnu::noinline]] void push_into_full_ring(PendingRings::Ring& ring, Fill& fill) {
-  make_room();
-  ring.try_push(fill);
-}
-
-// A ring half full: the collector takes the operations before it fills.
+// A ring half full: the collector makes room before it fills. Out of line: the common
+// case does not pay for its frame.
 [[gnu::noinline]] void request_take(Activities& a) {
   a.take_requested.store(true, std::memory_order_release);
   notify_collector(a);
@@ -452,14 +455,18 @@ bool detail::decide_activity_timing() {
 }
 
 
-void expect_activities(const ExpectedOperation& operation, std::uint64_t made_ns) {
+ExpectedOperation* expected_operation_place() {
+  PendingOperation* p = activities().pending.this_thread_ring().next_place();
+  return p;
+}
+
+void make_room_for_operations() { make_room(); }
+
+void expect_activities(ExpectedOperation& placed, std::uint64_t made_ns) {
   Activities& a = activities();
   PendingRings::Ring& ring = a.pending.this_thread_ring();
-  const auto fill = [&](PendingOperation& p) {
-    p.operation = operation;
-    p.since_ns = made_ns;
-  };
-  if (!ring.try_push(fill)) push_into_full_ring(ring, fill);
+  static_cast<PendingOperation&>(placed).since_ns = made_ns;
+  ring.publish();
   if (ring.size() == PendingRings::Ring::kCapacity / 2) request_take(a);
   wake_collector(a);
 }

@@ -45,10 +45,19 @@ inline std::uint32_t take_call_correlation() {
   return id == detail::kCallArmed ? 0 : id;
 }
 
-// The operation was made (and, serialized, waited for) by `made_ns` (the monotonic
-// clock): its record is written once its activity records came, in the order
-// operations were expected when serialized.
-void expect_activities(const ExpectedOperation& operation, std::uint64_t made_ns);
+// The calling thread's place for the operation it is making, in its queue to the
+// collector: filled there while the call runs, so that it is not copied in. Nothing
+// else is queued on the thread until expect_activities() hands it over, or the call
+// failed and the place is left as it is. Null when the queue is full.
+ExpectedOperation* expected_operation_place();
+// The collector did not keep up: this thread empties its queue itself (nothing is
+// dropped). Out of line: rare.
+[[gnu::noinline]] void make_room_for_operations();
+
+// The operation `placed` at expected_operation_place() was made (and, serialized, waited
+// for) by `made_ns` (the monotonic clock): its record is written once its activity
+// records came, in the order operations were expected when serialized.
+void expect_activities(ExpectedOperation& placed, std::uint64_t made_ns);
 
 // Flush points: every expected operation of `context` (of every context when null)
 // gets its activity records, delivered by a flush of CUPTI's buffers, or comes out

@@ -59,7 +59,14 @@ CUresult time_and_submit(std::string_view api, OperationTimer& timer, Describe&&
 // records tell when it ran.
 template <typename Describe, typename Call>
 CUresult run_traced(std::string_view api, OperationTimer& timer, Describe&& describe, Call&& call) {
-  ExpectedOperation operation = blank<ExpectedOperation>();
+  ExpectedOperation* place = expected_operation_place();
+  if (!place) {
+    make_room_for_operations();
+    timer.restart_cpu_clock();  // not the call's time
+    place = expected_operation_place();
+  }
+  ExpectedOperation& operation = *place;
+  operation = blank<ExpectedOperation>();
   identify(operation.record, api);
   operation.external_id = operation.record.correlation_id;
   operation.context = timer.profiled();

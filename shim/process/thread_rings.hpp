@@ -38,6 +38,15 @@ class ThreadRings {
       head.store(h + 1, std::memory_order_release);
       return true;
     }
+    // Producer: the place the next item goes, to be filled in place and then published;
+    // null when the ring is full. Nothing else may be pushed meanwhile.
+    Item* next_place() {
+      const std::size_t h = head.load(std::memory_order_relaxed);
+      if (h - tail.load(std::memory_order_acquire) == Capacity) return nullptr;
+      return &slots[h % Capacity];
+    }
+    // Producer: the item at next_place() is filled.
+    void publish() { head.store(head.load(std::memory_order_relaxed) + 1, std::memory_order_release); }
     // `fill(i, Item&)` writes the i-th of `n` items in place, all published at once;
     // false, nothing written, when fewer than `n` places are free.
     template <typename Fill>
@@ -82,20 +91,35 @@ class ThreadRings {
     return new_thread_ring(generation);
   }
 
-  // Consumer: the rings registered now.
+  // Consumer: the rings registered now. Copied under the registry's lock only when a
+  // ring came or went since this list was last given them: the consumer asks every round.
   void snapshot(std::vector<Ring*>& rings) {
+    const std::uint64_t version = version_.load(std::memory_order_acquire);
+    if (&rings == given_to_ && version == given_version_) return;
     std::lock_guard lock(mutex_);
     rings.assign(rings_.begin(), rings_.end());
+    given_to_ = &rings;
+    given_version_ = version_.load(std::memory_order_relaxed);
   }
 
-  // Consumer: frees the rings whose threads exited once nothing is left in them.
+  // Consumer: frees the rings whose threads exited once nothing is left in them. Looks
+  // only when a thread exited since every exited thread's ring was freed.
   void free_exited() {
+    const std::uint64_t exits = exited_threads_.load(std::memory_order_acquire);
+    if (exits == exits_freed_) return;
     std::lock_guard lock(mutex_);
-    std::erase_if(rings_, [](Ring* ring) {
-      if (!ring->owner_exited.load(std::memory_order_acquire) || ring->size() != 0) return false;
+    bool kept = false;
+    std::erase_if(rings_, [&](Ring* ring) {
+      if (!ring->owner_exited.load(std::memory_order_acquire)) return false;
+      if (ring->size() != 0) {
+        kept = true;
+        return false;
+      }
       delete ring;
       return true;
     });
+    changed();
+    if (!kept) exits_freed_ = exits;
   }
 
   // Around fork: the registry is held so that no ring is registered half-way.
@@ -106,6 +130,7 @@ class ThreadRings {
   // new ring at its next push.
   void reset_in_child() {
     rings_.clear();
+    changed();
     fork_generation_.fetch_add(1, std::memory_order_relaxed);
     mutex_.unlock();
   }
@@ -118,6 +143,7 @@ class ThreadRings {
     {
       std::lock_guard lock(mutex_);
       rings_.push_back(ring);
+      changed();
     }
     t_ring = ring;
     t_owner.armed = true;
@@ -132,14 +158,27 @@ class ThreadRings {
   struct Owner {
     bool armed = false;
     ~Owner() {
-      if (t_ring) t_ring->owner_exited.store(true, std::memory_order_release);
+      if (t_ring) {
+        t_ring->owner_exited.store(true, std::memory_order_release);
+        exited_threads_.fetch_add(1, std::memory_order_acq_rel);
+      }
       t_ring = nullptr;
     }
   };
   static inline thread_local Owner t_owner;
+  // Threads whose ring was left to the consumer (one ThreadRings per type: see above).
+  static inline std::atomic<std::uint64_t> exited_threads_{0};
+
+  // Under mutex_: rings_ changed.
+  void changed() { version_.fetch_add(1, std::memory_order_release); }
 
   std::mutex mutex_;  // guards rings_
   std::vector<Ring*> rings_;
+  std::atomic<std::uint64_t> version_{0};  // of rings_
+  // The consumer's: the list snapshot() last filled, and the version it holds.
+  const std::vector<Ring*>* given_to_ = nullptr;
+  std::uint64_t given_version_ = 0;
+  std::uint64_t exits_freed_ = 0;  // exited_threads_ when no exited thread's ring was left
   std::atomic<std::uint64_t> fork_generation_{0};
 };
 

@@ -3,6 +3,8 @@
 // let go.
 #include <cstdint>
 #include <cstring>
+#include <tuple>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -341,6 +343,74 @@ TEST_CASE("CUPTI records are read by kind, records of other kinds are passed ove
   CUpti_ActivityAPI api{};
   api.kind = CUPTI_ACTIVITY_KIND_DRIVER;
   CHECK(std::holds_alternative<std::monostate>(read_bytes_of(api)));
+}
+
+TEST_CASE("an activity's times are read in place, as its whole record gives them", "[activity]") {
+  const auto times_of = [](const auto& cupti) {
+    alignas(8) unsigned char buffer[sizeof cupti];
+    std::memcpy(buffer, &cupti, sizeof cupti);
+    ActivityTimes t;
+    const bool read = read_activity_times(*reinterpret_cast<const CUpti_Activity*>(buffer), t);
+    return std::pair{read, t};
+  };
+  CUpti_ActivityKernel10 k{};
+  k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+  k.correlationId = 12;
+  k.start = 100;
+  k.end = 350;
+  auto [read, t] = times_of(k);
+  CHECK(read);
+  CHECK(t.correlation_id == 12);
+  CHECK(t.kind == RecordKind::kernel);
+  CHECK(t.start_ns == 100);
+  CHECK(t.end_ns == 350);
+  CHECK_FALSE(t.graph_node);
+  k.graphNodeId = 5;  // a graph launch's node: read whole
+  CHECK(times_of(k).second.graph_node);
+
+  CUpti_ActivityMemcpy6 c{};
+  c.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+  c.correlationId = 13;
+  c.start = 7;
+  c.end = 9;
+  std::tie(read, t) = times_of(c);
+  CHECK(read);
+  CHECK(t.correlation_id == 13);
+  CHECK(t.kind == RecordKind::memcpy);
+  CHECK(t.end_ns - t.start_ns == 2);
+
+  CUpti_ActivityMemset4 m{};
+  m.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+  m.correlationId = 14;
+  std::tie(read, t) = times_of(m);
+  CHECK(read);
+  CHECK(t.kind == RecordKind::memset);
+
+  CUpti_ActivityAPI api{};
+  api.kind = CUPTI_ACTIVITY_KIND_DRIVER;
+  CHECK_FALSE(times_of(api).first);
+}
+
+TEST_CASE("an activity no operation took is let go after its rounds, a younger one stays for its operation",
+          "[activity]") {
+  ActivityMatcher m;
+  Collected out;
+  m.add(kernel(7, 1'000, 1'100), 0, out);  // round 0
+  m.end_round(0, out);
+  m.end_round(0, out);
+  m.add(kernel(8, 2'000, 2'300), 0, out);  // round 2
+  for (int round = 2; round <= ActivityMatcher::kUntaggedRounds; ++round) m.end_round(0, out);
+  // The first is let go now; the second is kUntaggedRounds younger.
+  m.expect(tagged(1, 7), 0, out);
+  CHECK(out.empty());
+  m.expect(tagged(2, 8), 0, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].record.gputime_ns == 300);
+  m.settle(nullptr, out);
+  REQUIRE(out.size() == 2);
+  CHECK(out[1].times == GpuTimesFrom::unknown);
+  for (int round = 0; round <= ActivityMatcher::kUntaggedRounds; ++round) m.end_round(0, out);
+  CHECK_FALSE(m.waiting());
 }
 
 TEST_CASE("serialized: records come out in the order their operations were expected", "[activity]") {
