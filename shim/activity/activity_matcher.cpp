@@ -196,11 +196,18 @@ void ActivityMatcher::store(const ExpectedOperation& operation, std::uint32_t fo
     u.finished = false;
     u.held.clear();  // keeps its capacity
   }
-  const std::uint32_t place = take_place(expected_, free_expected_);
+  std::uint32_t place;
+  if (free_expected_.empty()) {
+    place = static_cast<std::uint32_t>(expected_.size());
+    expected_.emplace_back(operation);
+  } else {
+    place = free_expected_.back();
+    free_expected_.pop_back();
+    expected_[place].operation = operation;
+  }
   ++live_expected_;
   if (operation.waited) overdue_at_.push_back({now_ns + kOverdueNs, id, place});
   Expected& e = expected_[place];
-  e.operation = operation;
   e.sequence = sequence;
   e.correlation = kUnlinked;
   e.claimed = false;

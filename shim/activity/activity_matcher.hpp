@@ -153,6 +153,8 @@ class ActivityMatcher {
     bool live = false;
   };
   struct Expected {
+    // A new place is made from its operation, not blanked first.
+    explicit Expected(const ExpectedOperation& o) : operation(o) {}
     ExpectedOperation operation;
     std::uint64_t sequence = 0;  // order of expect()
     std::uint32_t correlation = kUnlinked;
