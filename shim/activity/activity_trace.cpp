@@ -95,21 +95,14 @@ class SubmitReady final : public ReadySink {
   }
 };
 
-// An operation made, not yet handed to the matcher: the application's threads queue
-// their own (no lock shared by all threads); the collector moves them into the matcher.
-// An ExpectedOperation: the threads fill it in place (expected_operation_place).
-struct PendingOperation : ExpectedOperation {
-  std::uint64_t since_ns = 0;
-};
-// 128 operations of about 210 bytes: 26 KiB per thread that makes operations. The
-// collector is woken to make room when a ring is half full.
-using PendingRings = ThreadRings<PendingOperation, 128>;
+using detail::PendingRings;
 
-struct Activities {
+// Its queues and whether the collector sleeps are the OperationQueue the application's
+// threads see.
+struct Activities : detail::OperationQueue {
   std::mutex mutex;  // the matcher, the spare buffers, the scratch vectors
   ActivityMatcher matcher;
   std::vector<std::uint8_t*> spare_buffers;
-  PendingRings pending;
   // Operations moved out of their threads' rings between rounds, to make room, and
   // taken with the others at the next round.
   RingQueue<PendingOperation> parked;
@@ -123,7 +116,6 @@ struct Activities {
   std::mutex wake_mutex;
   std::condition_variable wake;
   bool wake_requested = false;
-  std::atomic<bool> idle{false};
   std::atomic<bool> take_requested{false};  // a pending ring is half full
 };
 // Leaked on purpose: used at exit, after static destructors could have run.
@@ -131,6 +123,7 @@ std::atomic<Activities*> g_activities{nullptr};
 [[gnu::noinline]] Activities& make_activities() {
   static Activities* a = new Activities;
   g_activities.store(a, std::memory_order_release);
+  detail::g_operation_queue.store(a, std::memory_order_release);
   return *a;
 }
 // Made at the first use; then one load per use.
@@ -364,20 +357,6 @@ void notify_collector(Activities& a) {
   a.wake.notify_one();
 }
 
-// After an operation was queued: wakes a collector that sleeps for want of anything
-// awaited. One fence and one load per operation; a notify only when it was idle.
-void wake_collector(Activities& a) {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (!a.idle.load(std::memory_order_relaxed) || !a.idle.exchange(false, std::memory_order_relaxed)) return;
-  notify_collector(a);
-}
-
-// A ring half full: the collector makes room before it fills. Out of line: the common
-// case does not pay for its frame.
-[[gnu::noinline]] void request_take(Activities& a) {
-  a.take_requested.store(true, std::memory_order_release);
-  notify_collector(a);
-}
 
 // At exit, once every operation completed (LifecycleStage::operations): the last
 // records are written, then tracing stops before CUPTI's own exit handlers run.
@@ -455,20 +434,19 @@ bool detail::decide_activity_timing() {
 }
 
 
-ExpectedOperation* expected_operation_place() {
-  PendingOperation* p = activities().pending.this_thread_ring().next_place();
-  return p;
-}
+std::atomic<detail::OperationQueue*> detail::g_operation_queue{nullptr};
 
 void make_room_for_operations() { make_room(); }
 
-void expect_activities(ExpectedOperation& placed, std::uint64_t made_ns) {
+void detail::wake_idle_collector() {
   Activities& a = activities();
-  PendingRings::Ring& ring = a.pending.this_thread_ring();
-  static_cast<PendingOperation&>(placed).since_ns = made_ns;
-  ring.publish();
-  if (ring.size() == PendingRings::Ring::kCapacity / 2) request_take(a);
-  wake_collector(a);
+  if (a.idle.exchange(false, std::memory_order_relaxed)) notify_collector(a);
+}
+
+void detail::request_room() {
+  Activities& a = activities();
+  a.take_requested.store(true, std::memory_order_release);
+  notify_collector(a);
 }
 
 void settle_activities(const ProfiledContext* context) {

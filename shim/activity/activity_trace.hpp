@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "shim/activity/activity_matcher.hpp"
+#include "shim/process/thread_rings.hpp"
 
 namespace computeprof::shim {
 
@@ -45,19 +46,55 @@ inline std::uint32_t take_call_correlation() {
   return id == detail::kCallArmed ? 0 : id;
 }
 
-// The calling thread's place for the operation it is making, in its queue to the
-// collector: filled there while the call runs, so that it is not copied in. Nothing
-// else is queued on the thread until expect_activities() hands it over, or the call
-// failed and the place is left as it is. Null when the queue is full.
-ExpectedOperation* expected_operation_place();
+// An operation made, not yet handed to the matcher: the application's threads queue
+// their own (no lock shared by all threads), filled in place; the collector moves them
+// into the matcher.
+struct PendingOperation : ExpectedOperation {
+  std::uint64_t since_ns = 0;
+};
+
+namespace detail {
+// 128 operations of about 210 bytes: 26 KiB per thread that makes operations. The
+// collector is woken to make room when a ring is half full.
+using PendingRings = ThreadRings<PendingOperation, 128>;
+// What the application's threads touch: their queues, and whether the collector
+// sleeps for want of anything awaited. activity_trace.cpp owns the rest.
+struct OperationQueue {
+  PendingRings pending;
+  std::atomic<bool> idle{false};
+};
+// Set before tracing starts (activity_tracing()).
+extern std::atomic<OperationQueue*> g_operation_queue;
+[[gnu::noinline]] void wake_idle_collector();
+[[gnu::noinline]] void request_room();  // a thread's queue is half full
+}  // namespace detail
+
+// While activity_tracing(): the calling thread's place for the operation it is making,
+// in its queue to the collector: filled there while the call runs, so that it is not
+// copied in. Nothing else is queued on the thread until expect_activities() hands it
+// over, or the call failed and the place is left as it is. Null when the queue is full.
+inline ExpectedOperation* expected_operation_place() {
+  return detail::g_operation_queue.load(std::memory_order_acquire)->pending.this_thread_ring().next_place();
+}
 // The collector did not keep up: this thread empties its queue itself (nothing is
 // dropped). Out of line: rare.
 [[gnu::noinline]] void make_room_for_operations();
 
 // The operation `placed` at expected_operation_place() was made (and, serialized, waited
 // for) by `made_ns` (the monotonic clock): its record is written once its activity
-// records came, in the order operations were expected when serialized.
-void expect_activities(ExpectedOperation& placed, std::uint64_t made_ns);
+// records came, in the order operations were expected when serialized. Inline: once
+// per operation, on the application's thread.
+inline void expect_activities(ExpectedOperation& placed, std::uint64_t made_ns) {
+  detail::OperationQueue& q = *detail::g_operation_queue.load(std::memory_order_acquire);
+  detail::PendingRings::Ring& ring = q.pending.this_thread_ring();
+  static_cast<PendingOperation&>(placed).since_ns = made_ns;
+  ring.publish();
+  if (ring.size() == detail::PendingRings::Ring::kCapacity / 2) [[unlikely]] detail::request_room();
+  // A collector asleep is woken: one fence and one load per operation (the collector
+  // announces its sleep, fences, then looks for operations again).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (q.idle.load(std::memory_order_relaxed)) [[unlikely]] detail::wake_idle_collector();
+}
 
 // Flush points: every expected operation of `context` (of every context when null)
 // gets its activity records, delivered by a flush of CUPTI's buffers, or comes out

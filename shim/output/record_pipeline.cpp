@@ -18,15 +18,8 @@
 namespace computeprof::shim {
 namespace {
 
-struct QueuedRecord {
-  const ProfiledContext* context;
-  std::uint64_t completed_ns;
-  logfmt::Record record;
-};
-
-// 128 records of 184 bytes: 23 KiB per thread that makes operations.
-using RecordRings = ThreadRings<QueuedRecord, 128>;
-using RecordRing = RecordRings::Ring;
+using detail::wake_writer;
+using RecordRing = detail::RecordRings::Ring;
 
 // A queued record's place, for ordering a batch without copying records.
 struct Queued {
@@ -34,9 +27,9 @@ struct Queued {
   QueuedRecord* record;
 };
 
-struct Pipeline {
+// Its rings and whether the writer runs are the RecordQueue a submission sees.
+struct Pipeline : detail::RecordQueue {
   std::mutex drain_mutex;  // held by whoever drains: the writer or a flush
-  RecordRings rings;
   MemoryEventQueue memory;
   // The drain holder's scratch.
   std::vector<RecordRing*> draining;
@@ -50,8 +43,6 @@ struct Pipeline {
   bool wake_requested = false;
   // A thread whose ring is full waits here for the writer to free it.
   std::condition_variable drained;
-
-  std::atomic<bool> writer_started{false};
 };
 
 // Leaked on purpose: the exit flush runs after static destructors could have. Made at
@@ -61,6 +52,7 @@ std::atomic<Pipeline*> g_pipeline{nullptr};
 [[gnu::noinline]] Pipeline& make_pipeline() {
   static Pipeline* p = new Pipeline;
   g_pipeline.store(p, std::memory_order_release);
+  detail::g_record_queue.store(p, std::memory_order_release);
   return *p;
 }
 
@@ -164,7 +156,9 @@ void* writer_main(void*) {
   return nullptr;
 }
 
-void wake_writer() {
+}  // namespace
+
+void detail::wake_writer() {
   auto& p = pipeline();
   {
     std::lock_guard lock(p.wake_mutex);
@@ -172,6 +166,8 @@ void wake_writer() {
   }
   p.wake.notify_one();
 }
+
+namespace {
 
 void flush_at_exit() {
   auto& p = pipeline();
@@ -264,7 +260,10 @@ void push_or_wait(Pipeline& p, Ring& ring, Fill&& fill) {
 
 }  // namespace
 
-void submit_record(const ProfiledContext* context, std::uint64_t completed_ns, const logfmt::Record& record) {
+std::atomic<detail::RecordQueue*> detail::g_record_queue{nullptr};
+
+void detail::submit_record_otherwise(const ProfiledContext* context, std::uint64_t completed_ns,
+                                     const logfmt::Record& record) {
   auto& p = pipeline();
   push_or_wait(p, p.rings.this_thread_ring(), [context, completed_ns, &record](QueuedRecord& q) {
     q.context = context;
