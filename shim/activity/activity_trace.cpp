@@ -116,7 +116,7 @@ struct Activities : detail::OperationQueue {
   std::mutex wake_mutex;
   std::condition_variable wake;
   bool wake_requested = false;
-  std::atomic<bool> take_requested{false};  // a pending ring is half full
+  std::atomic<bool> room_requested{false};  // a thread's queue is half full
 };
 // Leaked on purpose: used at exit, after static destructors could have run.
 std::atomic<Activities*> g_activities{nullptr};
@@ -320,7 +320,7 @@ void wait_for_round(Activities& a) {
       a.wake.wait_until(lock, due, [&] { return a.wake_requested; });
       a.wake_requested = false;
     }
-    if (a.take_requested.exchange(false, std::memory_order_acq_rel)) make_room();
+    if (a.room_requested.exchange(false, std::memory_order_acq_rel)) make_room();
     if (std::chrono::steady_clock::now() >= due) return;
   }
 }
@@ -356,7 +356,6 @@ void notify_collector(Activities& a) {
   }
   a.wake.notify_one();
 }
-
 
 // At exit, once every operation completed (LifecycleStage::operations): the last
 // records are written, then tracing stops before CUPTI's own exit handlers run.
@@ -445,7 +444,7 @@ void detail::wake_idle_collector() {
 
 void detail::request_room() {
   Activities& a = activities();
-  a.take_requested.store(true, std::memory_order_release);
+  a.room_requested.store(true, std::memory_order_release);
   notify_collector(a);
 }
 
