@@ -108,15 +108,13 @@ ActivityMatcher::Expected* ActivityMatcher::expected_of(Correlation& c) {
 }
 
 GpuActivity ActivityMatcher::take_arrived(std::uint32_t place) {
-  Arrived& a = arrived_[place];
+  const Arrived& a = arrived_[place];
   GpuActivity activity;
   activity.correlation_id = a.id;
   activity.kind = a.kind;
   activity.start_ns = a.start_ns;
   activity.end_ns = a.end_ns;
-  a.live = false;
-  --live_arrived_;
-  free_arrived_.push_back(place);
+  free_arrival(place);
   return activity;
 }
 
@@ -165,12 +163,9 @@ bool ActivityMatcher::complete_on_arrival(ExpectedOperation& operation, std::uin
   if (operation.record.kind == logfmt::RecordKind::graph || (in_order_ && !unfinished_.empty())) return false;
   if (is_arrived(found)) {
     const std::uint32_t place = found & ~kArrivedBit;
-    Arrived& a = arrived_[place];
     ++next_sequence_;
-    set_times(operation.record, a.start_ns, a.end_ns);
-    a.live = false;
-    --live_arrived_;
-    free_arrived_.push_back(place);
+    set_times(operation.record, arrived_[place].start_ns, arrived_[place].end_ns);
+    free_arrival(place);
     correlation_index_.erase(id);
     out.take(operation.context, operation.record, GpuTimesFrom::activity);
     return true;
@@ -335,16 +330,14 @@ void ActivityMatcher::end_round(std::uint64_t now_ns, ReadySink& out) {
 void ActivityMatcher::let_go_untaken_arrivals() {
   std::uint64_t oldest = round_;
   for (std::uint32_t place = 0; place < arrived_.size(); ++place) {
-    Arrived& a = arrived_[place];
+    const Arrived& a = arrived_[place];
     if (!a.live) continue;
     if (a.round + kUntaggedRounds >= round_) {
       oldest = std::min(oldest, a.round);
       continue;
     }
     correlation_index_.erase(a.id);
-    a.live = false;
-    --live_arrived_;
-    free_arrived_.push_back(place);
+    free_arrival(place);
   }
   oldest_arrival_round_ = oldest;
 }

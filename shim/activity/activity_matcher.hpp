@@ -212,6 +212,13 @@ class ActivityMatcher {
   [[gnu::flatten]] void complete(Expected& e, std::uint64_t start_ns, std::uint64_t end_ns, Correlation* completing,
                                  ReadySink& out);
   std::uint32_t place_of(const Expected& e) const { return static_cast<std::uint32_t>(&e - expected_.data()); }
+  // The arrived activity at `place` is gone (its index entry is the caller's). Inline:
+  // once per operation.
+  [[gnu::always_inline]] void free_arrival(std::uint32_t place) {
+    arrived_[place].live = false;
+    --live_arrived_;
+    free_arrived_.push_back(place);
+  }
   // The arrived activity at `place` as a GpuActivity; its place freed.
   GpuActivity take_arrived(std::uint32_t place);
   // Arrived activities no operation took within kUntaggedRounds, let go.
