@@ -298,11 +298,15 @@ void collect_round() {
   a.matcher.end_round(monotonic_ns(), a.ready);
 }
 
-void make_room() {
+}  // namespace
+
+void make_room_for_operations() {
   Activities& a = activities();
   std::lock_guard lock(a.mutex);
   make_room_locked(a);
 }
+
+namespace {
 
 bool awaiting() {
   Activities& a = activities();
@@ -320,7 +324,7 @@ void wait_for_round(Activities& a) {
       a.wake.wait_until(lock, due, [&] { return a.wake_requested; });
       a.wake_requested = false;
     }
-    if (a.room_requested.exchange(false, std::memory_order_acq_rel)) make_room();
+    if (a.room_requested.exchange(false, std::memory_order_acq_rel)) make_room_for_operations();
     if (std::chrono::steady_clock::now() >= due) return;
   }
 }
@@ -434,8 +438,6 @@ bool detail::decide_activity_timing() {
 
 
 std::atomic<detail::OperationQueue*> detail::g_operation_queue{nullptr};
-
-void make_room_for_operations() { make_room(); }
 
 void detail::wake_idle_collector() {
   Activities& a = activities();

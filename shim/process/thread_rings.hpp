@@ -32,10 +32,10 @@ class ThreadRings {
     // `fill(Item&)` writes the item in place; false when the ring is full.
     template <typename Fill>
     bool try_push(Fill&& fill) {
-      const std::size_t h = head.load(std::memory_order_relaxed);
-      if (h - tail.load(std::memory_order_acquire) == Capacity) return false;
-      fill(slots[h % Capacity]);
-      head.store(h + 1, std::memory_order_release);
+      Item* place = next_place();
+      if (!place) return false;
+      fill(*place);
+      publish();
       return true;
     }
     // Producer: the place the next item goes, to be filled in place and then published;
