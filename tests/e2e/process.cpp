@@ -24,7 +24,7 @@ bool is_profile_variable(std::string_view name) {
   for (std::string_view prefix : {"COMPUTE_PROFILE", "CUDA_PROFILE", "OPENCL_PROFILE", "COMPUTEPROF_"}) {
     if (name.starts_with(prefix)) return true;
   }
-  return name == "LD_PRELOAD" || name == "LD_LIBRARY_PATH";
+  return name == "LD_PRELOAD";
 }
 
 std::vector<std::string> build_environment(const RunOptions& o) {
@@ -36,7 +36,13 @@ std::vector<std::string> build_environment(const RunOptions& o) {
     env[std::string(entry.substr(0, eq))] = std::string(entry.substr(eq + 1));
   }
   if (o.simulated_driver) {
-    env["LD_LIBRARY_PATH"] = o.old_driver ? SIMDRIVER_OLD_DIR : SIMDRIVER_DIR;
+    // The simulated driver first; the caller's path after it, where the libraries the shim
+    // loads by name may be (libunwind where it is carried, not installed: docs/gpu.md).
+    std::string path = o.old_driver ? SIMDRIVER_OLD_DIR : SIMDRIVER_DIR;
+    if (const auto caller = env.find("LD_LIBRARY_PATH"); caller != env.end() && !caller->second.empty()) {
+      path += ':' + caller->second;
+    }
+    env["LD_LIBRARY_PATH"] = path;
     // As on a GPU where CUPTI can trace: the simulated CUPTI works over the simulated
     // driver (the toolkit's refuses it). A test names another CUPTI in `env`.
     env["COMPUTEPROF_CUPTI_LIBRARY"] = SIMCUPTI_PATH;
