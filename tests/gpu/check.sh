@@ -22,6 +22,9 @@ if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >"$out/nvidia-smi.
   exit 2
 fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+# The clock every record reads twice or more: a clock source without a vDSO path makes
+# each read a system call.
+cat /sys/devices/system/clocksource/clocksource0/current_clocksource >"$out/clocksource.txt" 2>&1
 # COMMIT overrides where the copy being checked has no git history of its own.
 echo "${COMMIT:-$(git rev-parse HEAD 2>/dev/null)}" >"$out/commit.txt"
 
@@ -223,7 +226,9 @@ overhead_row() {
   fi
 }
 if [[ -x build-gpu/bench/launch_overhead ]]; then
-  if build-gpu/bench/launch_overhead --launches 100000 --shim "$shim" --real-driver >"$out/overhead.txt" 2>&1; then
+  # 7 rounds: with 5 the same commit gave serialized-cupti/synced 1.30 and, with 7, 1.20
+  # (docs/validation/2026-11-26-h200-run3.md).
+  if build-gpu/bench/launch_overhead --launches 100000 --rounds 7 --shim "$shim" --real-driver >"$out/overhead.txt" 2>&1; then
     overhead_row "6 overhead: serialized" serialized-cupti/synced 1.2
     overhead_row "6 overhead: conckerneltrace" concurrent-cupti/plain 1.3
     # Not judged: what CUPTI costs by itself, and the shim over it.
