@@ -87,9 +87,22 @@ ActivityMatcher::Correlation& ActivityMatcher::correlation(std::uint32_t id, boo
 
 void ActivityMatcher::complete(Expected& e, std::uint64_t start_ns, std::uint64_t end_ns, Correlation* completing,
                                ReadySink& out) {
-  const std::uint64_t sequence = e.sequence;
-  // The record goes out from where it is kept: its place is free once forgotten.
   set_times(e.operation.record, start_ns, end_ns);
+  // The common case, unordered, `e` claimed by its id: forgotten, then the record goes
+  // out from its place (which nothing reuses before that) as the last step, a tail call,
+  // so that nothing is kept across a call.
+  if (!completing && !in_order_ && e.claimed && e.correlation == kUnlinked) {
+    correlation_index_.erase(e.claimed_by);
+    e.claimed = false;
+    free_place(e);
+    out.take(e.operation.context, e.operation.record, GpuTimesFrom::activity);
+    return;
+  }
+  complete_otherwise(e, completing, out);
+}
+
+void ActivityMatcher::complete_otherwise(Expected& e, Correlation* completing, ReadySink& out) {
+  const std::uint64_t sequence = e.sequence;
   emit(sequence, e.operation.context, e.operation.record, GpuTimesFrom::activity, out);
   // The operation may be linked to another correlation of its id, which forget() drops.
   if (completing) drop_correlation(*completing);
@@ -127,10 +140,22 @@ bool ActivityMatcher::add_times(const ActivityTimes& times, ReadySink& out) {
     return true;
   }
   if (found != kNone) return false;
-  const std::uint32_t place = take_place(arrived_, free_arrived_);
-  arrived_[place] = {times.start_ns, times.end_ns, round_, times.correlation_id, times.kind, true};
+  const std::uint32_t place = free_arrived_;
+  if (place == kUnlinked) return keep_arrival_in_new_place(times);
+  free_arrived_ = arrived_[place].next_free;
+  keep_arrival(place, times);
+  return true;
+}
+
+inline void ActivityMatcher::keep_arrival(std::uint32_t place, const ActivityTimes& times) {
+  arrived_[place] = {times.start_ns, times.end_ns, round_, times.correlation_id, times.kind, true, kUnlinked};
   if (live_arrived_++ == 0) oldest_arrival_round_ = round_;
   correlation_index_.assign(times.correlation_id, kArrivedBit | place);
+}
+
+bool ActivityMatcher::keep_arrival_in_new_place(const ActivityTimes& times) {
+  arrived_.emplace_back();
+  keep_arrival(static_cast<std::uint32_t>(arrived_.size() - 1), times);
   return true;
 }
 
@@ -183,6 +208,33 @@ bool ActivityMatcher::complete_on_arrival(ExpectedOperation& operation, std::uin
 
 void ActivityMatcher::store(const ExpectedOperation& operation, std::uint32_t found, std::uint64_t now_ns,
                             ReadySink& out) {
+  // The common case, unordered and not waited for: the operation claimed by its new id.
+  // The others out of line, as tail calls: this keeps nothing across a call.
+  if (in_order_ || operation.waited || found != kNone || operation.correlation_id == 0 ||
+      operation.record.kind == logfmt::RecordKind::graph) {
+    store_otherwise(operation, found, now_ns, out);
+    return;
+  }
+  const std::uint32_t place = free_expected_;
+  if (place == kUnlinked) {
+    store_in_new_place(operation);
+    return;
+  }
+  free_expected_ = expected_[place].next_free;
+  Expected& e = expected_[place];
+  e.operation = operation;
+  occupy(e, next_sequence_++);
+  claim(e, operation.correlation_id);
+}
+
+void ActivityMatcher::store_in_new_place(const ExpectedOperation& operation) {
+  Expected& e = expected_.emplace_back(operation);
+  occupy(e, next_sequence_++);
+  claim(e, operation.correlation_id);
+}
+
+void ActivityMatcher::store_otherwise(const ExpectedOperation& operation, std::uint32_t found, std::uint64_t now_ns,
+                                      ReadySink& out) {
   const std::uint64_t id = operation.external_id;
   const std::uint64_t sequence = next_sequence_++;
   if (in_order_) {
@@ -191,23 +243,17 @@ void ActivityMatcher::store(const ExpectedOperation& operation, std::uint32_t fo
     u.finished = false;
     u.held.clear();  // keeps its capacity
   }
-  std::uint32_t place;
-  if (free_expected_.empty()) {
+  std::uint32_t place = free_expected_;
+  if (place == kUnlinked) {
     place = static_cast<std::uint32_t>(expected_.size());
     expected_.emplace_back(operation);
   } else {
-    place = free_expected_.back();
-    free_expected_.pop_back();
+    free_expected_ = expected_[place].next_free;
     expected_[place].operation = operation;
   }
-  ++live_expected_;
   if (operation.waited) overdue_at_.push_back({now_ns + kOverdueNs, id, place});
   Expected& e = expected_[place];
-  e.sequence = sequence;
-  e.correlation = kUnlinked;
-  e.claimed = false;
-  e.matched = false;
-  e.live = true;
+  occupy(e, sequence);
   const std::uint32_t c = operation.correlation_id;
   // The common order: nothing is known of the call yet, and its activity completes the
   // operation where it is found.
@@ -280,9 +326,7 @@ void ActivityMatcher::forget(Expected& e) {
     Correlation& c = correlations_[e.correlation];
     if (c.live && c.external_id == e.operation.external_id) drop_correlation(c);
   }
-  e.live = false;
-  --live_expected_;
-  free_expected_.push_back(place_of(e));
+  free_place(e);
 }
 
 void ActivityMatcher::drop_correlation(Correlation& c) {

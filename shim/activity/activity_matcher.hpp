@@ -102,6 +102,13 @@ class ActivityMatcher {
   void settle(const ProfiledContext* context, ReadySink& out);
 
   bool waiting() const { return live_expected_ != 0 || !correlation_index_.empty(); }
+  // The places its arrays hold, live or free: what a long run's matcher has grown to.
+  struct Places {
+    std::size_t operations = 0;
+    std::size_t arrivals = 0;
+    std::size_t correlations = 0;
+  };
+  Places places() const { return {expected_.size(), arrived_.size(), correlations_.size()}; }
   // Whether an operation of `context` (of any context when null) still has no activity.
   bool expecting(const ProfiledContext* context) const;
   // The device contexts of `context`'s operations (of every context's when null) that
@@ -140,6 +147,7 @@ class ActivityMatcher {
     std::uint32_t id = 0;     // CUPTI's correlation id
     logfmt::RecordKind kind = logfmt::RecordKind::kernel;
     bool live = false;
+    std::uint32_t next_free = kUnlinked;  // not live: the next free place (free_arrived_)
   };
   struct Correlation {
     std::uint32_t id = 0;           // CUPTI's correlation id
@@ -159,6 +167,7 @@ class ActivityMatcher {
     std::uint64_t sequence = 0;  // order of expect()
     std::uint32_t correlation = kUnlinked;
     std::uint32_t claimed_by = 0;  // with `claimed`: the correlation id indexed to it
+    std::uint32_t next_free = kUnlinked;  // not live: the next free place (free_expected_)
     bool claimed = false;
     bool matched = false;  // graph launches: some node records came
     bool live = false;
@@ -190,6 +199,28 @@ class ActivityMatcher {
   // their frames.
   [[gnu::noinline]] void store(const ExpectedOperation& operation, std::uint32_t found, std::uint64_t now_ns,
                                ReadySink& out);
+  // store()'s common case where no place is free: the array grows.
+  [[gnu::noinline]] void store_in_new_place(const ExpectedOperation& operation);
+  // store()'s other cases: in order, waited for, no id or one already known, a graph
+  // launch.
+  [[gnu::noinline]] void store_otherwise(const ExpectedOperation& operation, std::uint32_t found,
+                                         std::uint64_t now_ns, ReadySink& out);
+  // `e`'s place is free (first of the free list); what it holds stays until reused.
+  void free_place(Expected& e) {
+    e.live = false;
+    --live_expected_;
+    e.next_free = free_expected_;
+    free_expected_ = place_of(e);
+  }
+  // `e`, its operation set, is live: the `sequence`-th expected, tied to nothing yet.
+  void occupy(Expected& e, std::uint64_t sequence) {
+    e.sequence = sequence;
+    e.correlation = kUnlinked;
+    e.claimed = false;
+    e.matched = false;
+    e.live = true;
+    ++live_expected_;
+  }
   // An activity of a graph launch's node, or a second one of a call.
   [[gnu::noinline]] void add_otherwise(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out);
   // `e` was made by the call CUPTI gave correlation id `id`, and is tied to it through a
@@ -207,18 +238,26 @@ class ActivityMatcher {
     return true;
   }
   // `e`'s record, its GPU times `start_ns` to `end_ns`, out; `e` and the correlation that
-  // completed it (if any) forgotten. Flattened: once per operation, and the calls of its
-  // parts cost a fifth of it.
-  [[gnu::flatten]] void complete(Expected& e, std::uint64_t start_ns, std::uint64_t end_ns, Correlation* completing,
-                                 ReadySink& out);
+  // completed it (if any) forgotten. Once per operation: its common case in a few
+  // instructions, the others (in order, through a Correlation) out of line.
+  void complete(Expected& e, std::uint64_t start_ns, std::uint64_t end_ns, Correlation* completing,
+                ReadySink& out);
+  [[gnu::noinline]] void complete_otherwise(Expected& e, Correlation* completing, ReadySink& out);
   std::uint32_t place_of(const Expected& e) const { return static_cast<std::uint32_t>(&e - expected_.data()); }
   // The arrived activity at `place` is gone (its index entry is the caller's). Inline:
   // once per operation.
   [[gnu::always_inline]] void free_arrival(std::uint32_t place) {
-    arrived_[place].live = false;
+    Arrived& a = arrived_[place];
+    a.live = false;
     --live_arrived_;
-    free_arrived_.push_back(place);
+    a.next_free = free_arrived_;
+    free_arrived_ = place;
   }
+  // An activity that came alone kept at free `place`.
+  void keep_arrival(std::uint32_t place, const ActivityTimes& times);
+  // The same where no place is free: the array grows. Out of line: add_times's common
+  // case then keeps nothing across a call.
+  [[gnu::noinline]] bool keep_arrival_in_new_place(const ActivityTimes& times);
   // The arrived activity at `place` as a GpuActivity; its place freed.
   GpuActivity take_arrived(std::uint32_t place);
   // Arrived activities no operation took within kUntaggedRounds, let go.
@@ -248,7 +287,7 @@ class ActivityMatcher {
   std::vector<Correlation> correlations_;
   std::vector<std::uint32_t> free_correlations_;
   std::vector<Arrived> arrived_;
-  std::vector<std::uint32_t> free_arrived_;
+  std::uint32_t free_arrived_ = kUnlinked;  // the first free place, or kUnlinked
   std::size_t live_arrived_ = 0;
   // No live arrival is older (when any is live): end_round passes over the places only
   // when one may be due.
@@ -257,7 +296,7 @@ class ActivityMatcher {
   // kArrivedBit | place in arrived_
   SequentialIdTable<std::uint32_t> correlation_index_;
   std::vector<Expected> expected_;
-  std::vector<std::uint32_t> free_expected_;
+  std::uint32_t free_expected_ = kUnlinked;  // the first free place, or kUnlinked
   // Operations are found through their correlation id, or by the place a deadline or a
   // Correlation noted (with their external id, to tell a place reused): none is looked
   // up by its own id.

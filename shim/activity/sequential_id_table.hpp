@@ -26,7 +26,7 @@ class SequentialIdTable {
   std::uint32_t find(Key key) const {
     const Entry& e = places_[place(key)];
     if (e.value != kNone && e.key == key) return e.value;
-    return displaced_.empty() ? kNone : displaced_.find(key);
+    return displaced_.empty() ? kNone : find_displaced(key);
   }
 
   // Sets the value of `key` (not kNone), adding the key if absent.
@@ -46,11 +46,10 @@ class SequentialIdTable {
     Entry& e = places_[place(key)];
     if (e.value != kNone && e.key == key) {
       e.value = kNone;
-    } else if (displaced_.empty() || !displaced_.erase(key)) {
-      return false;
+      --size_;
+      return true;
     }
-    --size_;
-    return true;
+    return erase_displaced(key);
   }
 
   std::size_t size() const { return size_; }
@@ -82,6 +81,14 @@ class SequentialIdTable {
     } else {
       displaced_.assign(key, value);
     }
+  }
+
+  // find()'s and erase()'s other cases, out of line for the same reason.
+  [[gnu::noinline]] std::uint32_t find_displaced(Key key) const { return displaced_.find(key); }
+  [[gnu::noinline]] bool erase_displaced(Key key) {
+    if (displaced_.empty() || !displaced_.erase(key)) return false;
+    --size_;
+    return true;
   }
 
   // Operation ids carry their thread's number from bit 40 (shim/process/operation_ids.hpp):

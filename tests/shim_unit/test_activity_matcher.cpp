@@ -466,6 +466,38 @@ TEST_CASE("an operation whose activity came first completes at once, in order be
   }
 }
 
+TEST_CASE("activities that come in bursts before their operations reuse their places", "[activity]") {
+  // A round delivers several activities before their operations: each burst's places are
+  // freed as its operations take them, and the next burst takes them again.
+  for (const bool in_order : {false, true}) {
+    INFO("in order " << in_order);
+    ActivityMatcher m(in_order);
+    Collected out;
+    constexpr std::uint32_t kBursts = 1'000;
+    constexpr std::uint32_t kBurst = 5;
+    for (std::uint32_t b = 0; b < kBursts; ++b) {
+      for (std::uint32_t i = 0; i < kBurst; ++i) {
+        const std::uint32_t id = 100 + b * kBurst + i;
+        m.add(kernel(id, 10 * id, 10 * id + 3), 0, out);
+      }
+      for (std::uint32_t i = 0; i < kBurst; ++i) {
+        const std::uint32_t id = 100 + b * kBurst + i;
+        m.expect(tagged(id, id), 0, out);
+      }
+      m.end_round(b, out);
+    }
+    REQUIRE(out.size() == kBursts * kBurst);
+    for (std::size_t n = 0; n < out.size(); ++n) {
+      const std::uint64_t id = 100 + n;
+      CHECK(out[n].record.gpu_start_ns == 10 * id);
+      CHECK(out[n].record.gputime_ns == 3);
+    }
+    CHECK_FALSE(m.waiting());
+    CHECK(m.places().arrivals == kBurst);
+    CHECK(m.places().operations == 0);
+  }
+}
+
 TEST_CASE("serialized: an overdue operation comes out without GPU times and frees those behind it",
           "[activity]") {
   ActivityMatcher m(true);
@@ -541,9 +573,10 @@ TEST_CASE("two operations tagged with one correlation id: the later takes its ac
 
 TEST_CASE("10,000 operations whose pieces interleave each get their own activity's times", "[activity]") {
   // Places of operations and correlations are reused all along: no record may take
-  // another's times, none may be lost.
-  for (const bool in_order : {false, true}) {
-    INFO("in order " << in_order);
+  // another's times, none may be lost. Serialized (in order, waited for) and
+  // conckerneltrace (neither), and unordered operations that were waited for.
+  for (const auto& [in_order, waited] : {std::pair{true, true}, std::pair{false, false}, std::pair{false, true}}) {
+    INFO("in order " << in_order << ", waited " << waited);
     ActivityMatcher m(in_order);
     Collected out;
     constexpr std::uint64_t kOperations = 10'000;
@@ -551,6 +584,7 @@ TEST_CASE("10,000 operations whose pieces interleave each get their own activity
     for (std::uint64_t i = 0; i < kOperations + 2 * kLag; ++i) {
       if (i < kOperations) {
         ExpectedOperation op = launch(1'000 + i);
+        op.waited = waited;
         op.record.correlation_id = i;
         op.correlation_id = static_cast<std::uint32_t>(50 + i);
         // Every third operation's activity comes before it is expected.
@@ -577,6 +611,13 @@ TEST_CASE("10,000 operations whose pieces interleave each get their own activity
       if (in_order) CHECK(i == n);
     }
     CHECK_FALSE(m.waiting());
+    // Freed places were reused: the arrays hold what was outstanding at once, not what
+    // passed through.
+    const ActivityMatcher::Places places = m.places();
+    INFO(places.operations << " " << places.arrivals << " " << places.correlations);
+    CHECK(places.operations <= kLag);
+    CHECK(places.arrivals <= 2);
+    CHECK(places.correlations <= 2);
   }
 }
 
