@@ -4,7 +4,7 @@
 //   driver_client <reach> <scenario> [--show-origins]
 //   reach:    linked | dlsym | procaddress | procaddress-ptds | runtime
 //   scenario: basic | legacy-order | bracket | reject | capture | library | exit-thread | no-cleanup | fork |
-//             overlap | destroy | busy-exit | end-<how> | handler-<when>-<signal>-<end> | ...
+//             overlap | destroy | busy-exit | outrun | end-<how> | handler-<when>-<signal>-<end> | ...
 //
 // `runtime` reaches the driver exactly as libcudart 13 does: dlopen("libcuda.so.1"),
 // dlsym(h, "cuGetProcAddress_v2"), asks that for "cuGetProcAddress" at 11030 and 12000,
@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -702,6 +703,24 @@ int scenario_destroy() {
   return 0;
 }
 
+// A 500 ms spin, then 1,100 empty spins launched behind it on the same stream: prints
+// how many of those returned before the first could have ended. A driver whose queue
+// holds 1,024 operations a stream says 1023; one without a bound, 1100.
+int scenario_outrun() {
+  Session s = open_session();
+  constexpr auto kFirst = std::chrono::milliseconds(500);
+  const auto first_ends = std::chrono::steady_clock::now() + kFirst;
+  spin(s, std::chrono::nanoseconds(kFirst).count());
+  int returned_before = 0;
+  for (int i = 0; i < 1100; ++i) {
+    spin(s, 0);
+    if (std::chrono::steady_clock::now() < first_ends) ++returned_before;
+  }
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+  std::printf("returned before the first spin ended: %d\n", returned_before);
+  return 0;
+}
+
 // 3 spins of 50 ms, and return while they still run (no synchronisation, no cleanup).
 int scenario_busy_exit() {
   Session s = open_session();
@@ -740,6 +759,7 @@ int main(int argc, char** argv) {
   else if (scenario == "overtake") rc = scenario_overtake();
   else if (scenario == "destroy") rc = scenario_destroy();
   else if (scenario == "busy-exit") rc = scenario_busy_exit();
+  else if (scenario == "outrun") rc = scenario_outrun();
   else fail("unknown scenario");
   std::printf("PASS\n");
   return rc;

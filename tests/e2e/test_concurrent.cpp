@@ -362,3 +362,28 @@ TEST_CASE("conckerneltrace with event pairs: one operation in flight at a time t
   INFO("events created by the shim: " << added);
   CHECK(added <= 2 + 2 * 16);
 }
+
+TEST_CASE("conckerneltrace: launches that outrun the GPU wait in the driver as without the shim, and each is "
+          "recorded",
+          "[e2e][concurrent]") {
+  // The simulated driver holds 1,024 operations a stream, as a real one holds about a
+  // thousand: launch 1,025 waits for the first to end.
+  constexpr const char* kReturned = "returned before the first spin ended:";
+  auto plain = profiling();
+  plain.preload_shim = false;
+  const auto p = run_client("runtime", "outrun", plain);
+  INFO(p.out << p.err);
+  REQUIRE(p.exit_code == 0);
+  CHECK(printed_value(p.out, kReturned) == "1023");
+  const Timing timing = GENERATE(Timing::events, Timing::cupti);
+  INFO(timing);
+  auto o = concurrent(timing);
+  const auto r = run_client("runtime", "outrun", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err == expected_err(o, timing));
+  // CUPTI's records add nothing to the stream; event pairs do, so fewer launches fit.
+  if (timing == Timing::cupti) CHECK(printed_value(r.out, kReturned) == "1023");
+  const auto log = read_log(o.directory + "/compute_profile.log");
+  CHECK(log.with_method("_Z4spiny").size() == 1101);
+}

@@ -68,6 +68,7 @@ SIM_API CUresult cuStreamDestroy_v2(CUstream handle) {
   std::lock_guard lock(s->mutex);
   s->stopping = true;
   s->cv.notify_all();
+  s->room.notify_all();
   return CUDA_SUCCESS;
 }
 

@@ -57,6 +57,14 @@ struct PendingOperation {
   std::uint64_t submitted_ns;
 };
 
+// How many operations a stream holds not yet completed. A real driver's queue of
+// pending work has a bound (about a thousand launches a stream): a launch beyond it
+// waits in the driver until the GPU has caught up, so a host that outruns the GPU
+// keeps a backlog of this size, not one that grows with the run. Here a launch that
+// finds the queue full waits until the GPU has worked off half of it, so that a host
+// which outruns the GPU wakes once per half a queue, not once per operation.
+constexpr std::uint64_t kStreamDepth = 1024;
+
 // A FIFO of operations executed in order by the stream's own worker thread.
 struct Stream {
   Context* context = nullptr;
@@ -69,6 +77,9 @@ struct Stream {
   std::uint64_t enqueued = 0;
   std::uint64_t completed = 0;
   bool stopping = false;
+  // Launches waiting for the queue to hold half of kStreamDepth.
+  std::condition_variable room;
+  int room_waiters = 0;
   // Events recorded while the stream was idle: the device reaches them when the
   // stream starts its next operation, and they take that operation's start time (a
   // waiter who finds one still here settles it at its record time). So an event pair
@@ -80,9 +91,10 @@ struct Stream {
   Graph* capture_graph = nullptr;
 
   void start();
-  // Appends an operation (or, while capturing, appends it to the capture graph). It
-  // runs once each stream in `waits` completed its count of operations; the events
-  // recorded while this stream was idle are reached after those waits.
+  // Appends an operation (or, while capturing, appends it to the capture graph),
+  // first waiting if the stream holds kStreamDepth. It runs once each stream in
+  // `waits` completed its count of operations; the events recorded while this stream
+  // was idle are reached after those waits.
   void enqueue(Operation op, std::vector<std::pair<Stream*, std::uint64_t>> waits = {});
   void synchronize();
   // Makes `ev` a marker when the stream is idle and not capturing; false otherwise.

@@ -169,11 +169,14 @@ void Stream::start() {
       // An operation without a modelled duration (a copy, a CPU kernel body) takes
       // the wall time it took.
       device_clock_ns = device_time_so_far();
+      bool room_made;
       {
         std::lock_guard lock(mutex);
         ++completed;
+        room_made = room_waiters != 0 && enqueued - completed <= kStreamDepth / 2;
       }
       cv.notify_all();
+      if (room_made) room.notify_all();
     }
   }).detach();
 }
@@ -215,7 +218,14 @@ void settle_marker(Event* ev) {
 }
 
 void Stream::enqueue(Operation op, std::vector<std::pair<Stream*, std::uint64_t>> waits) {
-  std::lock_guard lock(mutex);
+  std::unique_lock lock(mutex);
+  if (capture == CU_STREAM_CAPTURE_STATUS_NONE && enqueued - completed >= kStreamDepth) {
+    // The worker needs nothing from this thread to make progress: what `waits` counts
+    // was enqueued before.
+    ++room_waiters;
+    room.wait(lock, [&] { return enqueued - completed <= kStreamDepth / 2 || stopping; });
+    --room_waiters;
+  }
   if (capture != CU_STREAM_CAPTURE_STATUS_NONE) {
     if (capture_graph) capture_graph->operations.push_back(std::move(op));
     return;
