@@ -4,7 +4,7 @@
 //   driver_client <reach> <scenario> [--show-origins]
 //   reach:    linked | dlsym | procaddress | procaddress-ptds | runtime
 //   scenario: basic | legacy-order | bracket | reject | capture | library | exit-thread | no-cleanup | fork |
-//             overlap | destroy | busy-exit | outrun | end-<how> | handler-<when>-<signal>-<end> | ...
+//             overlap | waited-spin | destroy | busy-exit | outrun | end-<how> | handler-<when>-<signal>-<end> | ...
 //
 // `runtime` reaches the driver exactly as libcudart 13 does: dlopen("libcuda.so.1"),
 // dlsym(h, "cuGetProcAddress_v2"), asks that for "cuGetProcAddress" at 11030 and 12000,
@@ -666,6 +666,22 @@ int scenario_overlap() {
   return 0;
 }
 
+// A 1 ms spin on stream 0, a 50 ms one there, then a 50 ms one on a created stream,
+// which starts once the second ended (a blocking stream waits for the legacy stream's
+// earlier work). The 1 ms spin is the thread's first operation, which conckerneltrace
+// with event pairs waits for to anchor its GPU times: the next two it does not.
+int scenario_waited_spin() {
+  Session s = open_session();
+  CUstream stream;
+  check(g.stream_create(&stream, 0), "cuStreamCreate");
+  spin(s, 1'000'000);
+  spin(s, 50'000'000);
+  spin(s, 50'000'000, stream);
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+  check(g.stream_destroy(stream), "cuStreamDestroy");
+  return 0;
+}
+
 // A short spin on stream b overtakes a long one launched before it on stream a.
 int scenario_overtake() {
   Session s = open_session();
@@ -757,6 +773,7 @@ int main(int argc, char** argv) {
   else if (scenario == "exec-child") rc = scenario_exec_child(argv[0], argv[1]);
   else if (scenario == "overlap") rc = scenario_overlap();
   else if (scenario == "overtake") rc = scenario_overtake();
+  else if (scenario == "waited-spin") rc = scenario_waited_spin();
   else if (scenario == "destroy") rc = scenario_destroy();
   else if (scenario == "busy-exit") rc = scenario_busy_exit();
   else if (scenario == "outrun") rc = scenario_outrun();

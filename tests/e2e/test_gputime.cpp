@@ -174,6 +174,33 @@ TEST_CASE("a created stream's work waits for stream 0's earlier work, profiled o
   CHECK(std::stod(copy.at("gputime")) < 5'000.0);
 }
 
+TEST_CASE("conckerneltrace with event pairs: a kernel that waited for stream 0's kernel is timed from its own start "
+          "to its own end",
+          "[e2e][gputime]") {
+  // The simulated driver once started work that waited for another stream when its
+  // stream's worker got round to it, not when the other stream's work ended on the
+  // device: an event recorded behind such work took the worker's wake-up delay, a
+  // scheduler tick on a loaded machine (24.05 ms for the basic scenario's 20 ms spin,
+  // the CI failure at 6cbaf68).
+  auto o = profiling("conckerneltrace\ngpustarttimestamp\ngpuendtimestamp\nstreamid\n");
+  o.env["COMPUTEPROF_CUPTI_LIBRARY"] = o.directory + "/no-such-libcupti.so";
+  o.env["SIMCUDA_LAUNCH_LATENCY_NS"] = "0";
+  const auto r = run_client("runtime", "waited-spin", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto log = read_log(o.directory + "/compute_profile.log");
+  REQUIRE(methods(log) == Methods{"_Z4spiny", "_Z4spiny", "_Z4spiny"});
+  const auto& first = log.records[1];
+  const auto& waited = log.records[2];
+  CHECK(first.at("streamid") != waited.at("streamid"));
+  // Stream 0 stamps an event when it reaches it, so the first pair also holds the
+  // host's time between its start event and the launch (any length on a loaded host);
+  // the waited kernel's stream reached its start event only when the kernel could start.
+  CHECK(micros_to_ns(first.at("gputime")) >= 50'000'000);
+  CHECK(waited.at("gputime") == "50000.000");
+  CHECK(hex(waited, "gpustarttimestamp") >= hex(first, "gpuendtimestamp"));
+}
+
 TEST_CASE("serialized with CUPTI: threads that outpace the collector still get each kernel's own times, in order",
           "[e2e][gputime][threads]") {
   // The threads' queues fill between the collector's rounds (their operations are

@@ -2,6 +2,7 @@
 // The simulated CUDA driver's state: devices, contexts, streams that execute
 // operations on worker threads, events stamped when a stream reaches them, modules,
 // kernels, memory. Test equipment (docs/design.md, "Without a GPU").
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -76,6 +77,10 @@ struct Stream {
   std::deque<PendingOperation> queue;
   std::uint64_t enqueued = 0;
   std::uint64_t completed = 0;
+  // The device time at which each of the last kStreamDepth operations ended, by
+  // completion number: work that waits for one of them starts then, not when this
+  // stream's worker got round to looking (a loaded host wakes it milliseconds late).
+  std::array<std::uint64_t, kStreamDepth> completion_ns{};
   bool stopping = false;
   // Launches waiting for the queue to hold half of kStreamDepth.
   std::condition_variable room;
@@ -93,15 +98,18 @@ struct Stream {
   void start();
   // Appends an operation (or, while capturing, appends it to the capture graph),
   // first waiting if the stream holds kStreamDepth. It runs once each stream in
-  // `waits` completed its count of operations; the events recorded while this stream
-  // was idle are reached after those waits.
+  // `waits` completed its count of operations, and on the device from when the last of
+  // those ended; the events recorded while this stream was idle are reached after
+  // those waits.
   void enqueue(Operation op, std::vector<std::pair<Stream*, std::uint64_t>> waits = {});
   void synchronize();
   // Makes `ev` a marker when the stream is idle and not capturing; false otherwise.
   bool add_marker(Event* ev);
   bool idle();
   std::uint64_t enqueued_count();
-  void wait_for(std::uint64_t count);
+  // Waits until `count` operations completed; returns the device time the count-th
+  // ended (0 for none).
+  std::uint64_t wait_for(std::uint64_t count);
 };
 
 struct Context {

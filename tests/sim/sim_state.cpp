@@ -173,6 +173,7 @@ void Stream::start() {
       {
         std::lock_guard lock(mutex);
         ++completed;
+        completion_ns[completed % kStreamDepth] = device_clock_ns;
         room_made = room_waiters != 0 && enqueued - completed <= kStreamDepth / 2;
       }
       cv.notify_all();
@@ -239,8 +240,9 @@ void Stream::enqueue(Operation op, std::vector<std::pair<Stream*, std::uint64_t>
   }
   if (!waits.empty()) {
     op = [waits = std::move(waits), op = std::move(op)] {
-      for (auto& [s, count] : waits) s->wait_for(count);
-      device_at_least(now_ns());
+      std::uint64_t ready_ns = 0;
+      for (auto& [s, count] : waits) ready_ns = std::max(ready_ns, s->wait_for(count));
+      device_at_least(ready_ns);
       op();
     };
   }
@@ -249,9 +251,13 @@ void Stream::enqueue(Operation op, std::vector<std::pair<Stream*, std::uint64_t>
   cv.notify_all();
 }
 
-void Stream::wait_for(std::uint64_t count) {
+std::uint64_t Stream::wait_for(std::uint64_t count) {
   std::unique_lock lock(mutex);
   cv.wait(lock, [&] { return completed >= count; });
+  if (count == 0) return 0;
+  // Its time overwritten since: the oldest kept ended no earlier.
+  const std::uint64_t kept = completed - count < kStreamDepth ? count : completed - kStreamDepth + 1;
+  return completion_ns[kept % kStreamDepth];
 }
 
 void Stream::synchronize() {
