@@ -2,7 +2,6 @@
 
 #include <array>
 #include <atomic>
-#include <utility>
 
 #include "config/profile_config.hpp"
 #include "config/report.hpp"
@@ -11,6 +10,7 @@
 #include "shim/process/clock.hpp"
 #include "shim/process/profiling_state.hpp"
 #include "shim/intercept/capture_mode.hpp"
+#include "shim/timing/event_lending.hpp"
 #include "shim/timing/event_resolver.hpp"
 
 namespace computeprof::shim {
@@ -72,24 +72,6 @@ EventTrack* new_thread_track(const ThreadContext& tc) {
   return *entry;
 }
 
-// A thread with at most this many operations in flight keeps about this many event
-// pairs, however often its ring turns (one pair per slot otherwise: 128).
-constexpr std::size_t kLendingDepth = EventTrack::kSlots / 8;
-
-// Moves to slot `h` the events of the slot before the reference (tail - 2), which no
-// resolver reads once the tail has passed it, when the thread has few operations in
-// flight and that slot has events. The lent slot gets events again at its next use.
-bool lend_events(EventTrack& track, std::size_t h) {
-  const std::size_t tail = track.tail.load(std::memory_order_acquire);
-  if (tail < 2 || h - tail >= kLendingDepth) return false;
-  EventSlot& unused = track.slots[(tail - 2) % EventTrack::kSlots];
-  if (!unused.start) return false;
-  EventSlot& slot = track.slots[h % EventTrack::kSlots];
-  slot.start = std::exchange(unused.start, nullptr);
-  slot.end = std::exchange(unused.end, nullptr);
-  return true;
-}
-
 }  // namespace
 
 EventTrack* ConcurrentOperation::find_track(ThreadContext& tc) {
@@ -101,7 +83,7 @@ bool ConcurrentOperation::give_events(const ThreadContext& tc, EventTrack& track
   if (lend_events(track, h)) return true;
   // The resolver thread polls: what completed since may not be resolved yet.
   resolve_done_now(track);
-  if (lend_events(track, h)) return true;
+  if (lend_events(track, h) || take_parked_events(track, h)) return true;
   EventSlot& slot = track.slots[h % EventTrack::kSlots];
   if (create_event_pair(tc.context, slot.start, slot.end)) return true;
   config::warn_once("cannot create timing events; such operations are timed serialized");
