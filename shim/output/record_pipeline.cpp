@@ -272,6 +272,15 @@ void detail::submit_record_otherwise(const ProfiledContext* context, std::uint64
   });
 }
 
+void prepare_to_submit_records() {
+  auto& p = pipeline();
+  p.rings.this_thread_ring();
+  if (!p.writer_started.load(std::memory_order_acquire)) {
+    pthread_once(&g_hooks_once, add_pipeline_lifecycle);
+    start_writer();
+  }
+}
+
 void submit_records(std::span<const Submission> submissions) {
   auto& p = pipeline();
   RecordRing& ring = p.rings.this_thread_ring();

@@ -68,6 +68,11 @@ struct Submission {
 // As submit_record for each, in order, the calling thread's ring found once: for a
 // thread that completes many operations at once (timing/event_resolver.cpp).
 void submit_records(std::span<const Submission> submissions);
+// Starts the pipeline and makes the calling thread's ring, which its first record
+// would do: for a thread that submits while others wait for it, so that its first
+// submission is as quick as the next (the event resolver holds a track's lock). After
+// the driver's initialisation, as a first record is.
+void prepare_to_submit_records();
 
 // Memory events (memtrace): the number that orders an event (MemoryEventQueue), then the
 // event with it. `cancelled`: a free the driver refused, submitted for its number only.

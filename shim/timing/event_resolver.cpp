@@ -173,6 +173,7 @@ void* resolver_main(void*) {
     CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
     d->exchange_capture_mode(&mode);
   }
+  prepare_to_submit_records();
   for (;;) {
     if (resolve_completed(r)) {
       std::this_thread::sleep_for(kPollInterval);
