@@ -225,16 +225,20 @@ void add_pipeline_lifecycle() {
                                                    after_fork_in_child, write_out_at_abrupt_end});
 }
 
+// Before the first record, and again (the exit handlers then a no-op) in a forked
+// child's first.
+void start_pipeline(Pipeline& p) {
+  if (p.writer_started.load(std::memory_order_acquire)) return;
+  pthread_once(&g_hooks_once, add_pipeline_lifecycle);
+  start_writer();
+}
+
 // The first push, and a push into a full ring, which waits for the writer, a
 // millisecond at a time (a wake-up may be missed): nothing is dropped. Out of line, so
 // that the common push does not pay for its frame.
 template <typename Ring, typename Fill>
 [[gnu::noinline]] void push_slowly(Pipeline& p, Ring& ring, Fill& fill) {
-  if (!p.writer_started.load(std::memory_order_acquire)) {
-    // Before the first record, and again (a no-op) in a forked child's first.
-    pthread_once(&g_hooks_once, add_pipeline_lifecycle);
-    start_writer();
-  }
+  start_pipeline(p);
   while (!ring.try_push(fill)) {
     if (p.writer_started.load(std::memory_order_acquire)) {
       wake_writer();
@@ -275,10 +279,7 @@ void detail::submit_record_otherwise(const ProfiledContext* context, std::uint64
 void prepare_to_submit_records() {
   auto& p = pipeline();
   p.rings.this_thread_ring();
-  if (!p.writer_started.load(std::memory_order_acquire)) {
-    pthread_once(&g_hooks_once, add_pipeline_lifecycle);
-    start_writer();
-  }
+  start_pipeline(p);
 }
 
 void submit_records(std::span<const Submission> submissions) {

@@ -83,7 +83,7 @@ bool ConcurrentOperation::give_events(const ThreadContext& tc, EventTrack& track
   if (lend_events(track, h)) return true;
   // The resolver thread polls: what completed since may not be resolved yet.
   resolve_done_now(track);
-  if (lend_events(track, h) || take_parked_events(track, h)) return true;
+  if (take_parked_events(track, h)) return true;
   EventSlot& slot = track.slots[h % EventTrack::kSlots];
   if (create_event_pair(tc.context, slot.start, slot.end)) return true;
   config::warn_once("cannot create timing events; such operations are timed serialized");

@@ -31,9 +31,9 @@ inline bool lend_events(EventTrack& track, std::size_t h) {
   return true;
 }
 
-// Moves to slot `h` the events left in any slot before the reference: a slot the tail
-// passed in a jump of more than one was never lent from. For where a pair would be
-// created otherwise: then a pair is created only while every pair the thread has is in
+// Moves to slot `h` the events left in any slot before the reference, the nearest
+// first (tail - 2, at any depth): a slot the tail passed in a jump of more than one was
+// never lent from. For where a pair would be created otherwise: then a pair is created only while every pair the thread has is in
 // a slot from the reference on, so it keeps at most as many pairs as it has operations
 // in flight, plus two (the reference's and slot h's).
 inline bool take_parked_events(EventTrack& track, std::size_t h) {
