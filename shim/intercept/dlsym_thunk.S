@@ -5,17 +5,21 @@
    point on a libcuda handle, asked by the application); if not, it
    TAIL-JUMPS to glibc's dlsym so that glibc sees the application's return address:
    RTLD_NEXT and the RTLD_DEFAULT namespace are resolved from the caller. */
+#if !defined(__x86_64__) && !defined(__aarch64__)
+#error "computeprof: dlsym thunk not written for this architecture"
+#endif
 #define VERSIONED(name, version) name@version
-#if defined(__x86_64__)
+/* %function, not @function: "@" starts a comment on aarch64. */
         .text
         .globl  computeprof_dlsym
-        .type   computeprof_dlsym, @function
+        .type   computeprof_dlsym, %function
         .symver computeprof_dlsym, dlsym@@GLIBC_2.34
         .globl  computeprof_dlsym_base
         .set    computeprof_dlsym_base, computeprof_dlsym
         .symver computeprof_dlsym_base, VERSIONED(dlsym, GLIBC_BASE_VERSION)
 computeprof_dlsym:
         .cfi_startproc
+#if defined(__x86_64__)
         pushq   %rdi
         .cfi_adjust_cfa_offset 8
         pushq   %rsi
@@ -34,18 +38,7 @@ computeprof_dlsym:
         jnz     1f
         jmp     *computeprof_real_dlsym(%rip)
 1:      ret
-        .cfi_endproc
-        .size   computeprof_dlsym, .-computeprof_dlsym
-#elif defined(__aarch64__)
-        .text
-        .globl  computeprof_dlsym
-        .type   computeprof_dlsym, %function
-        .symver computeprof_dlsym, dlsym@@GLIBC_2.34
-        .globl  computeprof_dlsym_base
-        .set    computeprof_dlsym_base, computeprof_dlsym
-        .symver computeprof_dlsym_base, VERSIONED(dlsym, GLIBC_BASE_VERSION)
-computeprof_dlsym:
-        .cfi_startproc
+#else /* __aarch64__ */
         stp     x29, x30, [sp, #-32]!
         .cfi_def_cfa_offset 32
         .cfi_offset 29, -32
@@ -63,9 +56,7 @@ computeprof_dlsym:
         br      x16
 1:      ldp     x29, x30, [sp], #32
         ret
+#endif
         .cfi_endproc
         .size   computeprof_dlsym, .-computeprof_dlsym
-#else
-#error "computeprof: dlsym thunk not written for this architecture"
-#endif
         .section .note.GNU-stack,"",%progbits
