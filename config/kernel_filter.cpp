@@ -8,9 +8,8 @@ namespace {
 constexpr std::string_view kRegexPrefix = "regex:";
 constexpr std::size_t kMaxPatternLength = 512;
 
-bool all_digits(std::string_view s) {
-  return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
-}
+// A spec's last field is its invocation when it is a number, or empty (any invocation).
+bool is_invocation(std::string_view field) { return field.find_first_not_of("0123456789") == std::string_view::npos; }
 
 // An empty field is "any"; otherwise a decimal number.
 bool parse_number(std::string_view field, std::optional<std::uint64_t>& out) {
@@ -73,7 +72,7 @@ std::optional<KernelSpec> parse_kernel_spec(std::string_view text, std::string& 
     std::string_view expression = text.substr(at + kRegexPrefix.size());
     std::optional<std::string_view> invocation;
     if (const std::size_t colon = expression.rfind(':');
-        colon != std::string_view::npos && (all_digits(expression.substr(colon + 1)) || colon + 1 == expression.size())) {
+        colon != std::string_view::npos && is_invocation(expression.substr(colon + 1))) {
       invocation = expression.substr(colon + 1);
       expression = expression.substr(0, colon);
     }
@@ -102,38 +101,20 @@ std::optional<KernelSpec> parse_kernel_spec(std::string_view text, std::string& 
     return spec;
   }
   fields = split_fields(text);
-  // name | context:name or name:invocation (a number) | context:stream:name or
-  // context:name:invocation | context:stream:name:invocation.
-  std::string_view context, stream, name, invocation;
-  switch (fields.size()) {
-    case 1: name = fields[0]; break;
-    case 2:
-      if (all_digits(fields[1]) || fields[1].empty()) {
-        name = fields[0];
-        invocation = fields[1];
-      } else {
-        context = fields[0];
-        name = fields[1];
-      }
-      break;
-    case 3:
-      context = fields[0];
-      if (all_digits(fields[2]) || fields[2].empty()) {
-        name = fields[1];
-        invocation = fields[2];
-      } else {
-        stream = fields[1];
-        name = fields[2];
-      }
-      break;
-    case 4:
-      context = fields[0];
-      stream = fields[1];
-      name = fields[2];
-      invocation = fields[3];
-      break;
-    default: error = "more than four fields (context:stream:name:invocation)"; return std::nullopt;
+  if (fields.size() > 4) {
+    error = "more than four fields (context:stream:name:invocation)";
+    return std::nullopt;
   }
+  // name | context:name | context:stream:name, each with an optional last :invocation.
+  // Of four fields the last always is the invocation.
+  std::string_view context, stream, name, invocation;
+  if (fields.size() == 4 || (fields.size() > 1 && is_invocation(fields.back()))) {
+    invocation = fields.back();
+    fields.pop_back();
+  }
+  name = fields.back();
+  if (fields.size() > 1) context = fields.front();
+  if (fields.size() > 2) stream = fields[1];
   if (!parse_number(context, spec.context)) {
     error = "the context is not a number";
     return std::nullopt;

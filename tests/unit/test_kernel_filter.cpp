@@ -75,6 +75,23 @@ TEST_CASE("kernel specs: name, context, stream and invocation fields as nvprof w
   CHECK_FALSE(s.invocation);
 }
 
+TEST_CASE("kernel specs: an empty last field of two or three is any invocation, not a name", "[filters]") {
+  auto s = parsed("vecAdd:");
+  CHECK(s.name == "vecAdd");
+  CHECK_FALSE(s.context);
+  CHECK_FALSE(s.invocation);
+
+  s = parsed("1:vecAdd:");
+  CHECK(s.context == 1u);
+  CHECK_FALSE(s.stream);
+  CHECK(s.name == "vecAdd");
+  CHECK_FALSE(s.invocation);
+
+  s = parsed("regex:spin:");
+  CHECK_FALSE(s.invocation);
+  CHECK(std::regex_search("spin", *s.pattern));  // the expression is "spin", not "spin:"
+}
+
 TEST_CASE("kernel specs: regex: takes the rest of the line, but for a last :N", "[filters]") {
   auto s = parsed("regex:^vec(Add|Sub)$");
   REQUIRE(s.pattern);
