@@ -2,10 +2,7 @@
 
 namespace computeprof::shim {
 
-using logfmt::classify_copy;
-using logfmt::CopyKind;
 using logfmt::MemorySide;
-using logfmt::peer_copy;
 namespace {
 
 std::uint32_t non_negative(std::int32_t v) { return v > 0 ? static_cast<std::uint32_t>(v) : 0; }
@@ -67,8 +64,8 @@ GpuActivity memset_activity(const CUpti_ActivityMemset4& m) {
 }
 
 // Graph nodes run asynchronously to the host: their copies are the async methods.
-CopyKind copy_kind_of(const GpuActivity& copy) {
-  return copy.peer ? peer_copy(true) : classify_copy(copy.source, copy.destination, true);
+logfmt::CopyKind copy_kind_of(const GpuActivity& copy) {
+  return copy.peer ? logfmt::peer_copy(true) : logfmt::classify_copy(copy.source, copy.destination, true);
 }
 
 }  // namespace computeprof::shim
