@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "shim/opencl/info_text.hpp"
 #include "shim/opencl/queue_registry.hpp"
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/context_registry.hpp"
@@ -30,16 +31,6 @@ Contexts& contexts() {
 
 ContextKey key_of(cl_context context) {
   return ContextKey{config::Api::opencl, static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(context))};
-}
-
-std::string device_name(cl_device_id device) {
-  auto* get_info = COMPUTEPROF_CL_REAL(clGetDeviceInfo);
-  std::size_t size = 0;
-  if (!get_info || get_info(device, CL_DEVICE_NAME, 0, nullptr, &size) != CL_SUCCESS || size == 0) return "";
-  std::string name(size, '\0');
-  if (get_info(device, CL_DEVICE_NAME, size, name.data(), nullptr) != CL_SUCCESS) return "";
-  name.resize(name.find('\0') == std::string::npos ? name.size() : name.find('\0'));
-  return name;
 }
 
 // %d and OPENCL_DEVICE: the device's index among all devices of its platform.
@@ -74,7 +65,7 @@ OpenCLContext* lookup(cl_context context, cl_command_queue queue) {
     if (auto* get_info = COMPUTEPROF_CL_REAL(clGetCommandQueueInfo);
         get_info && get_info(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) == CL_SUCCESS && device) {
       d.device = device_number(device);
-      d.device_name = device_name(device);
+      d.device_name = opencl_info_text(COMPUTEPROF_CL_REAL(clGetDeviceInfo), device, CL_DEVICE_NAME);
     }
     return d;
   });

@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "shim/opencl/info_text.hpp"
+
 namespace computeprof::shim {
 namespace {
 
@@ -24,16 +26,6 @@ struct Names {
 Names& names() {
   static Names* n = new Names;
   return *n;
-}
-
-std::string ask_runtime(cl_kernel kernel) {
-  auto* get_info = COMPUTEPROF_CL_REAL(clGetKernelInfo);
-  std::size_t size = 0;
-  if (!get_info || get_info(kernel, CL_KERNEL_FUNCTION_NAME, 0, nullptr, &size) != CL_SUCCESS || size == 0) return "";
-  std::string name(size, '\0');
-  if (get_info(kernel, CL_KERNEL_FUNCTION_NAME, size, name.data(), nullptr) != CL_SUCCESS) return "";
-  if (const auto end = name.find('\0'); end != std::string::npos) name.resize(end);
-  return name;
 }
 
 struct CachedName {
@@ -58,7 +50,7 @@ std::string_view opencl_kernel_name(cl_kernel kernel) {
     if (auto it = n.by_kernel.find(kernel); it != n.by_kernel.end()) name = it->second;
   }
   if (name.empty()) {
-    std::string asked = ask_runtime(kernel);
+    std::string asked = opencl_info_text(COMPUTEPROF_CL_REAL(clGetKernelInfo), kernel, CL_KERNEL_FUNCTION_NAME);
     std::lock_guard lock(n.mutex);
     name = *n.interned.insert(std::move(asked)).first;
     n.by_kernel[kernel] = name;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "shim/opencl/info_text.hpp"
 #include "shim/opencl/kernel_names.hpp"
 #include "shim/opencl/occupancy_calculator.hpp"
 #include "shim/opencl/ptxas_usage.hpp"
@@ -43,32 +44,13 @@ NvidiaState& state() {
   return *s;
 }
 
-// A text query of the runtime: `query(size, value, size_ret)` asked for the size,
-// then for the text; empty when it fails.
-template <typename Query>
-std::string text_of(Query&& query) {
-  std::size_t size = 0;
-  if (query(0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
-  std::string text(size, '\0');
-  if (query(size, text.data(), nullptr) != CL_SUCCESS) return {};
-  text.resize(std::strlen(text.c_str()));
-  return text;
-}
-
-std::string device_string(cl_device_id device, cl_device_info name) {
-  auto* info = COMPUTEPROF_CL_REAL(clGetDeviceInfo);
-  if (!info) return {};
-  return text_of([&](std::size_t size, void* value, std::size_t* size_ret) {
-    return info(device, name, size, value, size_ret);
-  });
-}
-
 std::optional<SmLimits> query_limits(cl_device_id device) {
-  if (device_string(device, CL_DEVICE_VENDOR).find("NVIDIA") == std::string::npos) return std::nullopt;
-  if (device_string(device, CL_DEVICE_EXTENSIONS).find("cl_nv_device_attribute_query") == std::string::npos) {
+  auto* info = COMPUTEPROF_CL_REAL(clGetDeviceInfo);
+  // Both texts are empty where `info` is null.
+  if (opencl_info_text(info, device, CL_DEVICE_VENDOR).find("NVIDIA") == std::string::npos ||
+      opencl_info_text(info, device, CL_DEVICE_EXTENSIONS).find("cl_nv_device_attribute_query") == std::string::npos) {
     return std::nullopt;
   }
-  auto* info = COMPUTEPROF_CL_REAL(clGetDeviceInfo);
   cl_uint major = 0, minor = 0;
   if (info(device, COMPUTEPROF_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, nullptr) != CL_SUCCESS ||
       info(device, COMPUTEPROF_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, nullptr) != CL_SUCCESS) {
@@ -97,7 +79,7 @@ std::vector<cl_device_id> build_devices(cl_program program, cl_uint count, const
 std::string real_build_log(cl_program program, cl_device_id device) {
   auto* info = COMPUTEPROF_CL_REAL(clGetProgramBuildInfo);
   if (!info) return {};
-  return text_of([&](std::size_t size, void* value, std::size_t* size_ret) {
+  return opencl_text([&](std::size_t size, void* value, std::size_t* size_ret) {
     return info(program, device, CL_PROGRAM_BUILD_LOG, size, value, size_ret);
   });
 }

@@ -1,7 +1,12 @@
 // Theoretical occupancy by the occupancy calculator's rules, each value worked out by
-// hand below; and what NVIDIA's -cl-nv-verbose build log says of each kernel.
+// hand below; what NVIDIA's -cl-nv-verbose build log says of each kernel; and how the
+// runtime's texts (names, build logs) are asked for.
 #include "catch.hpp"
 
+#include <cstring>
+#include <string>
+
+#include "shim/opencl/info_text.hpp"
 #include "shim/opencl/occupancy_calculator.hpp"
 #include "shim/opencl/ptxas_usage.hpp"
 
@@ -75,4 +80,40 @@ TEST_CASE("the build log without what -cl-nv-verbose added", "[occupancy]") {
   CHECK(without_verbose_lines(kVerboseLog).empty());
   CHECK(without_verbose_lines("a\nb") == "a\nb");
   CHECK(without_verbose_lines("") == "");
+}
+
+namespace {
+
+// A clGet*Info function over a fake object: `param` picks the answer.
+enum FakeParam : cl_uint { kName, kEmbeddedNul, kEmpty, kSizeFails, kTextFails };
+struct FakeObject {
+  int text_calls = 0;
+};
+
+cl_int fake_info(FakeObject* object, cl_uint param, std::size_t size, void* value, std::size_t* size_ret) {
+  const char* text = param == kEmbeddedNul ? "ab\0cd" : "vec_add";
+  const std::size_t bytes = param == kEmpty ? 0 : param == kEmbeddedNul ? 6 : std::strlen(text) + 1;
+  if (param == kSizeFails || (value && param == kTextFails)) return CL_INVALID_VALUE;
+  if (value) {
+    ++object->text_calls;
+    if (size < bytes) return CL_INVALID_VALUE;
+    std::memcpy(value, text, bytes);
+  }
+  if (size_ret) *size_ret = bytes;
+  return CL_SUCCESS;
+}
+
+}  // namespace
+
+TEST_CASE("a text query asks the size, then the text, and keeps it up to its first NUL", "[opencl]") {
+  FakeObject object;
+  CHECK(opencl_info_text(&fake_info, &object, kName) == "vec_add");
+  CHECK(object.text_calls == 1);
+  CHECK(opencl_info_text(&fake_info, &object, kEmbeddedNul) == "ab");
+  CHECK(opencl_info_text(&fake_info, &object, kEmpty).empty());
+  CHECK(opencl_info_text(&fake_info, &object, kSizeFails).empty());
+  CHECK(opencl_info_text(&fake_info, &object, kTextFails).empty());
+  CHECK(object.text_calls == 2);  // neither an empty text nor a failed size is asked for
+  decltype(&fake_info) missing = nullptr;
+  CHECK(opencl_info_text(missing, &object, kName).empty());
 }
