@@ -120,7 +120,7 @@ bool SqliteExportSink::open(const std::string& path) {
   }
   // A killed process loses at most the batch in flight: the journal rolls it back when
   // the database is next opened. Syncing to disk is not needed for that.
-  if (!exec("PRAGMA synchronous=OFF") || !exec("BEGIN") || !exec(std::string(kSqliteSchema).c_str())) return false;
+  if (!exec("PRAGMA synchronous=OFF") || !exec("BEGIN") || !exec(sqlite_schema().c_str())) return false;
   for (std::size_t i = 0; i < kStatements; ++i) {
     if (sql_->prepare_v2(db_, kStatementSql[i], -1, &statements_[i], nullptr) != SQLITE_OK) {
       fail(kStatementSql[i]);

@@ -1,8 +1,16 @@
 #include "shim/output/sqlite_schema.hpp"
 
+#include <span>
+#include <string_view>
+
+#include <fmt/format.h>
+
 namespace computeprof::shim {
 
-const std::string_view kSqliteSchema = R"sql(
+namespace {
+
+// The tables records go to.
+constexpr std::string_view kRecordTables = R"sql(
 CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
   contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL, correlationId INTEGER,
@@ -44,39 +52,78 @@ CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, l
 CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT);
 CREATE TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);
 CREATE TABLE COMPUTEPROF_COUNTERS (correlationId INTEGER NOT NULL, nameId INTEGER NOT NULL, value INTEGER);
-
-CREATE TABLE ENUM_CUDA_MEMCPY_OPER (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
-INSERT INTO ENUM_CUDA_MEMCPY_OPER VALUES
-  (0, 'CUDA_MEMCPY_KIND_UNKNOWN', 'Unknown'), (1, 'CUDA_MEMCPY_KIND_HTOD', 'Host-to-Device'),
-  (2, 'CUDA_MEMCPY_KIND_DTOH', 'Device-to-Host'), (3, 'CUDA_MEMCPY_KIND_HTOA', 'Host-to-Array'),
-  (4, 'CUDA_MEMCPY_KIND_ATOH', 'Array-to-Host'), (5, 'CUDA_MEMCPY_KIND_ATOA', 'Array-to-Array'),
-  (6, 'CUDA_MEMCPY_KIND_ATOD', 'Array-to-Device'), (7, 'CUDA_MEMCPY_KIND_DTOA', 'Device-to-Array'),
-  (8, 'CUDA_MEMCPY_KIND_DTOD', 'Device-to-Device'), (9, 'CUDA_MEMCPY_KIND_HTOH', 'Host-to-Host'),
-  (10, 'CUDA_MEMCPY_KIND_PTOP', 'Peer-to-Peer'), (11, 'CUDA_MEMCPY_KIND_UVM_HTOD', 'Unified Host-to-Device'),
-  (12, 'CUDA_MEMCPY_KIND_UVM_DTOH', 'Unified Device-to-Host'), (13, 'CUDA_MEMCPY_KIND_UVM_DTOD', 'Unified Device-to-Device');
-CREATE TABLE ENUM_CUDA_MEM_KIND (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
-INSERT INTO ENUM_CUDA_MEM_KIND VALUES
-  (0, 'CUDA_MEMOPR_MEMORY_KIND_PAGEABLE', 'Pageable'), (1, 'CUDA_MEMOPR_MEMORY_KIND_PINNED', 'Pinned'),
-  (2, 'CUDA_MEMOPR_MEMORY_KIND_DEVICE', 'Device'), (3, 'CUDA_MEMOPR_MEMORY_KIND_ARRAY', 'Array'),
-  (4, 'CUDA_MEMOPR_MEMORY_KIND_MANAGED', 'Managed'), (5, 'CUDA_MEMOPR_MEMORY_KIND_DEVICE_STATIC', 'Device Static'),
-  (6, 'CUDA_MEMOPR_MEMORY_KIND_MANAGED_STATIC', 'Managed Static'), (7, 'CUDA_MEMOPR_MEMORY_KIND_UNKNOWN', 'Unknown');
-CREATE TABLE ENUM_CUDA_DEV_MEM_EVENT_OPER (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
-INSERT INTO ENUM_CUDA_DEV_MEM_EVENT_OPER VALUES
-  (0, 'CUDA_DEV_MEM_EVENT_OPR_ALLOCATION', 'Allocation'), (1, 'CUDA_DEV_MEM_EVENT_OPR_DEALLOCATION', 'Deallocation');
-CREATE TABLE ENUM_NSYS_EVENT_CLASS (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
-INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES
-  (0, 'TRACE_PROCESS_EVENT_CUDA_RUNTIME', 'CUDA runtime'), (1, 'TRACE_PROCESS_EVENT_CUDA_DRIVER', 'CUDA driver'),
-  (67, 'TRACE_PROCESS_EVENT_CUDABACKTRACE', 'CUDA backtrace'),
-  (1000, 'COMPUTEPROF_OPENCL_API', 'OpenCL API');
-CREATE TABLE ENUM_CUDA_KERNEL_LAUNCH_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
-INSERT INTO ENUM_CUDA_KERNEL_LAUNCH_TYPE VALUES
-  (0, 'CUDA_KERNEL_LAUNCH_TYPE_UNKNOWN', 'Unknown'), (1, 'CUDA_KERNEL_LAUNCH_TYPE_REGULAR', 'Regular'),
-  (2, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE', 'Coop Single Device'),
-  (3, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE', 'Coop Multi Device');
-CREATE TABLE ENUM_CUDA_FUNC_CACHE_CONFIG (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);
-INSERT INTO ENUM_CUDA_FUNC_CACHE_CONFIG VALUES
-  (0, 'CU_FUNC_CACHE_PREFER_NONE', 'None'), (1, 'CU_FUNC_CACHE_PREFER_SHARED', 'Shared'),
-  (2, 'CU_FUNC_CACHE_PREFER_L1', 'L1'), (3, 'CU_FUNC_CACHE_PREFER_EQUAL', 'Equal');
 )sql";
+
+struct EnumValue {
+  int id;
+  std::string_view name;
+  std::string_view label;
+};
+
+struct EnumTable {
+  std::string_view name;
+  std::span<const EnumValue> values;
+};
+
+constexpr EnumValue kCopyKinds[] = {
+    {0, "CUDA_MEMCPY_KIND_UNKNOWN", "Unknown"}, {1, "CUDA_MEMCPY_KIND_HTOD", "Host-to-Device"},
+    {2, "CUDA_MEMCPY_KIND_DTOH", "Device-to-Host"}, {3, "CUDA_MEMCPY_KIND_HTOA", "Host-to-Array"},
+    {4, "CUDA_MEMCPY_KIND_ATOH", "Array-to-Host"}, {5, "CUDA_MEMCPY_KIND_ATOA", "Array-to-Array"},
+    {6, "CUDA_MEMCPY_KIND_ATOD", "Array-to-Device"}, {7, "CUDA_MEMCPY_KIND_DTOA", "Device-to-Array"},
+    {8, "CUDA_MEMCPY_KIND_DTOD", "Device-to-Device"}, {9, "CUDA_MEMCPY_KIND_HTOH", "Host-to-Host"},
+    {10, "CUDA_MEMCPY_KIND_PTOP", "Peer-to-Peer"}, {11, "CUDA_MEMCPY_KIND_UVM_HTOD", "Unified Host-to-Device"},
+    {12, "CUDA_MEMCPY_KIND_UVM_DTOH", "Unified Device-to-Host"}, {13, "CUDA_MEMCPY_KIND_UVM_DTOD", "Unified Device-to-Device"},
+};
+constexpr EnumValue kMemoryKinds[] = {
+    {0, "CUDA_MEMOPR_MEMORY_KIND_PAGEABLE", "Pageable"}, {1, "CUDA_MEMOPR_MEMORY_KIND_PINNED", "Pinned"},
+    {2, "CUDA_MEMOPR_MEMORY_KIND_DEVICE", "Device"}, {3, "CUDA_MEMOPR_MEMORY_KIND_ARRAY", "Array"},
+    {4, "CUDA_MEMOPR_MEMORY_KIND_MANAGED", "Managed"}, {5, "CUDA_MEMOPR_MEMORY_KIND_DEVICE_STATIC", "Device Static"},
+    {6, "CUDA_MEMOPR_MEMORY_KIND_MANAGED_STATIC", "Managed Static"}, {7, "CUDA_MEMOPR_MEMORY_KIND_UNKNOWN", "Unknown"},
+};
+constexpr EnumValue kMemoryOperations[] = {
+    {0, "CUDA_DEV_MEM_EVENT_OPR_ALLOCATION", "Allocation"}, {1, "CUDA_DEV_MEM_EVENT_OPR_DEALLOCATION", "Deallocation"},
+};
+constexpr EnumValue kEventClasses[] = {
+    {0, "TRACE_PROCESS_EVENT_CUDA_RUNTIME", "CUDA runtime"}, {1, "TRACE_PROCESS_EVENT_CUDA_DRIVER", "CUDA driver"},
+    {67, "TRACE_PROCESS_EVENT_CUDABACKTRACE", "CUDA backtrace"},
+    {1000, "COMPUTEPROF_OPENCL_API", "OpenCL API"},
+};
+constexpr EnumValue kLaunchTypes[] = {
+    {0, "CUDA_KERNEL_LAUNCH_TYPE_UNKNOWN", "Unknown"}, {1, "CUDA_KERNEL_LAUNCH_TYPE_REGULAR", "Regular"},
+    {2, "CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE", "Coop Single Device"},
+    {3, "CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE", "Coop Multi Device"},
+};
+constexpr EnumValue kCacheConfigs[] = {
+    {0, "CU_FUNC_CACHE_PREFER_NONE", "None"}, {1, "CU_FUNC_CACHE_PREFER_SHARED", "Shared"},
+    {2, "CU_FUNC_CACHE_PREFER_L1", "L1"}, {3, "CU_FUNC_CACHE_PREFER_EQUAL", "Equal"},
+};
+
+// nsys's enum tables (docs/format.md, "SQLite database").
+constexpr EnumTable kEnumTables[] = {
+    {"ENUM_CUDA_MEMCPY_OPER", kCopyKinds},
+    {"ENUM_CUDA_MEM_KIND", kMemoryKinds},
+    {"ENUM_CUDA_DEV_MEM_EVENT_OPER", kMemoryOperations},
+    {"ENUM_NSYS_EVENT_CLASS", kEventClasses},
+    {"ENUM_CUDA_KERNEL_LAUNCH_TYPE", kLaunchTypes},
+    {"ENUM_CUDA_FUNC_CACHE_CONFIG", kCacheConfigs},
+};
+
+}  // namespace
+
+std::string sqlite_schema() {
+  std::string sql(kRecordTables);
+  for (const EnumTable& table : kEnumTables) {
+    sql += fmt::format("CREATE TABLE {0} (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);\nINSERT INTO {0} VALUES",
+                       table.name);
+    // No name or label holds a quote.
+    const char* separator = "\n  ";
+    for (const EnumValue& value : table.values) {
+      sql += fmt::format("{}({}, '{}', '{}')", separator, value.id, value.name, value.label);
+      separator = ", ";
+    }
+    sql += ";\n";
+  }
+  return sql;
+}
 
 }  // namespace computeprof::shim

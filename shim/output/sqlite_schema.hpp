@@ -3,12 +3,12 @@
 // 3.16) so that nsys-stats-style SQL runs on them (docs/format.md, "SQLite database"):
 // column names, types and enum values as nsys writes them. Every table is created,
 // also when the program gives it no row.
-#include <string_view>
+#include <string>
 
 namespace computeprof::shim {
 
 // CREATE TABLE statements and the rows of the enum tables, one SQL script.
-extern const std::string_view kSqliteSchema;
+std::string sqlite_schema();
 
 // nsys's numbers (ENUM_CUDA_MEMCPY_OPER, ENUM_CUDA_MEM_KIND, ENUM_NSYS_EVENT_CLASS),
 // which are not CUPTI's.

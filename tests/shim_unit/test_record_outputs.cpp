@@ -5,6 +5,7 @@
 
 #include "catch.hpp"
 #include "shim/output/record_outputs.hpp"
+#include "shim/output/sqlite_schema.hpp"
 #include "shim/process/record_fields.hpp"
 
 using namespace computeprof::shim;
@@ -155,4 +156,24 @@ TEST_CASE("collectors compute the stream id and cache configuration only where a
   computeprof::config::Settings exported;
   exported.config.exports.set(static_cast<std::size_t>(computeprof::config::ExportFormat::json));
   CHECK(record_fields(exported) == RecordFields{true, true});
+}
+
+TEST_CASE("the SQLite export's enum tables as nsys writes them: (id, name, label) and every row", "[outputs]") {
+  const std::string schema = sqlite_schema();
+  CHECK(schema.starts_with("\nCREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);\n"));
+  CHECK(schema.find("CREATE TABLE ENUM_CUDA_DEV_MEM_EVENT_OPER (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);\n"
+                    "INSERT INTO ENUM_CUDA_DEV_MEM_EVENT_OPER VALUES\n"
+                    "  (0, 'CUDA_DEV_MEM_EVENT_OPR_ALLOCATION', 'Allocation'), "
+                    "(1, 'CUDA_DEV_MEM_EVENT_OPR_DEALLOCATION', 'Deallocation');\n"
+                    "CREATE TABLE ENUM_NSYS_EVENT_CLASS (") != std::string::npos);
+  CHECK(schema.ends_with("(2, 'CU_FUNC_CACHE_PREFER_L1', 'L1'), (3, 'CU_FUNC_CACHE_PREFER_EQUAL', 'Equal');\n"));
+  const auto count = [&](std::string_view text) {
+    std::size_t n = 0;
+    for (std::size_t at = schema.find(text); at != std::string::npos; at = schema.find(text, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("CREATE TABLE ENUM_") == 6);
+  CHECK(count(" name TEXT, label TEXT);\n") == 6);
+  CHECK(count("'CUDA_MEMCPY_KIND_") == 14);
+  CHECK(count("'CUDA_MEMOPR_MEMORY_KIND_") == 8);
 }
