@@ -1,13 +1,13 @@
 #include "shim/intercept/opencl_entry_functions.hpp"
 #include "shim/opencl/context_table.hpp"
 
-#include <array>
 #include <cstddef>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "shim/opencl/handle_cache.hpp"
 #include "shim/opencl/info_text.hpp"
 #include "shim/opencl/queue_registry.hpp"
 #include "shim/output/record_pipeline.hpp"
@@ -78,32 +78,22 @@ OpenCLContext* lookup(cl_context context, cl_command_queue queue) {
   return it->second;
 }
 
-struct CachedContext {
-  cl_command_queue queue = nullptr;
-  std::uint64_t generation = 0;
-  std::uint64_t queue_generation = 0;
-  OpenCLContext* context = nullptr;
-};
-constexpr std::size_t kThreadCacheSize = 8;
-thread_local std::array<CachedContext, kThreadCacheSize> t_contexts;
+thread_local HandleCache<cl_command_queue, OpenCLContext*, 8> t_contexts;
 
 }  // namespace
 
 OpenCLContext* opencl_context_of(cl_command_queue queue) {
-  const std::uint64_t generation = contexts().generation.load(std::memory_order_acquire);
-  const std::uint64_t queues = queue_generation();
-  const auto h = reinterpret_cast<std::uintptr_t>(queue);
-  CachedContext& slot = t_contexts[(h >> 4 ^ h >> 12) % kThreadCacheSize];
-  if (slot.queue == queue && slot.generation == generation && slot.queue_generation == queues && slot.context) {
-    return slot.context;
-  }
+  // A queue's context changes when either handle is reused. Both generations only grow,
+  // so their sum changes whenever one of them does.
+  const std::uint64_t generation = contexts().generation.load(std::memory_order_acquire) + queue_generation();
+  if (OpenCLContext* const* cached = t_contexts.find(queue, generation)) return *cached;
   cl_context context = nullptr;
   auto* get_info = COMPUTEPROF_CL_REAL(clGetCommandQueueInfo);
   if (!get_info || get_info(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr) != CL_SUCCESS || !context) {
     return nullptr;
   }
   OpenCLContext* found = lookup(context, queue);
-  slot = {queue, generation, queues, found};
+  t_contexts.put(queue, generation, found);
   return found;
 }
 

@@ -1,7 +1,6 @@
 #include "shim/intercept/opencl_entry_functions.hpp"
 #include "shim/opencl/kernel_names.hpp"
 
-#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -10,6 +9,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "shim/opencl/handle_cache.hpp"
 #include "shim/opencl/info_text.hpp"
 
 namespace computeprof::shim {
@@ -28,22 +28,14 @@ Names& names() {
   return *n;
 }
 
-struct CachedName {
-  cl_kernel kernel = nullptr;
-  std::uint64_t generation = 0;
-  std::string_view name;
-};
-constexpr std::size_t kThreadCacheSize = 32;
-thread_local std::array<CachedName, kThreadCacheSize> t_names;
+thread_local HandleCache<cl_kernel, std::string_view, 32> t_names;
 
 }  // namespace
 
 std::string_view opencl_kernel_name(cl_kernel kernel) {
   auto& n = names();
   const std::uint64_t generation = n.generation.load(std::memory_order_acquire);
-  const auto h = reinterpret_cast<std::uintptr_t>(kernel);
-  CachedName& slot = t_names[(h >> 4 ^ h >> 12) % kThreadCacheSize];
-  if (slot.kernel == kernel && slot.generation == generation) return slot.name;
+  if (const std::string_view* cached = t_names.find(kernel, generation)) return *cached;
   std::string_view name;
   {
     std::lock_guard lock(n.mutex);
@@ -55,7 +47,7 @@ std::string_view opencl_kernel_name(cl_kernel kernel) {
     name = *n.interned.insert(std::move(asked)).first;
     n.by_kernel[kernel] = name;
   }
-  slot = {kernel, generation, name};
+  t_names.put(kernel, generation, name);
   return name;
 }
 

@@ -1,9 +1,10 @@
 #include "shim/opencl/queue_registry.hpp"
 
-#include <array>
 #include <atomic>
 #include <mutex>
 #include <unordered_map>
+
+#include "shim/opencl/handle_cache.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -22,13 +23,7 @@ Registry& registry() {
   return *r;
 }
 
-struct CachedNumber {
-  cl_command_queue queue = nullptr;
-  std::uint64_t generation = 0;
-  std::uint64_t number = 0;
-};
-constexpr std::size_t kThreadCacheSize = 8;
-thread_local std::array<CachedNumber, kThreadCacheSize> t_numbers;
+thread_local HandleCache<cl_command_queue, std::uint64_t, 8> t_numbers;
 
 }  // namespace
 
@@ -53,15 +48,13 @@ std::uint64_t queue_generation() { return registry().generation.load(std::memory
 std::uint64_t queue_number(cl_command_queue queue) {
   auto& r = registry();
   const std::uint64_t generation = queue_generation();
-  const auto h = reinterpret_cast<std::uintptr_t>(queue);
-  CachedNumber& slot = t_numbers[(h >> 4 ^ h >> 12) % kThreadCacheSize];
-  if (slot.queue == queue && slot.generation == generation) return slot.number;
+  if (const std::uint64_t* cached = t_numbers.find(queue, generation)) return *cached;
   std::uint64_t number = 0;
   {
     std::lock_guard lock(r.mutex);
     if (auto it = r.queues.find(queue); it != r.queues.end()) number = it->second.number;
   }
-  slot = {queue, generation, number};
+  t_numbers.put(queue, generation, number);
   return number;
 }
 

@@ -1,11 +1,13 @@
 // Theoretical occupancy by the occupancy calculator's rules, each value worked out by
-// hand below; what NVIDIA's -cl-nv-verbose build log says of each kernel; and how the
-// runtime's texts (names, build logs) are asked for.
+// hand below; what NVIDIA's -cl-nv-verbose build log says of each kernel; how the
+// runtime's texts (names, build logs) are asked for; and the per-thread handle caches.
 #include "catch.hpp"
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 
+#include "shim/opencl/handle_cache.hpp"
 #include "shim/opencl/info_text.hpp"
 #include "shim/opencl/occupancy_calculator.hpp"
 #include "shim/opencl/ptxas_usage.hpp"
@@ -116,4 +118,21 @@ TEST_CASE("a text query asks the size, then the text, and keeps it up to its fir
   CHECK(object.text_calls == 2);  // neither an empty text nor a failed size is asked for
   decltype(&fake_info) missing = nullptr;
   CHECK(opencl_info_text(missing, &object, kName).empty());
+}
+
+TEST_CASE("a handle cache holds a value per handle while its generation lasts, and a handle in the same slot replaces it",
+          "[opencl]") {
+  const auto handle = [](std::uintptr_t bits) { return reinterpret_cast<const int*>(bits); };
+  HandleCache<const int*, int, 8> cache;
+  CHECK(cache.find(handle(0x1000), 1) == nullptr);
+  cache.put(handle(0x1000), 1, 10);
+  cache.put(handle(0x1010), 1, 11);  // the next slot
+  REQUIRE(cache.find(handle(0x1000), 1) != nullptr);
+  CHECK(*cache.find(handle(0x1000), 1) == 10);
+  CHECK(*cache.find(handle(0x1010), 1) == 11);
+  CHECK(cache.find(handle(0x1000), 2) == nullptr);
+  cache.put(handle(0x1080), 2, 12);  // (0x108 ^ 0x1) % 8 == (0x100 ^ 0x1) % 8: the slot of 0x1000
+  CHECK(cache.find(handle(0x1000), 1) == nullptr);
+  CHECK(*cache.find(handle(0x1080), 2) == 12);
+  CHECK(*cache.find(handle(0x1010), 1) == 11);
 }
