@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "config/report.hpp"
-#include "logfmt/export_path.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/process/call_stacks.hpp"
 #include "shim/process/profiling_state.hpp"
@@ -33,7 +32,7 @@ JsonTraceSink::JsonTraceSink(const config::Settings& settings, std::uint64_t vie
 }
 
 void JsonTraceSink::begin() {
-  const std::string path = claim_output_path(logfmt::export_path_template(settings_.log_template, ".json"), 0, 0);
+  const std::string path = claim_export_path(settings_.log_template, ".json");
   if (!open_output_file(file_, path)) return;
   pid_ = static_cast<std::uint64_t>(getpid());
   std::string& out = next_event();

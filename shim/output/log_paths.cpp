@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "config/report.hpp"
+#include "logfmt/export_path.hpp"
 #include "shim/process/context_registry.hpp"
 #include "shim/process/profiling_state.hpp"
 
@@ -28,6 +29,10 @@ std::string claim_output_path(std::string_view path_template, int device, int cl
   values.pid = static_cast<long>(getpid());
   values.hostname = host;
   return log_paths().claim(logfmt::expand_log_path(path_template, values), claimant);
+}
+
+std::string claim_export_path(std::string_view log_template, std::string_view extension) {
+  return claim_output_path(logfmt::export_path_template(log_template, extension), 0, 0);
 }
 
 bool open_output_file(logfmt::LogFile& file, const std::string& path) {

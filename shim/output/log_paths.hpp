@@ -20,6 +20,10 @@ void note_log_path(const std::string& path);
 // this host, and claimed for `claimant` (a context number; 0 for a process-wide file).
 std::string claim_output_path(std::string_view path_template, int device, int claimant);
 
+// The path of a process-wide export (docs/format.md, "Exports"): `log_template` with
+// `extension` for its own and no %d, claimed for the whole process.
+std::string claim_export_path(std::string_view log_template, std::string_view extension);
+
 // Time 0 of the process-wide exports (docs/format.md, "Exports"): the first context's
 // origin; with memtrace, when the settings were read, since the program may allocate
 // before any operation is recorded (no event is older).

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include "config/report.hpp"
-#include "logfmt/export_path.hpp"
 #include "logfmt/memory_report.hpp"
 #include "logfmt/memory_svg.hpp"
 #include "shim/output/log_paths.hpp"
@@ -23,11 +22,8 @@ void MemoryReportSink::write_files() {
     // Claimed and opened when there is something to say: a process that allocates
     // nothing leaves no empty report.
     opened_ = true;
-    const auto claim = [&](logfmt::LogFile& file, std::string_view extension) {
-      open_output_file(file, claim_output_path(logfmt::export_path_template(settings_.log_template, extension), 0, 0));
-    };
-    claim(report_, ".memory");
-    claim(picture_, "_memory.svg");
+    open_output_file(report_, claim_export_path(settings_.log_template, ".memory"));
+    open_output_file(picture_, claim_export_path(settings_.log_template, "_memory.svg"));
   }
   const auto call_site = [](std::uint32_t stack) {
     const auto& frames = symbolized_stack(stack);

@@ -8,7 +8,6 @@
 
 #include "config/report.hpp"
 #include "logfmt/copy_kind.hpp"
-#include "logfmt/export_path.hpp"
 #include "logfmt/kernel_names.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/output/sqlite_schema.hpp"
@@ -131,7 +130,7 @@ bool SqliteExportSink::open(const std::string& path) {
 }
 
 void SqliteExportSink::begin() {
-  const std::string path = claim_output_path(logfmt::export_path_template(settings_.log_template, ".sqlite"), 0, 0);
+  const std::string path = claim_export_path(settings_.log_template, ".sqlite");
   if (!open(path)) return;
   base_ns_ = static_cast<std::int64_t>(export_base_wall_ns());
   const std::int64_t pid = getpid();

@@ -2,14 +2,13 @@
 
 #include <fmt/format.h>
 
-#include "logfmt/export_path.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/process/call_stacks.hpp"
 
 namespace computeprof::shim {
 
 void StackFileSink::begin() {
-  const std::string path = claim_output_path(logfmt::export_path_template(settings_.log_template, ".stacks"), 0, 0);
+  const std::string path = claim_export_path(settings_.log_template, ".stacks");
   if (!open_output_file(file_, path)) return;
   file_.append("# COMPUTEPROF_STACKS 1\n");
 }
