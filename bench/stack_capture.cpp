@@ -1,4 +1,4 @@
-// What capturing a call stack of 32 frames costs (`callstack`, issue 16), the shim's way
+// What capturing a call stack of 32 frames costs (`callstack`), the shim's way
 // against the alternatives, measured as ratios within one run (this machine is shared
 // and noisy). Each capture runs at the bottom of a recursion of 48 noinline frames, so
 // that 32 frames exist above it:

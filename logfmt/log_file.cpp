@@ -36,25 +36,6 @@ std::string refusal(const struct stat& st) {
 
 }  // namespace
 
-LogFile::LogFile(LogFile&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)),
-      write_failed_(other.write_failed_),
-      path_(std::move(other.path_)),
-      buffer_(std::move(other.buffer_)),
-      used_(std::exchange(other.used_, 0)) {}
-
-LogFile& LogFile::operator=(LogFile&& other) noexcept {
-  if (this != &other) {
-    close();
-    fd_ = std::exchange(other.fd_, -1);
-    write_failed_ = other.write_failed_;
-    path_ = std::move(other.path_);
-    buffer_ = std::move(other.buffer_);
-    used_ = std::exchange(other.used_, 0);
-  }
-  return *this;
-}
-
 LogFile::~LogFile() { close(); }
 
 OpenResult LogFile::open(const std::string& path) {

@@ -27,8 +27,6 @@ class LogFile {
   LogFile() = default;
   LogFile(const LogFile&) = delete;
   LogFile& operator=(const LogFile&) = delete;
-  LogFile(LogFile&& other) noexcept;
-  LogFile& operator=(LogFile&& other) noexcept;
   ~LogFile();
 
   // Opens `path` for writing: creates it with mode 0644 minus umask, or empties the

@@ -104,7 +104,7 @@ std::string add_record(std::string_view method, std::string_view gputime, GpuSum
 }
 
 // A method name as the program gave it: \n, \r and \\ back to the characters
-// append_kvp_field wrote them for. nullopt for any other backslash, which it never
+// the key-value writer (record_writer.cpp) wrote them for. nullopt for any other backslash, which it never
 // writes.
 std::optional<std::string> unescape_kvp_field(std::string_view field) {
   std::string out;

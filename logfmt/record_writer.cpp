@@ -4,11 +4,13 @@
 #include <charconv>
 #include <cstring>
 
+#include <fmt/format.h>
+
 namespace computeprof::logfmt {
 namespace {
 
 // Every value is written through a raw pointer into room the line reserved for itself
-// (line_bound): one capacity check per record, not one per piece.
+// (LineWriter::bound): one capacity check per record, not one per piece.
 char* put(char* p, std::string_view text) {
   std::memcpy(p, text.data(), text.size());
   return p + text.size();
@@ -37,12 +39,9 @@ inline char* put_name(char* p, std::string_view name) {
   return p + n;
 }
 
-// "00" to "99": integers are written two digits per division.
-constexpr auto kDigitPairs = [] {
-  std::array<std::array<char, 2>, 100> table{};
-  for (unsigned i = 0; i < 100; ++i) table[i] = {static_cast<char>('0' + i / 10), static_cast<char>('0' + i % 10)};
-  return table;
-}();
+// Integers are written two digits per division, from fmt's table of the digit pairs
+// "00" to "99" (what fmt::format_to writes integers with).
+const char* digit_pair(unsigned value) { return fmt::detail::digits2(value); }
 
 // 0 to 99.
 char* put_below_100(char* p, unsigned value) {
@@ -50,11 +49,12 @@ char* put_below_100(char* p, unsigned value) {
     *p = static_cast<char>('0' + value);
     return p + 1;
   }
-  std::memcpy(p, kDigitPairs[value].data(), 2);
+  std::memcpy(p, digit_pair(value), 2);
   return p + 2;
 }
 
-// Counted from the fewest digits: a comparison per digit, a division per four.
+// Counted from the fewest digits: a comparison per digit, a division per four (for the
+// five and six digits of most long values, fewer instructions than fmt's count_digits).
 int decimal_digits(std::uint64_t value) {
   for (int digits = 1;; digits += 4, value /= 10000) {
     if (value < 10) return digits;
@@ -69,10 +69,10 @@ template <typename Unsigned>
 void put_digits_before(char* end, Unsigned value) {
   for (; value >= 100; value /= 100) {
     end -= 2;
-    std::memcpy(end, kDigitPairs[value % 100].data(), 2);
+    std::memcpy(end, digit_pair(static_cast<unsigned>(value % 100)), 2);
   }
   if (value >= 10) {
-    std::memcpy(end - 2, kDigitPairs[value].data(), 2);
+    std::memcpy(end - 2, digit_pair(static_cast<unsigned>(value)), 2);
   } else {
     end[-1] = static_cast<char>('0' + value);
   }
@@ -99,7 +99,7 @@ inline char* put_integer(char* p, std::uint64_t value) {
   const auto v = static_cast<unsigned>(value);
   const unsigned hundreds = v / 100;
   p = put_below_100(p, hundreds);
-  std::memcpy(p, kDigitPairs[v - hundreds * 100].data(), 2);
+  std::memcpy(p, digit_pair(v - hundreds * 100), 2);
   return p + 2;
 }
 
@@ -181,7 +181,9 @@ bool holds_any(std::string_view field) {
   return ((std::memchr(field.data(), kChars, field.size()) != nullptr) || ...);
 }
 
-// At most two characters per character of `field`.
+// '\n', '\r' and '\\' as the two characters \n, \r and \\, so that a record stays one
+// line and the escapes read back unambiguously: at most two characters per character
+// of `field`.
 char* put_kvp_field(char* p, std::string_view field) {
   if (!holds_any<'\\', '\n', '\r'>(field)) return put(p, field);
   for (char c : field) {
@@ -195,7 +197,8 @@ char* put_kvp_field(char* p, std::string_view field) {
   return p;
 }
 
-// At most two characters per character of `field`, and two quotes.
+// Quoted (RFC 4180) if it holds a comma, a quote or a line break: at most two
+// characters per character of `field`, and two quotes.
 char* put_csv_field(char* p, std::string_view field) {
   if (!holds_any<',', '"', '\r', '\n'>(field)) return put(p, field);
   *p++ = '"';
@@ -290,15 +293,6 @@ char* put_line(char* p, const Record& r, const LinePlan& plan, OccupancyTexts& o
   return put_text(p, plan.tail);
 }
 
-// A line written once, without a writer's memory (tests, tools).
-char* put_line(char* p, const Record& r, const ColumnLayout& layout, config::LogFormat format) {
-  using enum config::LogFormat;
-  OccupancyTexts occupancies;
-  const auto kind = static_cast<std::size_t>(r.kind);
-  if (format == csv) return put_line<csv>(p, r, layout.csv_lines[kind], occupancies);
-  return put_line<kvp>(p, r, layout.kvp_lines[kind], occupancies);
-}
-
 }  // namespace
 
 char* OccupancyTexts::put_and_remember(char* p, Entry& entry, std::uint32_t bits, float value) {
@@ -318,40 +312,6 @@ char* put_kvp_line(char* p, const Record& record, const LinePlan& plan, Occupanc
 
 char* put_csv_line(char* p, const Record& record, const LinePlan& plan, OccupancyTexts& occupancies) {
   return put_line<config::LogFormat::csv>(p, record, plan, occupancies);
-}
-
-namespace {
-
-// Runs `put(char*) -> char*` on room for `bound` bytes at the end of `out`, then trims
-// `out` to what it wrote.
-template <typename Put>
-void append_put(std::string& out, std::size_t bound, Put put) {
-  const std::size_t start = out.size();
-  out.resize(start + bound);
-  out.resize(static_cast<std::size_t>(put(out.data() + start) - out.data()));
-}
-
-}  // namespace
-
-void write_kvp_line(std::string& out, const Record& r, const ColumnLayout& layout) {
-  append_put(out, line_bound(r, layout), [&](char* p) { return put_line(p, r, layout, config::LogFormat::kvp); });
-}
-
-void write_csv_line(std::string& out, const Record& r, const ColumnLayout& layout) {
-  append_put(out, line_bound(r, layout), [&](char* p) { return put_line(p, r, layout, config::LogFormat::csv); });
-}
-
-void write_record(std::string& out, const Record& record, const ColumnLayout& layout,
-                  config::LogFormat format) {
-  append_put(out, line_bound(record, layout), [&](char* p) { return put_line(p, record, layout, format); });
-}
-
-void append_kvp_field(std::string& out, std::string_view field) {
-  append_put(out, 2 * field.size(), [&](char* p) { return put_kvp_field(p, field); });
-}
-
-void append_csv_field(std::string& out, std::string_view field) {
-  append_put(out, 2 * field.size() + 2, [&](char* p) { return put_csv_field(p, field); });
 }
 
 }  // namespace computeprof::logfmt

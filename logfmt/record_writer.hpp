@@ -1,6 +1,6 @@
 #pragma once
-// Record -> text, key-value or CSV (docs/format.md, "Key-value records", "CSV records"). Appends to a caller's buffer;
-// knows nothing of files.
+// Record -> text, key-value or CSV (docs/format.md, "Key-value records", "CSV records"). Writes
+// into room in a caller's buffer (LineWriter::bound, put); knows nothing of files.
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -13,29 +13,16 @@
 
 namespace computeprof::logfmt {
 
-// `method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] ... \n`: pairs that do not apply to
-// the record are left out; every pair is followed by one space.
-void write_kvp_line(std::string& out, const Record& record, const ColumnLayout& layout);
-
-// One field per column, empty where a column does not apply, RFC 4180 quoting.
-void write_csv_line(std::string& out, const Record& record, const ColumnLayout& layout);
-
-void write_record(std::string& out, const Record& record, const ColumnLayout& layout,
-                  config::LogFormat format);
-
 // The longest value any column writes: a float's integer digits, sign and three decimals.
 inline constexpr std::size_t kMaxValue = 48;
 
-// The room a line written in place needs (LineWriter): room_besides_method, which a
-// LineWriter works out once, and twice the method's length. A line has at most one step
-// per column, and its tail; each copies a whole text block and writes at most kMaxValue
-// after it (the method: twice its length and two quotes; its step writes the two times
-// too, in their columns' room).
+// The room a line written in place needs (LineWriter::bound) is room_besides_method,
+// which a LineWriter works out once, and twice the method's length. A line has at most
+// one step per column, and its tail; each copies a whole text block and writes at most
+// kMaxValue after it (the method: twice its length and two quotes; its step writes the
+// two times too, in their columns' room).
 inline std::size_t room_besides_method(const ColumnLayout& layout) {
   return (layout.columns.size() + 1) * (kLineText + kMaxValue);
-}
-inline std::size_t line_bound(const Record& record, const ColumnLayout& layout) {
-  return room_besides_method(layout) + 2 * record.method.size();
 }
 
 // The texts of the occupancies written last, by their float's bits, for a writer that
@@ -80,8 +67,9 @@ class LineWriter {
 
   const ColumnLayout& layout() const { return layout_; }
   config::LogFormat format() const { return format_; }
-  // Room for `record`'s line (line_bound): put() writes it there and returns its end.
-  // Inline: once per record each (an out-of-line put cost 10 instructions of its own).
+  // Room for `record`'s line (room_besides_method, and twice the method's length): put()
+  // writes it there and returns its end. Inline: once per record each (an out-of-line
+  // put cost 10 instructions of its own).
   std::size_t bound(const Record& record) const { return room_besides_method_ + 2 * record.method.size(); }
   char* put(char* p, const Record& record) {
     const auto kind = static_cast<std::size_t>(record.kind);
@@ -98,12 +86,5 @@ class LineWriter {
 
 // No character of `name` is escaped in key-value logs or quoted in CSV.
 bool is_plain_name(std::string_view name);
-
-// Appends `field`, quoted if it holds a comma, a quote or a line break.
-void append_csv_field(std::string& out, std::string_view field);
-
-// Appends a key-value value with '\n', '\r' and '\\' written as the two characters
-// \n, \r and \\, so that a record stays one line and the escapes read back unambiguously.
-void append_kvp_field(std::string& out, std::string_view field);
 
 }  // namespace computeprof::logfmt

@@ -5,7 +5,8 @@
    every program). Otherwise it jumps to the shim's wrapper,
    computeprof_recorded_<symbol>, which also finds the driver's function the first time.
    computeprof_real_functions holds one pointer per entry, in the list's order; the
-   state's values are RecordingState's (profiling_state.hpp): off 1, paused 2.
+   state is shim/process/'s (profiling_state.hpp; docs/design.md says why intercept/
+   may read it), its values RecordingState's: off 1, paused 2.
    The allocation calls (MEMORY_ENTRY) do the same on computeprof_memory_state
    (MemoryTracing: off 1): straight to the driver unless memtrace is on or undecided;
    their wrappers are computeprof_memory_<symbol>. */

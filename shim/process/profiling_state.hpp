@@ -58,13 +58,6 @@ inline bool cuda_recording() {
   return s == RecordingState::recording;
 }
 
-// CUDA operations are certainly not recorded (profiling off, or paused): the wrappers'
-// pass-through test, one load. False while undecided.
-inline bool cuda_dormant() {
-  const RecordingState s = computeprof_cuda_state.load(std::memory_order_relaxed);
-  return s == RecordingState::off || s == RecordingState::paused;
-}
-
 inline bool memory_tracing() {
   MemoryTracing s = computeprof_memory_state.load(std::memory_order_relaxed);
   if (s == MemoryTracing::unknown) {

@@ -6,6 +6,7 @@
 #include "logfmt/header.hpp"
 #include "logfmt/record_writer.hpp"
 #include "warning_capture.hpp"
+#include "written_log.hpp"
 
 using namespace computeprof;
 using namespace computeprof::logfmt;
@@ -35,11 +36,7 @@ TEST_CASE("golden: the CUDA key-value log of the old profiler", "[golden]") {
   copy.transfer_bytes = 4096;
   copy.host_mem_type = HostMemType::pageable;
 
-  std::string log;
-  write_header(log, info, layout);
-  write_record(log, kernel, layout, info.format);
-  write_record(log, copy, layout, info.format);
-  CHECK(log ==
+  CHECK(test::written_log(info, layout, {kernel, copy}) ==
         "# CUDA_PROFILE_LOG_VERSION 2.0\n"
         "# CUDA_DEVICE 0 GeForce GT 750M\n"
         "# CUDA_CONTEXT 1\n"
@@ -78,11 +75,7 @@ TEST_CASE("golden: the OpenCL CSV log of the old profiler", "[golden]") {
   kernel.occupancy = 0.75;
   kernel.stream_id = 12;
 
-  std::string log;
-  write_header(log, info, layout);
-  write_record(log, copy, layout, info.format);
-  write_record(log, kernel, layout, info.format);
-  CHECK(log ==
+  CHECK(test::written_log(info, layout, {copy, kernel}) ==
         "# OPENCL_PROFILE_LOG_VERSION 2.0\n"
         "# OPENCL_DEVICE 0 Tesla K40c\n"
         "# OPENCL_CONTEXT 1\n"
@@ -109,7 +102,7 @@ TEST_CASE("key-value pairs match the parser existing users run", "[golden]") {
   kernel.occupancy = 1.0;
   kernel.stream_id = 7;
   std::string line;
-  write_kvp_line(line, kernel, layout);
+  test::append_kvp_line(line, kernel, layout);
   CHECK(line ==
         "timestamp=[ 1234.567 ] method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 0.001 ] cputime=[ 1000.000 ] "
         "occupancy=[ 1.000 ] streamid=[ 7 ] \n");

@@ -15,6 +15,7 @@
 #include "logfmt/log_summary_reader.hpp"
 #include "logfmt/record_writer.hpp"
 #include "warning_capture.hpp"
+#include "written_log.hpp"
 
 using namespace computeprof;
 using namespace computeprof::logfmt;
@@ -50,10 +51,7 @@ std::string log_of(const std::vector<Record>& records, config::LogFormat format)
   HeaderInfo info;
   info.device_name = "NVIDIA H100 80GB HBM3";
   info.format = format;
-  std::string log;
-  write_header(log, info, layout);
-  for (const Record& r : records) write_record(log, r, layout, format);
-  return log;
+  return test::written_log(info, layout, records);
 }
 
 // The table of `log`, which must read without an error.

@@ -12,6 +12,7 @@
 #include "logfmt/header.hpp"
 #include "logfmt/record_writer.hpp"
 #include "warning_capture.hpp"
+#include "written_log.hpp"
 
 using namespace computeprof;
 using namespace computeprof::logfmt;
@@ -65,8 +66,8 @@ constexpr std::string_view kAll =
 TEST_CASE("key-value: grouped keys, and pairs that do not apply are left out", "[writer]") {
   auto layout = layout_for(kAll);
   std::string out;
-  write_kvp_line(out, sample_kernel(), layout);
-  write_kvp_line(out, sample_copy(), layout);
+  test::append_kvp_line(out, sample_kernel(), layout);
+  test::append_kvp_line(out, sample_copy(), layout);
   CHECK(out ==
         "method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] cputime=[ 17.288 ] gridsize=[ 2, 1 ] "
         "threadblocksize=[ 32, 8, 8 ] dynsmemperblock=[ 256 ] stasmemperblock=[ 1024 ] regperthread=[ 18 ] "
@@ -79,8 +80,8 @@ TEST_CASE("key-value: gridsize3d and OpenCL group names", "[writer]") {
   std::string out;
   Record k = sample_kernel();
   k.grid = {4, 3, 2};
-  write_kvp_line(out, k, layout_for("gridsize3d\nthreadblocksize\n"));
-  write_kvp_line(out, k, layout_for("gridsize\nthreadblocksize\n", config::Api::opencl));
+  test::append_kvp_line(out, k, layout_for("gridsize3d\nthreadblocksize\n"));
+  test::append_kvp_line(out, k, layout_for("gridsize\nthreadblocksize\n", config::Api::opencl));
   CHECK(out ==
         "method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] cputime=[ 17.288 ] gridsize3d=[ 4, 3, 2 ] "
         "threadblocksize=[ 32, 8, 8 ] occupancy=[ 0.500 ] \n"
@@ -97,8 +98,8 @@ TEST_CASE("memsets carry a size but no direction or host memory type", "[writer]
   m.transfer_bytes = 1 << 20;
   auto layout = layout_for(kAll);
   std::string kvp, csv;
-  write_kvp_line(kvp, m, layout);
-  write_csv_line(csv, m, layout);
+  test::append_kvp_line(kvp, m, layout);
+  test::append_csv_line(csv, m, layout);
   CHECK(kvp == "method=[ memset ] gputime=[ 1.500 ] cputime=[ 2.500 ] streamid=[ 0 ] memtransfersize=[ 1048576 ] \n");
   CHECK(csv == "memset,1.500,2.500,,,,,,,,,,0,,,1048576,,\n");
 }
@@ -113,8 +114,8 @@ TEST_CASE("graph launches carry times and a stream, no launch shape and no size"
   g.transfer_bytes = 99;  // not a copy: never written
   auto layout = layout_for(kAll);
   std::string kvp, csv;
-  write_kvp_line(kvp, g, layout);
-  write_csv_line(csv, g, layout);
+  test::append_kvp_line(kvp, g, layout);
+  test::append_csv_line(csv, g, layout);
   CHECK(kvp == "method=[ graph ] gputime=[ 12.000 ] cputime=[ 15.000 ] streamid=[ 7 ] \n");
   CHECK(csv == "graph,12.000,15.000,,,,,,,,,,7,,,,,\n");
 }
@@ -127,7 +128,7 @@ TEST_CASE("a host-to-host copy has direction 4", "[writer]") {
   c.transfer_dir = TransferDir::host_to_host;
   c.host_mem_type = HostMemType::pageable;
   std::string kvp;
-  write_kvp_line(kvp, c, layout_for("memtransferdir\nmemtransfersize\n"));
+  test::append_kvp_line(kvp, c, layout_for("memtransferdir\nmemtransfersize\n"));
   CHECK(kvp == "method=[ memcpyHtoH ] gputime=[ 0.000 ] cputime=[ 0.000 ] memtransfersize=[ 64 ] memtransferdir=[ 4 ] \n");
 }
 
@@ -137,7 +138,7 @@ TEST_CASE("a copy without a host side has no host memory type", "[writer]") {
   d.transfer_dir = TransferDir::device_to_device;
   d.host_mem_type.reset();
   std::string out;
-  write_kvp_line(out, d, layout_for("memtransferdir\nmemtransferhostmemtype\n"));
+  test::append_kvp_line(out, d, layout_for("memtransferdir\nmemtransferhostmemtype\n"));
   CHECK(out == "method=[ memcpyDtoD ] gputime=[ 5.280 ] cputime=[ 6.000 ] memtransferdir=[ 2 ] \n");
 }
 
@@ -150,8 +151,8 @@ TEST_CASE("counters: values, n/a in key-value, empty in CSV, never a silent 0", 
   k.counter_state = CounterState::measured;
   k.counters = &counters;
   std::string kvp, csv;
-  write_kvp_line(kvp, k, layout);
-  write_csv_line(csv, k, layout);
+  test::append_kvp_line(kvp, k, layout);
+  test::append_csv_line(csv, k, layout);
   CHECK(kvp ==
         "method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] "
         "inst_executed=[ 123456 ] gld_64b=[ n/a ] \n");
@@ -200,10 +201,10 @@ TEST_CASE("every column writes its own field of the record, key-value and CSV", 
   c.host_mem_type = HostMemType::page_locked;
   c.stack_id = 53;
   std::string kvp, csv;
-  write_kvp_line(kvp, k, layout);
-  write_kvp_line(kvp, c, layout);
-  write_csv_line(csv, k, layout);
-  write_csv_line(csv, c, layout);
+  test::append_kvp_line(kvp, k, layout);
+  test::append_kvp_line(kvp, c, layout);
+  test::append_csv_line(csv, k, layout);
+  test::append_csv_line(csv, c, layout);
   CHECK(kvp ==
         "gpustarttimestamp=[ 0123456789abcdef ] gpuendtimestamp=[ fedcba9876543210 ] timestamp=[ 1000.001 ] "
         "method=[ k ] gputime=[ 2000.002 ] cputime=[ 3000.003 ] gridsize3d=[ 11, 12, 13 ] "
@@ -227,8 +228,8 @@ TEST_CASE("every column writes its own field of the record, key-value and CSV", 
   Record cl = k;
   cl.local_block_size = 61;
   std::string opencl;
-  write_kvp_line(opencl, cl, layout_for("gridsize\nlocalblocksize\n", config::Api::opencl));
-  write_csv_line(opencl, cl, layout_for("gridsize\nlocalblocksize\n", config::Api::opencl));
+  test::append_kvp_line(opencl, cl, layout_for("gridsize\nlocalblocksize\n", config::Api::opencl));
+  test::append_csv_line(opencl, cl, layout_for("gridsize\nlocalblocksize\n", config::Api::opencl));
   CHECK(opencl ==
         "method=[ k ] gputime=[ 2000.002 ] cputime=[ 3000.003 ] ndrangesize=[ 11, 12 ] localblocksize=[ 61 ] "
         "occupancy=[ 0.250 ] \n"
@@ -247,8 +248,8 @@ TEST_CASE("CSV: runs of empty fields of every length up to every counter", "[wri
   for (std::size_t n = 0; n <= config::kLegacyCounterCount; ++n) {
     const auto layout = layout_for(text);
     std::string csv;
-    write_csv_line(csv, sample_copy(), layout);
-    write_csv_line(csv, g, layout);
+    test::append_csv_line(csv, sample_copy(), layout);
+    test::append_csv_line(csv, g, layout);
     const std::string skipped(n, ',');
     INFO(n << " counters");
     CHECK(csv == "memcpyHtoDasync,5.280,6.000,,3" + skipped + ",4096\n" + "graph,0.000,0.000,,7" + skipped + ",\n");
@@ -269,7 +270,7 @@ TEST_CASE("integers of every length are written as std::to_chars writes them", "
     Record r = sample_copy();
     r.stream_id = v;
     std::string csv;
-    write_csv_line(csv, r, layout);
+    test::append_csv_line(csv, r, layout);
     char digits[24];
     const std::string expected(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
     CHECK(csv == "memcpyHtoDasync,5.280,6.000,," + expected + "\n");
@@ -283,7 +284,7 @@ TEST_CASE("times are exact to the nanosecond", "[writer]") {
   k.gputime_ns = 999;
   k.cputime_ns = 12345678901234ULL;
   std::string out;
-  write_csv_line(out, k, layout);
+  test::append_csv_line(out, k, layout);
   CHECK(out == "0.000,_Z6vecAddPKfS0_Pfi,0.999,12345678901.234,0.500\n");
 }
 
@@ -301,9 +302,9 @@ TEST_CASE("CSV: every line has as many fields as the column line", "[writer][csv
   Record m;
   m.kind = RecordKind::memset;
   m.method = "memset";
-  write_csv_line(text, k, layout);
-  write_csv_line(text, sample_copy(), layout);
-  write_csv_line(text, m, layout);
+  test::append_csv_line(text, k, layout);
+  test::append_csv_line(text, sample_copy(), layout);
+  test::append_csv_line(text, m, layout);
   auto rows = test::read_csv(text);
   REQUIRE(rows.size() == 4);
   for (const auto& row : rows) CHECK(row.size() == layout.columns.size());
@@ -323,7 +324,7 @@ TEST_CASE("CSV: names with commas, quotes and line breaks round-trip", "[writer]
   for (const auto& name : names) {
     Record k = sample_kernel();
     k.method = name;
-    write_csv_line(text, k, layout);
+    test::append_csv_line(text, k, layout);
   }
   auto rows = test::read_csv(text);
   REQUIRE(rows.size() == std::size(names));
@@ -333,8 +334,10 @@ TEST_CASE("CSV: names with commas, quotes and line breaks round-trip", "[writer]
     CHECK(rows[i][1] == "7.424");
   }
   std::string quoted;
-  append_csv_field(quoted, "a,\"b\"");
-  CHECK(quoted == "\"a,\"\"b\"\"\"");
+  Record k = sample_kernel();
+  k.method = "a,\"b\"";
+  test::append_csv_line(quoted, k, layout);
+  CHECK(quoted == "\"a,\"\"b\"\"\",7.424,17.288,0.500\n");
 }
 
 TEST_CASE("header: CSV line, TIMESTAMPFACTOR only with GPU timestamps, dropped counters", "[writer][header]") {
@@ -372,15 +375,15 @@ TEST_CASE("counters that could not be collected read n/a in key-value, empty in 
   Record k = sample_kernel();
   k.counter_state = CounterState::unavailable;
   std::string kvp, csv;
-  write_kvp_line(kvp, k, layout);
-  write_csv_line(csv, k, layout);
+  test::append_kvp_line(kvp, k, layout);
+  test::append_csv_line(csv, k, layout);
   CHECK(kvp ==
         "method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] "
         "gld_request=[ n/a ] inst_executed=[ n/a ] \n");
   CHECK(csv == "_Z6vecAddPKfS0_Pfi,7.424,17.288,0.500,,\n");
   Record plain = sample_kernel();
   std::string none;
-  write_kvp_line(none, plain, layout);
+  test::append_kvp_line(none, plain, layout);
   CHECK(none == "method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n");
 }
 
@@ -390,7 +393,7 @@ TEST_CASE("KVP: line breaks in names are escaped, so each record is one line", "
   for (std::string_view name : {"line\nbreak", "cr\r\nlf", "back\\slash\\n", "plain_name"}) {
     Record k = sample_kernel();
     k.method = name;
-    write_kvp_line(text, k, layout);
+    test::append_kvp_line(text, k, layout);
   }
   CHECK(text ==
         "method=[ line\\nbreak ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n"
@@ -398,8 +401,10 @@ TEST_CASE("KVP: line breaks in names are escaped, so each record is one line", "
         "method=[ back\\\\slash\\\\n ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n"
         "method=[ plain_name ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n");
   std::string field;
-  append_kvp_field(field, "a\nb\\");
-  CHECK(field == "a\\nb\\\\");
+  Record k = sample_kernel();
+  k.method = "a\nb\\";
+  test::append_kvp_line(field, k, layout);
+  CHECK(field == "method=[ a\\nb\\\\ ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n");
 }
 
 TEST_CASE("KVP escaping leaves CSV as it was: RFC 4180 quoting", "[writer][csv]") {
@@ -407,7 +412,7 @@ TEST_CASE("KVP escaping leaves CSV as it was: RFC 4180 quoting", "[writer][csv]"
   Record k = sample_kernel();
   k.method = "line\nbreak\\n";
   std::string out;
-  write_csv_line(out, k, layout);
+  test::append_csv_line(out, k, layout);
   CHECK(out == "\"line\nbreak\\n\",7.424,17.288,0.500\n");
 }
 
@@ -424,7 +429,7 @@ std::string written_occupancy(const ColumnLayout& layout, float value) {
   Record r = sample_kernel();
   r.occupancy = value;
   std::string line;
-  write_kvp_line(line, r, layout);
+  test::append_kvp_line(line, r, layout);
   const auto start = line.find("occupancy=[ ") + 12;
   return line.substr(start, line.find(" ]", start) - start);
 }
@@ -460,7 +465,8 @@ TEST_CASE("occupancy is rounded as printf rounds the float's exact value, ties t
   CHECK(written_occupancy(layout, 0.1875F) == "0.188");
 }
 
-TEST_CASE("a LineWriter's lines are write_record's, occupancies it wrote before and new ones alike", "[writer]") {
+TEST_CASE("a LineWriter's lines are those of a writer of their own, occupancies it wrote before and new ones alike",
+          "[writer]") {
   for (auto format : {config::LogFormat::kvp, config::LogFormat::csv}) {
     const ColumnLayout layout = layout_for("");
     LineWriter lines(layout, format);
@@ -474,10 +480,8 @@ TEST_CASE("a LineWriter's lines are write_record's, occupancies it wrote before 
         Record r = sample_kernel();
         r.occupancy = v;
         if (round == 1) r.occupancy.reset();
-        write_record(expected, r, layout, format);
-        const std::size_t start = written.size();
-        written.resize(start + lines.bound(r));
-        written.resize(static_cast<std::size_t>(lines.put(written.data() + start, r) - written.data()));
+        test::append_line(expected, r, layout, format);
+        test::append_line(written, lines, r);
       }
     }
     CHECK(written == expected);
@@ -492,8 +496,8 @@ TEST_CASE("a plain name of every length is written whole, and nothing of what fo
     r.method = std::string_view(text).substr(0, n);
     r.method_is_plain = true;
     std::string kvp, csv;
-    write_kvp_line(kvp, r, layout);
-    write_csv_line(csv, r, layout);
+    test::append_kvp_line(kvp, r, layout);
+    test::append_csv_line(csv, r, layout);
     CHECK(kvp == "method=[ " + text.substr(0, n) + " ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n");
     CHECK(csv == text.substr(0, n) + ",7.424,17.288,0.500\n");
   }
@@ -511,13 +515,13 @@ TEST_CASE("callstack adds a callstackid column, last, for every kind of record",
   copy.cputime_ns = 2000;
   copy.transfer_bytes = 40960;
   std::string kvp;
-  write_kvp_line(kvp, kernel, layout);
-  write_kvp_line(kvp, copy, layout);
+  test::append_kvp_line(kvp, kernel, layout);
+  test::append_kvp_line(kvp, copy, layout);
   CHECK(kvp ==
         "method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] callstackid=[ 3 ] \n"
         "method=[ memcpyHtoD ] gputime=[ 1.000 ] cputime=[ 2.000 ] memtransfersize=[ 40960 ] callstackid=[ 0 ] \n");
   std::string csv;
-  write_csv_line(csv, kernel, layout);
+  test::append_csv_line(csv, kernel, layout);
   CHECK(csv == "_Z6vecAddPKfS0_Pfi,7.424,17.288,0.500,,3\n");
   CHECK(column_line(layout_for("memtransfersize\n")) == "method,gputime,cputime,occupancy,memtransfersize");
 }
@@ -564,13 +568,13 @@ TEST_CASE("the longest line of every column fits the room the writers reserve fo
   }
   expected += "callstackid=[ " + u32s + " ] \n";
   std::string kvp = "before ";
-  write_kvp_line(kvp, k, layout);
+  test::append_kvp_line(kvp, k, layout);
   CHECK(kvp == "before " + expected);
   CHECK(layout.columns.size() == 21 + config::kLegacyCounterCount);
   std::string csv;
   const std::string quotes(300, '"');
   k.method = quotes;
-  write_csv_line(csv, k, layout);
+  test::append_csv_line(csv, k, layout);
   std::string expected_csv = "ffffffffffffffff,ffffffffffffffff," + micros + ",\"" + std::string(600, '"') + "\"," + micros +
                              "," + micros;
   for (int i = 0; i < 10; ++i) expected_csv += "," + u32s;
@@ -592,10 +596,10 @@ TEST_CASE("a record whose producer checked its name plain is written as one that
   Record checked = sample_kernel();
   checked.method_is_plain = true;
   std::string kvp, csv, kvp_scanned, csv_scanned;
-  write_kvp_line(kvp, checked, layout);
-  write_csv_line(csv, checked, layout);
-  write_kvp_line(kvp_scanned, sample_kernel(), layout);
-  write_csv_line(csv_scanned, sample_kernel(), layout);
+  test::append_kvp_line(kvp, checked, layout);
+  test::append_csv_line(csv, checked, layout);
+  test::append_kvp_line(kvp_scanned, sample_kernel(), layout);
+  test::append_csv_line(csv_scanned, sample_kernel(), layout);
   CHECK(kvp == "method=[ _Z6vecAddPKfS0_Pfi ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n");
   CHECK(kvp == kvp_scanned);
   CHECK(csv == "_Z6vecAddPKfS0_Pfi,7.424,17.288,0.500\n");
@@ -608,11 +612,11 @@ TEST_CASE("the writer takes the producer's word: a name checked plain is not sca
   r.method = "a,b";
   r.method_is_plain = true;
   std::string kvp, csv;
-  write_kvp_line(kvp, r, layout);
-  write_csv_line(csv, r, layout);
+  test::append_kvp_line(kvp, r, layout);
+  test::append_csv_line(csv, r, layout);
   CHECK(csv == "a,b,7.424,17.288,0.500\n");  // not quoted: nothing looked
   r.method = "a\\b";
-  write_kvp_line(kvp, r, layout);
+  test::append_kvp_line(kvp, r, layout);
   CHECK(kvp ==
         "method=[ a,b ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n"
         "method=[ a\\b ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n");
