@@ -102,11 +102,15 @@ std::string column_entries() {
   return text;
 }
 
-// The flag's spellings, the short one first.
+// Adds the flag's spellings to `to`, the short one first.
+void add_spellings(std::vector<std::string>& to, const Flag& flag) {
+  if (flag.short_name != '\0') to.push_back(short_option(flag));
+  to.push_back(long_option(flag));
+}
+
 std::vector<std::string> spellings(const Flag& flag) {
   std::vector<std::string> all;
-  if (flag.short_name != '\0') all.push_back(short_option(flag));
-  all.push_back(long_option(flag));
+  add_spellings(all, flag);
   return all;
 }
 
@@ -142,8 +146,7 @@ std::string case_pattern(const std::vector<std::string>& options, std::string_vi
 std::string options_with_values() {
   std::vector<std::string> options;
   for (const Flag& flag : kFlags) {
-    if (flag.value != Value::required) continue;
-    for (std::string& s : spellings(flag)) options.push_back(std::move(s));
+    if (flag.value == Value::required) add_spellings(options, flag);
   }
   return case_pattern(options, "      ") + ")\n";
 }
@@ -151,18 +154,21 @@ std::string options_with_values() {
 // The `case $prev` arms: file names, words, or nothing after a flag taking a value.
 std::string value_completions() {
   std::vector<std::string> files, nothing;
-  std::string text;
+  std::string words;
   for (const Flag& flag : kFlags) {
     if (flag.value != Value::required) continue;
-    std::vector<std::string>& group = flag.completion == Completion::files ? files : nothing;
-    if (flag.completion == Completion::words) {
-      text += case_pattern(spellings(flag), "    ") + ")\n      _computeprof_list \"" + std::string(flag.words) +
-              "\"\n      return\n      ;;\n";
-      continue;
+    switch (flag.completion) {
+      case Completion::files: add_spellings(files, flag); break;
+      case Completion::nothing: add_spellings(nothing, flag); break;
+      case Completion::words:
+        words += case_pattern(spellings(flag), "    ") + ")\n      _computeprof_list \"" + std::string(flag.words) +
+                 "\"\n      return\n      ;;\n";
+        break;
     }
-    for (std::string& s : spellings(flag)) group.push_back(std::move(s));
   }
-  if (!files.empty()) text = case_pattern(files, "    ") + ")\n      _computeprof_files\n      return\n      ;;\n" + text;
+  std::string text;
+  if (!files.empty()) text += case_pattern(files, "    ") + ")\n      _computeprof_files\n      return\n      ;;\n";
+  text += words;
   if (!nothing.empty()) text += case_pattern(nothing, "    ") + ")\n      return\n      ;;\n";
   return text;
 }
@@ -172,7 +178,7 @@ std::string value_completions() {
 std::string offered_options() {
   std::vector<std::string> options;
   for (const Flag& flag : kFlags) {
-    for (std::string& s : spellings(flag)) options.push_back(std::move(s));
+    add_spellings(options, flag);
     if (flag.value == Value::optional_after_equals) options.push_back(long_option(flag) + "=");
   }
   options.emplace_back("--");
