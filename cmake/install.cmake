@@ -2,10 +2,11 @@
 # shim/), how to remove it, and the Debian package cpack makes of it.
 
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/docs/man/computeprof.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
-install(FILES ${PROJECT_SOURCE_DIR}/docs/man/computeprof.conf.5 DESTINATION ${CMAKE_INSTALL_MANDIR}/man5)
+# The man pages and the completion are written in the build tree (tools/CMakeLists.txt).
+install(FILES ${PROJECT_BINARY_DIR}/docs/man/computeprof.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${PROJECT_BINARY_DIR}/docs/man/computeprof.conf.5 DESTINATION ${CMAKE_INSTALL_MANDIR}/man5)
 # bash-completion loads completions/<command> on first use.
-install(FILES ${PROJECT_SOURCE_DIR}/tools/computeprof.bash
+install(FILES ${PROJECT_BINARY_DIR}/tools/computeprof.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME computeprof)
 
 # `cmake --build build --target uninstall` (`sudo make -C build uninstall`): removes every

@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <array>
 #include <charconv>
 #include <cerrno>
 #include <cstring>
@@ -22,38 +21,19 @@ constexpr off_t kMaxFileSize = 64 << 20;
 
 struct OptionName {
   std::string_view name;
+  std::string_view opencl;  // its OpenCL spelling, a synonym (the same name when it has none)
   Option option;
 };
 
-// CUDA spellings, then the OpenCL spellings of the same options.
-constexpr std::array<OptionName, 22> kOptionNames{{
-    {"timestamp", Option::timestamp},
-    {"gpustarttimestamp", Option::gpustarttimestamp},
-    {"gpuendtimestamp", Option::gpuendtimestamp},
-    {"gridsize", Option::gridsize},
-    {"gridsize3d", Option::gridsize3d},
-    {"threadblocksize", Option::threadblocksize},
-    {"dynsmemperblock", Option::dynsmemperblock},
-    {"stasmemperblock", Option::stasmemperblock},
-    {"regperthread", Option::regperthread},
-    {"memtransferdir", Option::memtransferdir},
-    {"memtransfersize", Option::memtransfersize},
-    {"memtransferhostmemtype", Option::memtransferhostmemtype},
-    {"streamid", Option::streamid},
-    {"cacheconfigrequested", Option::cacheconfigrequested},
-    {"cacheconfigexecuted", Option::cacheconfigexecuted},
-    {"countermodeaggregate", Option::countermodeaggregate},
-    {"conckerneltrace", Option::conckerneltrace},
-    {"localblocksize", Option::localblocksize},
-    {"ndrangesize", Option::gridsize},
-    {"workgroupsize", Option::threadblocksize},
-    {"stapmemperworkgroup", Option::stasmemperblock},
-    {"regperworkitem", Option::regperthread},
-}};
+constexpr OptionName kOptionNames[] = {
+#define OPTION(option, opencl, ...) {#option, #opencl, Option::option},
+#define OPTION_COLUMN(option, opencl, ...) {#option, #opencl, Option::option},
+#include "config/options.def"
+};
 
 std::optional<Option> find_option(std::string_view name) {
   for (const auto& o : kOptionNames) {
-    if (o.name == name) return o.option;
+    if (o.name == name || o.opencl == name) return o.option;
   }
   return std::nullopt;
 }

@@ -11,27 +11,17 @@
 
 namespace computeprof::config {
 
+// The config file's lines without a value that are options (config/options.def).
 enum class Option : unsigned char {
-  timestamp,
-  gpustarttimestamp,
-  gpuendtimestamp,
-  gridsize,
-  gridsize3d,
-  threadblocksize,
-  dynsmemperblock,
-  stasmemperblock,
-  regperthread,
-  memtransferdir,
-  memtransfersize,
-  memtransferhostmemtype,
-  streamid,
-  cacheconfigrequested,
-  cacheconfigexecuted,
-  countermodeaggregate,
-  conckerneltrace,
-  localblocksize,
+#define OPTION(option, ...) option,
+#define OPTION_COLUMN(option, ...) option,
+#include "config/options.def"
 };
-inline constexpr std::size_t kOptionCount = 18;
+inline constexpr std::size_t kOptionCount = 0
+#define OPTION(...) +1
+#define OPTION_COLUMN(...) +1
+#include "config/options.def"
+    ;
 
 enum class LogFormat { kvp, csv };
 

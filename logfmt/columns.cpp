@@ -88,39 +88,75 @@ LinePlan csv_line(const ColumnLayout& layout, RecordKind kind) {
   return plan;
 }
 
+// The record kinds of config/options.def.
+constexpr bool kinds_every(RecordKind) { return true; }
+constexpr bool kinds_kernel(RecordKind kind) { return kind == RecordKind::kernel; }
+constexpr bool kinds_transfer(RecordKind kind) { return kind == RecordKind::memcpy || kind == RecordKind::memset; }
+constexpr bool kinds_copy(RecordKind kind) { return kind == RecordKind::memcpy; }
+
+// The columns a config asks for, added in the table's order: a column of an option when
+// the config has it, another by its rule ("shown when").
+class ColumnSelection {
+ public:
+  ColumnSelection(const config::ProfileConfig& config, Api api, ColumnLayout& layout)
+      : config_(config), api_(api), layout_(layout) {}
+
+  void with_option(Column c, Option o) {
+    if (config_.has(o)) add(c);
+  }
+  void always(Column c) { add(c); }
+  void gridsize(Column c) {
+    if (config_.has(Option::gridsize) || config_.has(Option::gridsize3d)) add(c);
+  }
+  void gridsize3d(Column c) {
+    if (config_.has(Option::gridsize3d)) add(c);
+  }
+  void threadblocksize(Column c) {
+    if (config_.has(Option::threadblocksize)) add(c);
+  }
+  void opencl_localblocksize(Column c) {
+    if (api_ == Api::opencl && config_.has(Option::localblocksize)) add(c);
+  }
+  void each_counter(Column c) {
+    for (std::size_t id = 0; id < config::kLegacyCounterCount; ++id) {
+      if (config_.counters.test(id)) add(c, static_cast<std::uint8_t>(id));
+    }
+  }
+  void callstack(Column c) {
+    if (config_.callstack_depth != 0) add(c);
+  }
+
+ private:
+  void add(Column c, std::uint8_t counter = 0) {
+    layout_.columns.push_back({c, counter});
+    layout_.present.set(static_cast<std::size_t>(c));
+  }
+
+  const config::ProfileConfig& config_;
+  Api api_;
+  ColumnLayout& layout_;
+};
+
+struct ColumnNames {
+  std::string_view cuda;
+  std::string_view opencl;
+};
+
+constexpr ColumnNames kColumnNames[] = {
+#define OPTION_COLUMN(option, opencl, ...) {#option, #opencl},
+#define COLUMN(column, cuda, opencl, ...) {cuda, opencl},
+#include "config/options.def"
+};
+
 }  // namespace
 
 bool column_of_kind(Column column, RecordKind kind) {
   switch (column) {
-    case Column::gpustarttimestamp:
-    case Column::gpuendtimestamp:
-    case Column::timestamp:
-    case Column::method:
-    case Column::gputime:
-    case Column::cputime:
-    case Column::streamid:
-    case Column::callstackid:
-      return true;
-    case Column::gridsize_x:
-    case Column::gridsize_y:
-    case Column::gridsize_z:
-    case Column::blocksize_x:
-    case Column::blocksize_y:
-    case Column::blocksize_z:
-    case Column::localblocksize:
-    case Column::dynsmemperblock:
-    case Column::stasmemperblock:
-    case Column::regperthread:
-    case Column::cacheconfigexecuted:
-    case Column::cacheconfigrequested:
-    case Column::occupancy:
-    case Column::counter:
-      return kind == RecordKind::kernel;
-    case Column::memtransfersize:
-      return kind == RecordKind::memcpy || kind == RecordKind::memset;
-    case Column::memtransferdir:
-    case Column::memtransferhostmemtype:
-      return kind == RecordKind::memcpy;
+#define OPTION_COLUMN(option, opencl, kinds, ...) \
+  case Column::option: return kinds_##kinds(kind);
+#define COLUMN(column, cuda, opencl, when, kinds, ...) \
+  case Column::column: return kinds_##kinds(kind);
+#include "config/options.def"
   }
   return false;
 }
@@ -128,45 +164,10 @@ bool column_of_kind(Column column, RecordKind kind) {
 ColumnLayout select_columns(const config::ProfileConfig& cfg, Api api) {
   ColumnLayout layout;
   layout.api = api;
-  auto add = [&](Column c) {
-    layout.columns.push_back({c});
-    layout.present.set(static_cast<std::size_t>(c));
-  };
-  if (cfg.has(Option::gpustarttimestamp)) add(Column::gpustarttimestamp);
-  if (cfg.has(Option::gpuendtimestamp)) add(Column::gpuendtimestamp);
-  if (cfg.has(Option::timestamp)) add(Column::timestamp);
-  add(Column::method);
-  add(Column::gputime);
-  add(Column::cputime);
-  bool grid3d = cfg.has(Option::gridsize3d);
-  if (cfg.has(Option::gridsize) || grid3d) {
-    add(Column::gridsize_x);
-    add(Column::gridsize_y);
-    if (grid3d) add(Column::gridsize_z);
-  }
-  if (cfg.has(Option::threadblocksize)) {
-    add(Column::blocksize_x);
-    add(Column::blocksize_y);
-    add(Column::blocksize_z);
-  }
-  if (api == Api::opencl && cfg.has(Option::localblocksize)) add(Column::localblocksize);
-  if (cfg.has(Option::dynsmemperblock)) add(Column::dynsmemperblock);
-  if (cfg.has(Option::stasmemperblock)) add(Column::stasmemperblock);
-  if (cfg.has(Option::regperthread)) add(Column::regperthread);
-  add(Column::occupancy);
-  if (cfg.has(Option::streamid)) add(Column::streamid);
-  if (cfg.has(Option::cacheconfigexecuted)) add(Column::cacheconfigexecuted);
-  if (cfg.has(Option::cacheconfigrequested)) add(Column::cacheconfigrequested);
-  for (std::size_t id = 0; id < config::kLegacyCounterCount; ++id) {
-    if (cfg.counters.test(id)) {
-      layout.columns.push_back({Column::counter, static_cast<std::uint8_t>(id)});
-      layout.present.set(static_cast<std::size_t>(Column::counter));
-    }
-  }
-  if (cfg.has(Option::memtransfersize)) add(Column::memtransfersize);
-  if (cfg.has(Option::memtransferdir)) add(Column::memtransferdir);
-  if (cfg.has(Option::memtransferhostmemtype)) add(Column::memtransferhostmemtype);
-  if (cfg.callstack_depth != 0) add(Column::callstackid);
+  ColumnSelection selection(cfg, api, layout);
+#define OPTION_COLUMN(name, ...) selection.with_option(Column::name, Option::name);
+#define COLUMN(column, cuda, opencl, when, ...) selection.when(Column::column);
+#include "config/options.def"
   for (std::size_t kind = 0; kind < kRecordKinds; ++kind) {
     layout.kvp_lines[kind] = kvp_line(layout, static_cast<RecordKind>(kind));
     layout.csv_lines[kind] = csv_line(layout, static_cast<RecordKind>(kind));
@@ -175,35 +176,9 @@ ColumnLayout select_columns(const config::ProfileConfig& cfg, Api api) {
 }
 
 std::string_view column_name(const ColumnSpec& spec, Api api) {
-  bool cl = api == Api::opencl;
-  switch (spec.column) {
-    case Column::gpustarttimestamp: return "gpustarttimestamp";
-    case Column::gpuendtimestamp: return "gpuendtimestamp";
-    case Column::timestamp: return "timestamp";
-    case Column::method: return "method";
-    case Column::gputime: return "gputime";
-    case Column::cputime: return "cputime";
-    case Column::gridsize_x: return cl ? "ndrangesizeX" : "gridsizeX";
-    case Column::gridsize_y: return cl ? "ndrangesizeY" : "gridsizeY";
-    case Column::gridsize_z: return cl ? "ndrangesizeZ" : "gridsizeZ";
-    case Column::blocksize_x: return cl ? "workgroupsizeX" : "threadblocksizeX";
-    case Column::blocksize_y: return cl ? "workgroupsizeY" : "threadblocksizeY";
-    case Column::blocksize_z: return cl ? "workgroupsizeZ" : "threadblocksizeZ";
-    case Column::localblocksize: return "localblocksize";
-    case Column::dynsmemperblock: return "dynsmemperblock";
-    case Column::stasmemperblock: return cl ? "stapmemperworkgroup" : "stasmemperblock";
-    case Column::regperthread: return cl ? "regperworkitem" : "regperthread";
-    case Column::occupancy: return "occupancy";
-    case Column::streamid: return "streamid";
-    case Column::cacheconfigexecuted: return "cacheconfigexecuted";
-    case Column::cacheconfigrequested: return "cacheconfigrequested";
-    case Column::counter: return config::legacy_counters()[spec.counter].name;
-    case Column::memtransfersize: return "memtransfersize";
-    case Column::memtransferdir: return "memtransferdir";
-    case Column::memtransferhostmemtype: return "memtransferhostmemtype";
-    case Column::callstackid: return "callstackid";
-  }
-  return "";
+  if (spec.column == Column::counter) return config::legacy_counters()[spec.counter].name;
+  const ColumnNames& names = kColumnNames[static_cast<std::size_t>(spec.column)];
+  return api == Api::opencl ? names.opencl : names.cuda;
 }
 
 std::string column_line(const ColumnLayout& layout) {

@@ -15,32 +15,11 @@
 
 namespace computeprof::logfmt {
 
+// The columns of config/options.def, in the order of a log's lines.
 enum class Column : std::uint8_t {
-  gpustarttimestamp,
-  gpuendtimestamp,
-  timestamp,
-  method,
-  gputime,
-  cputime,
-  gridsize_x,
-  gridsize_y,
-  gridsize_z,
-  blocksize_x,
-  blocksize_y,
-  blocksize_z,
-  localblocksize,
-  dynsmemperblock,
-  stasmemperblock,
-  regperthread,
-  occupancy,
-  streamid,
-  cacheconfigexecuted,
-  cacheconfigrequested,
-  counter,
-  memtransfersize,
-  memtransferdir,
-  memtransferhostmemtype,
-  callstackid,  // computeprof's (callstack): the call's stack in <stem>.stacks
+#define OPTION_COLUMN(option, ...) option,
+#define COLUMN(column, ...) column,
+#include "config/options.def"
 };
 
 struct ColumnSpec {
@@ -49,7 +28,11 @@ struct ColumnSpec {
   friend bool operator==(const ColumnSpec&, const ColumnSpec&) = default;
 };
 
-inline constexpr std::size_t kColumnKinds = static_cast<std::size_t>(Column::callstackid) + 1;
+inline constexpr std::size_t kColumnKinds = 0
+#define OPTION_COLUMN(...) +1
+#define COLUMN(...) +1
+#include "config/options.def"
+    ;
 
 // What a step of a record's line writes after its text: one column's value, numbered as
 // its Column (value_of), or one of the values after them. Chosen with the layout, so

@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <cstring>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -227,6 +228,30 @@ char* put_text(char* p, const LineText& text) {
 constexpr unsigned line(Column column) { return static_cast<unsigned>(value_of(column)); }
 constexpr unsigned line(LineValue value) { return static_cast<unsigned>(value); }
 
+// The cases of put_line's switch for config/options.def's ways of writing a value; a
+// column written `own` is a case of its own.
+#define COMPUTEPROF_PUT_own(column, member)
+#define COMPUTEPROF_PUT_integer(column, member) \
+  case line(Column::column): q = put_integer(q, number(r.member)); break;
+#define COMPUTEPROF_PUT_hex16(column, member) \
+  case line(Column::column): q = put_hex16(q, r.member); break;
+#define COMPUTEPROF_PUT_micros(column, member) \
+  case line(Column::column): q = put_micros(q, r.member); break;
+#define COMPUTEPROF_PUT_integer_or_absent(column, member) \
+  case line(Column::column): q = r.member ? put_integer(q, number(*r.member)) : absent; break;
+#define COMPUTEPROF_PUT_occupancy(column, member) \
+  case line(Column::column): q = r.member ? occupancies.put(q, *r.member) : absent; break;
+
+// An integer column's value: a number, or an enumeration's (memtransferdir).
+template <typename Value>
+constexpr std::uint64_t number(Value value) {
+  if constexpr (std::is_enum_v<Value>) {
+    return static_cast<std::underlying_type_t<Value>>(value);
+  } else {
+    return value;
+  }
+}
+
 // A line from its plan: one dispatch per value. A value the record does not hold
 // (occupancy, a counter, the host memory type) leaves out the whole pair in key-value
 // lines, the field's value only in CSV lines; counters that could not be collected read
@@ -239,9 +264,6 @@ char* put_line(char* p, const Record& r, const LinePlan& plan, OccupancyTexts& o
     char* const absent = kvp ? p : q;
     switch (static_cast<unsigned>(step.value)) {
       case line(LineValue::none): break;
-      case line(Column::gpustarttimestamp): q = put_hex16(q, r.gpu_start_ns); break;
-      case line(Column::gpuendtimestamp): q = put_hex16(q, r.gpu_end_ns); break;
-      case line(Column::timestamp): q = put_micros(q, r.timestamp_ns); break;
       case line(LineValue::method_and_times):
         if (r.method_is_plain) {
           q = put_name(q, r.method);
@@ -251,25 +273,9 @@ char* put_line(char* p, const Record& r, const LinePlan& plan, OccupancyTexts& o
         q = put_micros(put(q, kvp ? " ] gputime=[ " : ","), r.gputime_ns);
         q = put_micros(put(q, kvp ? " ] cputime=[ " : ","), r.cputime_ns);
         break;
-      case line(Column::gridsize_x): q = put_integer(q, r.grid.x); break;
-      case line(Column::gridsize_y): q = put_integer(q, r.grid.y); break;
-      case line(Column::gridsize_z): q = put_integer(q, r.grid.z); break;
-      case line(Column::blocksize_x): q = put_integer(q, r.block.x); break;
-      case line(Column::blocksize_y): q = put_integer(q, r.block.y); break;
-      case line(Column::blocksize_z): q = put_integer(q, r.block.z); break;
       case line(LineValue::grid2): q = put_dims(q, r.grid, false); break;
       case line(LineValue::grid3): q = put_dims(q, r.grid, true); break;
       case line(LineValue::block3): q = put_dims(q, r.block, true); break;
-      case line(Column::localblocksize): q = put_integer(q, r.local_block_size); break;
-      case line(Column::dynsmemperblock): q = put_integer(q, r.dynamic_smem); break;
-      case line(Column::stasmemperblock): q = put_integer(q, r.static_smem); break;
-      case line(Column::regperthread): q = put_integer(q, r.registers); break;
-      case line(Column::occupancy):
-        q = r.occupancy ? occupancies.put(q, *r.occupancy) : absent;
-        break;
-      case line(Column::streamid): q = put_integer(q, r.stream_id); break;
-      case line(Column::cacheconfigexecuted): q = put_integer(q, r.cache_config_executed); break;
-      case line(Column::cacheconfigrequested): q = put_integer(q, r.cache_config_requested); break;
       case line(Column::counter): {
         const CounterValue v = r.counter(step.counter);
         switch (v.state) {
@@ -279,12 +285,10 @@ char* put_line(char* p, const Record& r, const LinePlan& plan, OccupancyTexts& o
         }
         break;
       }
-      case line(Column::memtransfersize): q = put_integer(q, r.transfer_bytes); break;
-      case line(Column::memtransferdir): q = put_integer(q, static_cast<unsigned>(r.transfer_dir)); break;
-      case line(Column::memtransferhostmemtype):
-        q = r.host_mem_type ? put_integer(q, static_cast<unsigned>(*r.host_mem_type)) : absent;
-        break;
-      case line(Column::callstackid): q = put_integer(q, r.stack_id); break;
+      // Every other column, as config/options.def writes it ("written as").
+#define OPTION_COLUMN(option, opencl, kinds, written, member, ...) COMPUTEPROF_PUT_##written(option, member)
+#define COLUMN(column, cuda, opencl, when, kinds, written, member) COMPUTEPROF_PUT_##written(column, member)
+#include "config/options.def"
       // No plan has another value (columns.cpp): the jump needs no range check.
       default: __builtin_unreachable();
     }
@@ -292,6 +296,13 @@ char* put_line(char* p, const Record& r, const LinePlan& plan, OccupancyTexts& o
   }
   return put_text(p, plan.tail);
 }
+
+#undef COMPUTEPROF_PUT_own
+#undef COMPUTEPROF_PUT_integer
+#undef COMPUTEPROF_PUT_hex16
+#undef COMPUTEPROF_PUT_micros
+#undef COMPUTEPROF_PUT_integer_or_absent
+#undef COMPUTEPROF_PUT_occupancy
 
 }  // namespace
 

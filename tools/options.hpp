@@ -1,7 +1,9 @@
 #pragma once
-// Every option of the computeprof command, in one table: the parser hands it to
-// getopt_long (tools/option_scanner) and the help lists it (tools/usage), so that no
-// option is accepted without being listed, or listed without being accepted.
+// Every option of the computeprof command, in one table (the FLAG lines of
+// config/options.def): the parser hands it to getopt_long (tools/option_scanner), the
+// help lists it (tools/usage), and the man page and the bash completion are written from
+// it (tools/option_docs), so that no option is accepted without being listed, or listed
+// without being accepted.
 #include <span>
 #include <string_view>
 

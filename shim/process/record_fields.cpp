@@ -6,9 +6,11 @@ RecordFields record_fields(const config::Settings& settings) {
   using config::Option;
   const config::ProfileConfig& c = settings.config;
   RecordFields fields;
-  // The classic logs: their optional columns (docs/format.md, "Columns").
-  fields.stream_id = c.has(Option::streamid);
-  fields.cache_config = c.has(Option::cacheconfigrequested) || c.has(Option::cacheconfigexecuted);
+  // The classic logs: the fields of their optional columns that cost a driver call
+  // (config/options.def names them).
+#define OPTION_COLUMN(option, opencl, kinds, written, member, text, ...) \
+  __VA_OPT__(fields.__VA_ARGS__ = fields.__VA_ARGS__ || c.has(Option::option);)
+#include "config/options.def"
   // The exports show every field (docs/format.md, "Exports").
   if (c.exports.any()) fields = {true, true};
   return fields;

@@ -1,5 +1,6 @@
-// The man page and the bash completion are written by hand: each must know every option
-// of the table the parser and the help are made from.
+// The man page and the bash completion are written from their templates at build time
+// (tools/option_docs): each must know every option of the table the parser and the help
+// are made from.
 #include "catch.hpp"
 
 #include <cctype>
