@@ -11,6 +11,7 @@
 #include "logfmt/columns.hpp"
 #include "logfmt/record_writer.hpp"
 #include "warning_capture.hpp"
+#include "written_log.hpp"
 
 using namespace computeprof;
 
@@ -28,17 +29,6 @@ constexpr TableColumnOption kColumnOptions[] = {
   {#option, #opencl, config::Option::option, logfmt::Column::option},
 #include "config/options.def"
 };
-
-// The record's line from the layout's plan for its kind.
-template <auto kPut>
-std::string line_of(const logfmt::Record& record, const logfmt::ColumnLayout& layout,
-                    const std::array<logfmt::LinePlan, logfmt::kRecordKinds>& plans) {
-  std::string line(logfmt::line_bound(record, layout), '\0');
-  logfmt::OccupancyTexts occupancies;
-  char* const end = kPut(line.data(), record, plans[static_cast<std::size_t>(record.kind)], occupancies);
-  line.resize(static_cast<std::size_t>(end - line.data()));
-  return line;
-}
 
 config::ProfileConfig parsed(std::string_view text) {
   test::WarningCapture warnings;
@@ -97,7 +87,10 @@ TEST_CASE("an option's column is written in the lines of the records that have i
   const logfmt::ColumnLayout layout =
       logfmt::select_columns(parsed("streamid\nmemtransfersize\nregperthread\n"), config::Api::cuda);
   CHECK(logfmt::column_line(layout) == "method,gputime,cputime,regperthread,occupancy,streamid,memtransfersize");
-  CHECK(line_of<logfmt::put_kvp_line>(copy, layout, layout.kvp_lines) ==
-        "method=[ memcpyHtoD ] gputime=[ 0.000 ] cputime=[ 0.000 ] streamid=[ 7 ] memtransfersize=[ 4096 ] \n");
-  CHECK(line_of<logfmt::put_csv_line>(copy, layout, layout.csv_lines) == "memcpyHtoD,0.000,0.000,,,7,4096\n");
+  std::string kvp;
+  test::append_kvp_line(kvp, copy, layout);
+  CHECK(kvp == "method=[ memcpyHtoD ] gputime=[ 0.000 ] cputime=[ 0.000 ] streamid=[ 7 ] memtransfersize=[ 4096 ] \n");
+  std::string csv;
+  test::append_csv_line(csv, copy, layout);
+  CHECK(csv == "memcpyHtoD,0.000,0.000,,,7,4096\n");
 }
