@@ -43,7 +43,7 @@ enum class OperationTiming : std::uint8_t {
 // process; a launch the kernel filters select for counters is counted. The one change
 // left to an operation: under conckerneltrace with event pairs, one that finds no slot
 // is timed serialized (run_recorded_with). Inline: asked per operation, two loads.
-inline OperationTiming operation_timing(OperationTimer& timer, LaunchSelection selection) {
+[[gnu::always_inline]] inline OperationTiming operation_timing(OperationTimer& timer, LaunchSelection selection) {
   // Deciding may take long: not the call's time.
   if (start_activity_timing()) timer.restart_cpu_clock();
   if (selection == LaunchSelection::counted) return OperationTiming::counted;
@@ -53,17 +53,20 @@ inline OperationTiming operation_timing(OperationTimer& timer, LaunchSelection s
 }
 
 // Serialized with an event pair (shim/timing/operation_timer): the record goes to the
-// pipeline once the end event was waited for.
+// pipeline once the end event was waited for. The timings' steps are forced inline, as
+// the paths they replaced were: the compiler would otherwise keep some out of line (a
+// call and its frame: about 20 instructions per operation).
 class EventPairOperation {
  public:
-  explicit EventPairOperation(OperationTimer& timer) : timer_(timer), record_(blank<logfmt::Record>()) {}
-  logfmt::Record& record() { return record_; }
+  [[gnu::always_inline]] explicit EventPairOperation(OperationTimer& timer)
+      : timer_(timer), record_(blank<logfmt::Record>()) {}
+  [[gnu::always_inline]] logfmt::Record& record() { return record_; }
   template <typename Call>
-  CUresult around(Call& call) {
+  [[gnu::always_inline]] CUresult around(Call& call) {
     timer_.start();
     return call();
   }
-  void complete() {
+  [[gnu::always_inline]] void complete() {
     timer_.finish(record_);
     submit_record(timer_.profiled(), timer_.completed_ns(), record_);
   }
@@ -109,7 +112,7 @@ class CountedOperation : public EventPairOperation {
 // either: the activity records tell when it ran.
 class ActivityOperation {
  public:
-  ActivityOperation(OperationTimer& timer, bool waited) : timer_(timer) {
+  [[gnu::always_inline]] ActivityOperation(OperationTimer& timer, bool waited) : timer_(timer) {
     ExpectedOperation* place = expected_operation_place();
     if (!place) {
       make_room_for_operations();
@@ -122,16 +125,16 @@ class ActivityOperation {
     place->device_context = timer.context().context;
     place->waited = waited;
   }
-  logfmt::Record& record() { return operation_->record; }
+  [[gnu::always_inline]] logfmt::Record& record() { return operation_->record; }
   template <typename Call>
-  CUresult around(Call& call) {
+  [[gnu::always_inline]] CUresult around(Call& call) {
     operation_->external_id = operation_->record.correlation_id;
     arm_call_correlation();
     const CUresult result = call();
     operation_->correlation_id = take_call_correlation();
     return result;
   }
-  void complete() {
+  [[gnu::always_inline]] void complete() {
     if (operation_->waited) {
       timer_.finish_waited(operation_->record);
     } else {

@@ -30,10 +30,10 @@ inline void identify(logfmt::Record& record, std::string_view api, unsigned stac
 //   void complete()            the call succeeded: fills in the record's times and
 //                              hands it on (now, or once the GPU times are known)
 // `describe(record)` fills what the operation is, before the call (it may look at
-// pointers the call is about to use). Inline, with the timing's own steps: once per
-// operation.
+// pointers the call is about to use). Forced inline, with the timing's own steps: once
+// per operation, and a wrapper holds several timings.
 template <typename Timing, typename Describe, typename Call>
-auto record_operation(Timing& timing, std::string_view api, unsigned stack_depth, Describe&& describe, Call&& call) {
+[[gnu::always_inline]] inline auto record_operation(Timing& timing, std::string_view api, unsigned stack_depth, Describe&& describe, Call&& call) {
   logfmt::Record& record = timing.record();
   identify(record, api, stack_depth);
   describe(record);

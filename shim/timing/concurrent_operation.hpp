@@ -42,10 +42,10 @@ class ConcurrentOperation {
   bool claimed() const { return slot_ != nullptr; }
   // The steps of record_operation (shim/process/recorded_operation.hpp), once claimed.
   // The slot's record, to be described before the call.
-  logfmt::Record& record() { return slot_->record; }
+  [[gnu::always_inline]] logfmt::Record& record() { return slot_->record; }
   // The start event just before the real call.
   template <typename Call>
-  CUresult around(Call& call) {
+  [[gnu::always_inline]] CUresult around(Call& call) {
     started_ = driver_calls()->event_record(slot_->start, timer_.stream()) == CUDA_SUCCESS;
     return call();
   }
