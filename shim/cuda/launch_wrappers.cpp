@@ -26,9 +26,10 @@ CUresult launch(std::string_view api, CUfunction f, const LaunchShape& shape, CU
   auto describe = [&](logfmt::Record& r) { describe_kernel_launch(r, f, shape.grid, shape.block, shape.dynamic_smem); };
   OperationTimer timer(stream, per_thread);
   if (!timer.active()) return call();
-  const LaunchSelection selection = select_launch(
-      *timer.profiled(), [&]() -> const KernelSelectionState& { return kernel_info(f).selection; },
-      [&] { return stream_id(timer.stream()); });
+  const LaunchSelection selection =
+      select_launch([&timer]() -> const ProfiledContext& { return *timer.profiled(); },
+                    [f]() -> const KernelSelectionState& { return kernel_info(f).selection; },
+                    [&timer] { return stream_id(timer.stream()); });
   if (selection == LaunchSelection::unseen) return call();
   return run_recorded_with(api, timer, selection, describe, call);
 }

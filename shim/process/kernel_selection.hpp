@@ -74,15 +74,16 @@ namespace detail {
 // launchskip and launchcount count the matching launches of the process.
 extern std::atomic<std::uint64_t> g_matching_launches;
 
-// With filters or counters configured.
-template <typename Kernel, typename StreamId>
-LaunchSelection select_filtered_launch(const ProfiledContext& context, Kernel&& kernel, StreamId&& stream_id) {
+// With filters or counters configured. Out of line, its arguments by value: on the
+// common path nothing of it is made (a few instructions per launch otherwise).
+template <typename Context, typename Kernel, typename StreamId>
+[[gnu::noinline]] LaunchSelection select_filtered_launch(Context context, Kernel kernel, StreamId stream_id) {
   const config::KernelFilters& filters = kernel_filters();
   bool selected = true;
   if (filters.active()) {
     const KernelSelectionState& state = kernel();
     LaunchPlace place;
-    place.context = static_cast<std::uint64_t>(context.number);
+    place.context = static_cast<std::uint64_t>(context().number);
     if (names_streams(filters)) place.stream = stream_id();
     if (filters.counts_launches()) place.invocation = state.launches.fetch_add(1, std::memory_order_relaxed) + 1;
     selected = launch_matches(filters, state.verdict, place) &&
@@ -97,12 +98,12 @@ LaunchSelection select_filtered_launch(const ProfiledContext& context, Kernel&& 
 }
 }  // namespace detail
 
-// A kernel launched directly in `context`: `kernel()` gives the kernel's
-// KernelSelectionState, `stream_id()` its stream's id; each is asked only when a filter
-// needs it. Inline: without filters or counters (plain_launches) it is one test, where
-// the filters' own take a dozen instructions.
-template <typename Kernel, typename StreamId>
-LaunchSelection select_launch(const ProfiledContext& context, Kernel&& kernel, StreamId&& stream_id) {
+// A kernel launched directly: `context()` gives its ProfiledContext, `kernel()` its
+// kernel's KernelSelectionState, `stream_id()` its stream's id; each is asked only when
+// a filter needs it. Inline: without filters or counters (plain_launches) it is one
+// test, where the filters' own take a dozen instructions.
+template <typename Context, typename Kernel, typename StreamId>
+LaunchSelection select_launch(Context context, Kernel kernel, StreamId stream_id) {
   if (process_profile().cuda.plain_launches) return LaunchSelection::recorded;
   return detail::select_filtered_launch(context, kernel, stream_id);
 }
