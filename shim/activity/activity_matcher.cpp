@@ -4,6 +4,8 @@
 #include <span>
 #include <utility>
 
+#include "shim/process/kernel_selection.hpp"
+
 namespace computeprof::shim {
 
 using logfmt::CopyKind;
@@ -271,7 +273,9 @@ void ActivityMatcher::try_complete(Correlation& c, std::uint64_t now_ns, ReadySi
     nodes.insert(nodes.begin(), c.first);
     std::sort(nodes.begin(), nodes.end(), [](const GpuActivity& a, const GpuActivity& b) { return a.start_ns < b.start_ns; });
     for (const GpuActivity& node : nodes) {
-      emit(e->sequence, operation.context, node_record(operation.record, node), GpuTimesFrom::activity, out);
+      const logfmt::Record record = node_record(operation.record, node);
+      if (select_nodes_ && !graph_node_selected(*operation.context, record)) continue;
+      emit(e->sequence, operation.context, record, GpuTimesFrom::activity, out);
     }
     nodes.clear();
     c.activities = 0;

@@ -80,6 +80,9 @@ class ActivityMatcher {
   ActivityMatcher& operator=(const ActivityMatcher&) = delete;
   // Before the first operation is expected.
   void keep_order(bool in_order) { in_order_ = in_order; }
+  // Before the first operation is expected: graph launches' nodes are written only where
+  // graph_node_selected (shim/process/kernel_selection.hpp) says so.
+  void select_graph_nodes(bool select) { select_nodes_ = select; }
 
   void add(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out);
   // An activity by its times, where they are all it needs: outside graphs, the first of
@@ -313,6 +316,7 @@ class ActivityMatcher {
   std::uint64_t round_ = 0;
 
   bool in_order_;
+  bool select_nodes_ = false;
   std::uint64_t next_sequence_ = 0;
   // In order: the operations from the oldest unfinished one on, by sequence.
   RingQueue<Unfinished> unfinished_;

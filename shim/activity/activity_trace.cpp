@@ -20,7 +20,6 @@
 #include "config/profile_config.hpp"
 #include "config/report.hpp"
 #include "cupti/cupti_library.hpp"
-#include "logfmt/kernel_match.hpp"
 #include "shim/activity/counter_session.hpp"
 #include "shim/activity/ring_queue.hpp"
 #include "shim/intercept/capture_mode.hpp"
@@ -28,6 +27,7 @@
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/clock.hpp"
 #include "shim/process/context_registry.hpp"
+#include "shim/process/kernel_selection.hpp"
 #include "shim/process/lifecycle.hpp"
 #include "shim/process/profiling_state.hpp"
 #include "shim/process/thread_rings.hpp"
@@ -55,52 +55,24 @@ constexpr std::uint64_t kPollIntervalNs = 5'000'000;
 constexpr auto kIdleInterval = std::chrono::milliseconds(100);
 constexpr int kSettleWaits = 50;  // of 1 ms
 
-// kernelfilterscope all: a graph's kernel node is recorded only if the filters select it
-// by name, context and stream (invocation, launchskip and launchcount count direct
-// launches).
-bool filters_select_nodes() {
-  const config::KernelFilters& filters = process_profile().cuda.settings.config.kernel_filters;
-  return filters.active() && filters.scope == config::FilterScope::all;
-}
-
-// With filters_select_nodes(). Verdicts by name, kept for the process: node names are
-// interned.
-bool node_selected(const ProfiledContext& context, const logfmt::Record& record) {
-  const config::KernelFilters& filters = process_profile().cuda.settings.config.kernel_filters;
-  if (record.kind != logfmt::RecordKind::kernel || record.api.find("GraphLaunch") == std::string_view::npos) return true;
-  static auto* verdicts = new std::unordered_map<const char*, logfmt::KernelNameVerdict>;
-  auto [it, added] = verdicts->try_emplace(record.method.data());
-  if (added) it->second = logfmt::judge_kernel_name(filters, record.method);
-  // Invocation 0: a line with an invocation matches no node.
-  logfmt::LaunchPlace place;
-  place.context = static_cast<std::uint64_t>(context.number);
-  place.stream = record.stream_id;
-  return logfmt::launch_matches(filters, it->second, place);
-}
-
 // The matcher's records go to the writer as they become ready. Only under the
 // activities' mutex, so that a settled context gets nothing after its settle (its sinks
 // end next).
 class SubmitReady final : public ReadySink {
  public:
-  // Set before the first operation is expected: the filters are the process's.
-  bool select_nodes = false;
-
   void take(const ProfiledContext* context, const logfmt::Record& record, GpuTimesFrom times) override {
-    if (select_nodes || times != GpuTimesFrom::activity) {
-      take_otherwise(context, record, times);
+    if (times != GpuTimesFrom::activity) {
+      take_untimed(context, record);
       return;
     }
     submit_record(context, context->origin.monotonic_at(record.gpu_end_ns), record);
   }
 
  private:
-  // Node filters, a record without GPU times: out of line, so that the common case's
-  // frame saves no registers for them.
-  [[gnu::noinline]] void take_otherwise(const ProfiledContext* context, const logfmt::Record& record,
-                                        GpuTimesFrom times) {
-    if (select_nodes && !node_selected(*context, record)) return;
-    if (times != GpuTimesFrom::activity && record.kind != logfmt::RecordKind::graph) {
+  // A record without GPU times: out of line, so that the common case's frame saves no
+  // registers for it.
+  [[gnu::noinline]] void take_untimed(const ProfiledContext* context, const logfmt::Record& record) {
+    if (record.kind != logfmt::RecordKind::graph) {
       config::warn_once("CUPTI gave no activity record for some operations; their GPU times are unknown (gputime 0)");
     }
     submit_record(context, context->origin.monotonic_at(record.gpu_end_ns), record);
@@ -424,10 +396,10 @@ void decide() {
   }
   g_cupti = &*load.library;
   // Serialized records are written in the order their operations ran.
-  const bool serialized = !process_profile().cuda.settings.config.has(config::Option::conckerneltrace);
+  const bool serialized = !process_profile().cuda.operations.concurrent;
   activities().matcher.keep_order(serialized);
   activities().park_between_rounds = serialized;
-  activities().ready.select_nodes = filters_select_nodes();
+  activities().matcher.select_graph_nodes(selects_graph_nodes());
   if (!turn_tracing_on(*g_cupti)) {
     g_state.store(State::off, std::memory_order_release);
     return;

@@ -15,9 +15,8 @@ namespace computeprof::shim {
 // One context's range profiler (opaque: CUPTI types stay in the .cpp).
 struct CounterSession;
 
-// Whether the configuration asks for counters at all (and did not drop them). Asked per
-// launch.
-inline bool counters_configured() { return process_profile().cuda.settings.config.collects_counters(); }
+// Whether the configuration asks for counters at all (and did not drop them).
+inline bool counters_configured() { return process_profile().cuda.operations.counters; }
 
 // The session of `context` (created at its first counted launch, on the launching
 // thread), or null when counters cannot be collected there.

@@ -72,9 +72,8 @@ KernelInfo* build_info(const void* handle) {
   } else {
     info->name = fmt::format("unknown_kernel_{:x}", reinterpret_cast<std::uintptr_t>(handle));
   }
-  const config::KernelFilters& filters = process_profile().cuda.settings.config.kernel_filters;
   info->plain_name = logfmt::is_plain_name(info->name);
-  if (filters.active()) info->verdict = logfmt::judge_kernel_name(filters, info->name);
+  info->selection.verdict = kernel_name_verdict(info->name);
   if (!d) return info;
   int regs = 0, smem = 0;
   if (info->library_kernel) {

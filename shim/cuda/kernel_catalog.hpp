@@ -9,9 +9,9 @@
 #include <optional>
 #include <string>
 
-#include "logfmt/kernel_match.hpp"
 #include "logfmt/record.hpp"
 #include "shim/intercept/cuda_api.hpp"
+#include "shim/process/kernel_selection.hpp"
 #include "shim/process/profiling_state.hpp"
 
 namespace computeprof::shim {
@@ -22,10 +22,8 @@ struct KernelInfo {
   std::uint32_t registers = 0;
   std::uint32_t static_smem = 0;
   bool library_kernel = false;  // the handle is a CUkernel
-  // The kernel filters' verdict on the name, judged when the info is built.
-  logfmt::KernelNameVerdict verdict;
-  // Launches of this kernel so far (counted only when a filter needs it).
-  mutable std::atomic<std::uint64_t> launches{0};
+  // What the kernel filters keep (the verdict on the name, judged when the info is built).
+  KernelSelectionState selection;
 };
 
 // The info of the handle given to a launch (a CUfunction, or a CUkernel cast to one).

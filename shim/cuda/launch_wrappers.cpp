@@ -12,23 +12,12 @@ struct LaunchShape {
   unsigned int dynamic_smem;
 };
 
-// launchskip and launchcount count the matching launches of the process.
-std::atomic<std::uint64_t> g_matching_launches{0};
-
-// Whether the kernel filters select this launch (logfmt/kernel_match.hpp).
-bool launch_selected(CUfunction f, const config::KernelFilters& filters, const OperationTimer& timer) {
-  const KernelInfo& info = kernel_info(f);
-  logfmt::LaunchPlace place;
-  place.context = static_cast<std::uint64_t>(timer.profiled()->number);
-  if (logfmt::names_streams(filters)) {
-    const DriverCalls* d = driver_calls();
-    unsigned long long id = 0;
-    if (d && d->stream_get_id && d->stream_get_id(timer.stream(), &id) == CUDA_SUCCESS) place.stream = id;
-  }
-  if (filters.counts_launches()) place.invocation = info.launches.fetch_add(1, std::memory_order_relaxed) + 1;
-  if (!logfmt::launch_matches(filters, info.verdict, place)) return false;
-  if (filters.skip == 0 && !filters.count) return true;
-  return logfmt::within_skip_and_count(filters, g_matching_launches.fetch_add(1, std::memory_order_relaxed) + 1);
+// The id of `stream`, 0 when the driver cannot tell (kernels lines that name a stream).
+std::uint64_t stream_id(CUstream stream) {
+  const DriverCalls* d = driver_calls();
+  unsigned long long id = 0;
+  if (d && d->stream_get_id && d->stream_get_id(stream, &id) == CUDA_SUCCESS) return id;
+  return 0;
 }
 
 template <typename Call>
@@ -37,18 +26,12 @@ CUresult launch(std::string_view api, CUfunction f, const LaunchShape& shape, CU
   auto describe = [&](logfmt::Record& r) { describe_kernel_launch(r, f, shape.grid, shape.block, shape.dynamic_smem); };
   OperationTimer timer(stream, per_thread);
   if (!timer.active()) return call();
-  if (!process_profile().cuda.plain_launches) {
-    const config::KernelFilters& filters = process_profile().cuda.settings.config.kernel_filters;
-    const bool selected = !filters.active() || launch_selected(f, filters, timer);
-    // Scope counters: every launch recorded, the selected ones counted. Scope all: the
-    // others are not recorded at all.
-    if (selected && counters_configured()) return run_counted_with(api, timer, describe, call);
-    if (!selected && filters.scope == config::FilterScope::all) return call();
-  }
-  // Every recorded launch reaches this one call, which the compiler then inlines: a
-  // second call site would keep run_recorded_with out of line, its frame and call
-  // costing about 40 instructions per launch.
-  return run_recorded_with(api, timer, describe, call);
+  const LaunchSelection selection =
+      select_launch([&timer]() -> const ProfiledContext& { return *timer.profiled(); },
+                    [f]() -> const KernelSelectionState& { return kernel_info(f).selection; },
+                    [&timer] { return stream_id(timer.stream()); });
+  if (selection == LaunchSelection::unseen) return call();
+  return run_recorded_with(api, timer, selection, describe, call);
 }
 
 LaunchShape shape_of(const CUlaunchConfig* config) {

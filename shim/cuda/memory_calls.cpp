@@ -80,7 +80,7 @@ MemoryCall::MemoryCall(std::string_view api, logfmt::MemoryOperation operation) 
   event_.operation = operation;
   event_.correlation_id = next_operation_id();
   event_.thread_id = this_thread_id();
-  event_.stack_id = capture_call_stack(process_profile().cuda.settings.config.callstack_depth);
+  event_.stack_id = capture_call_stack(process_profile().cuda.operations.callstack_depth);
   event_.start_ns = wall_ns();
   if (operation == logfmt::MemoryOperation::free) event_.sequence = next_memory_sequence();
 }

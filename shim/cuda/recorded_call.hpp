@@ -1,8 +1,10 @@
 #pragma once
-// The shape every recording wrapper shares: time the real call (serialized, or under
-// conckerneltrace without waiting), and when the driver accepted it, describe it and
-// hand the record to the pipeline. A call the driver rejected executed nothing: its
-// error goes back unchanged and nothing is recorded.
+// How a CUDA operation is recorded: one timing chosen in one place (operation_timing),
+// then the one sequence of every recorded operation (shim/process/recorded_operation.hpp):
+// claim, describe, around the call, complete.
+#include <cstdint>
+#include <mutex>
+
 #include "config/profile_config.hpp"
 #include "config/report.hpp"
 #include "logfmt/record.hpp"
@@ -11,9 +13,9 @@
 #include "shim/intercept/cuda_entry_functions.hpp"
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/blank.hpp"
-#include "shim/process/call_stacks.hpp"
-#include "shim/process/operation_ids.hpp"
+#include "shim/process/kernel_selection.hpp"
 #include "shim/process/profiling_state.hpp"
+#include "shim/process/recorded_operation.hpp"
 #include "shim/timing/concurrent_operation.hpp"
 #include "shim/timing/operation_timer.hpp"
 
@@ -26,109 +28,168 @@ namespace computeprof::shim {
 #define COMPUTEPROF_WRAPPER(NAME, PARAMS) \
   extern "C" __attribute__((visibility("hidden"))) CUresult computeprof_recorded_##NAME PARAMS
 
-// Which call made the operation: `api` is the wrapper's entry point (a literal).
-inline void identify(logfmt::Record& record, std::string_view api) {
-  record.api = api;
-  record.correlation_id = next_operation_id();
-  record.thread_id = this_thread_id();
-  const unsigned depth = process_profile().cuda.settings.config.callstack_depth;
-  if (depth != 0) record.stack_id = capture_call_stack(depth);  // else 0: no stack
-}
+// How CUDA operations are timed (docs/design.md, "Timing").
+enum class OperationTiming : std::uint8_t {
+  serialized_events,      // an event pair around the call, waited for (OperationTimer)
+  concurrent_events,      // conckerneltrace: an event pair in a slot of the thread's track
+  serialized_activities,  // CUPTI's activity records; the shim waits for the stream
+  concurrent_activities,  // conckerneltrace with CUPTI's activity records: nothing waits
+  counted,                // a launch selected for counters: alone on its context, serialized
+};
 
-// `describe(record)` fills what the operation is (before the call: it may look at
-// pointers the call is about to use); `call()` makes the real call; `complete(record)`
-// adds what is known once the operation completed.
-template <typename Describe, typename Call, typename Complete>
-CUresult time_and_submit(std::string_view api, OperationTimer& timer, Describe&& describe, Call&& call,
-                         Complete&& complete) {
-  logfmt::Record record = blank<logfmt::Record>();
-  identify(record, api);
-  describe(record);
-  timer.start();
-  const CUresult result = call();
-  if (result != CUDA_SUCCESS) return result;
-  timer.finish(record);
-  complete(record);
-  submit_record(timer.profiled(), timer.completed_ns(), record);
-  return result;
-}
-
-// An operation whose GPU times come from CUPTI's activity records: tagged with the
-// correlation id CUPTI gives the real call. Serialized, the shim waits for its stream;
-// under conckerneltrace nothing waits. No event is recorded in either: the activity
-// records tell when it ran.
-template <typename Describe, typename Call>
-CUresult run_traced(std::string_view api, OperationTimer& timer, Describe&& describe, Call&& call) {
-  ExpectedOperation* place = expected_operation_place();
-  if (!place) {
-    make_room_for_operations();
-    timer.restart_cpu_clock();  // not the call's time
-    place = expected_operation_place();
-  }
-  ExpectedOperation& operation = *place;
-  operation = blank<ExpectedOperation>();
-  identify(operation.record, api);
-  operation.external_id = operation.record.correlation_id;
-  operation.context = timer.profiled();
-  operation.device_context = timer.context().context;
-  describe(operation.record);
-  operation.waited = !process_profile().cuda.settings.config.has(config::Option::conckerneltrace);
-  arm_call_correlation();
-  const CUresult result = call();
-  operation.correlation_id = take_call_correlation();
-  if (result != CUDA_SUCCESS) return result;
-  if (operation.waited) {
-    timer.finish_waited(operation.record);
-  } else {
-    timer.finish_cpu_side(operation.record);
-  }
-  expect_activities(operation, timer.completed_ns());
-  return result;
-}
-
-// `timer` made for the operation and active.
-template <typename Describe, typename Call>
-CUresult run_recorded_with(std::string_view api, OperationTimer& timer, Describe&& describe, Call&& call) {
+// The one place the timing of an operation is chosen. The settings' mode (resolved once:
+// OperationSettings) and whether CUPTI traces (decided once, at the process's first
+// recorded operation; never in a forked child) choose it for every operation of the
+// process; a launch the kernel filters select for counters is counted. The one change
+// left to an operation: under conckerneltrace with event pairs, one that finds no slot
+// is timed serialized (run_recorded_with). Inline: asked per operation, two loads.
+[[gnu::always_inline]] inline OperationTiming operation_timing(OperationTimer& timer, LaunchSelection selection) {
+  // Deciding may take long: not the call's time.
   if (start_activity_timing()) timer.restart_cpu_clock();
-  if (activity_tracing()) return run_traced(api, timer, describe, call);
-  if (concurrent_tracing()) {
-    ConcurrentOperation operation(timer);
-    if (operation.claimed()) {
-      identify(operation.record(), api);
-      describe(operation.record());
-      operation.start();
-      const CUresult result = call();
-      if (result == CUDA_SUCCESS) operation.finish();
-      return result;
-    }
-  }
-  return time_and_submit(api, timer, describe, call, [](logfmt::Record&) {});
+  if (selection == LaunchSelection::counted) return OperationTiming::counted;
+  const bool concurrent = process_profile().cuda.operations.concurrent;
+  if (activity_tracing()) return concurrent ? OperationTiming::concurrent_activities : OperationTiming::serialized_activities;
+  return concurrent ? OperationTiming::concurrent_events : OperationTiming::serialized_events;
 }
 
+// Serialized with an event pair (shim/timing/operation_timer): the record goes to the
+// pipeline once the end event was waited for. The timings' steps are forced inline, as
+// the paths they replaced were: the compiler would otherwise keep some out of line (a
+// call and its frame: about 20 instructions per operation).
+class EventPairOperation {
+ public:
+  [[gnu::always_inline]] explicit EventPairOperation(OperationTimer& timer)
+      : timer_(timer), record_(blank<logfmt::Record>()) {}
+  [[gnu::always_inline]] logfmt::Record& record() { return record_; }
+  template <typename Call>
+  [[gnu::always_inline]] CUresult around(Call& call) {
+    timer_.start();
+    return call();
+  }
+  [[gnu::always_inline]] void complete() {
+    timer_.finish(record_);
+    submit_record(timer_.profiled(), timer_.completed_ns(), record_);
+  }
+
+ protected:
+  OperationTimer& timer_;
+  logfmt::Record record_;
+};
+
+// A kernel launch with counters configured: made alone on its context, serialized, its
+// counter range collected into the record (n/a where counters cannot be collected on
+// the context). Counted launches are replayed by CUPTI and cost milliseconds: out of
+// line, and the session lookup's process-wide lock is immaterial there.
+class CountedOperation : public EventPairOperation {
+ public:
+  [[gnu::noinline]] explicit CountedOperation(OperationTimer& timer)
+      : EventPairOperation(timer), session_(counter_session(timer.context().context, timer.profiled()->device)) {
+    if (session_) {
+      lock_ = std::unique_lock(launch_mutex(*session_));
+      prepare_counted_launch(*session_);
+    }
+    timer.restart_cpu_clock();  // not the call's time
+  }
+  [[gnu::noinline]] void complete() {
+    timer_.finish(record_);
+    if (session_) {
+      collect_counters(*session_, record_);
+    } else {
+      mark_counters_unavailable(record_);
+    }
+    submit_record(timer_.profiled(), timer_.completed_ns(), record_);
+  }
+
+ private:
+  CounterSession* session_;
+  std::unique_lock<std::mutex> lock_;
+};
+
+// GPU times from CUPTI's activity records (shim/activity/activity_trace): the operation
+// is made in place in the thread's queue to the collector and tagged with the
+// correlation id CUPTI gives the real call. Serialized (`waited`), the shim waits for
+// the operation's stream; under conckerneltrace nothing waits. No event is recorded in
+// either: the activity records tell when it ran.
+class ActivityOperation {
+ public:
+  [[gnu::always_inline]] ActivityOperation(OperationTimer& timer, bool waited) : timer_(timer) {
+    ExpectedOperation* place = expected_operation_place();
+    if (!place) {
+      make_room_for_operations();
+      timer.restart_cpu_clock();  // not the call's time
+      place = expected_operation_place();
+    }
+    operation_ = place;
+    *place = blank<ExpectedOperation>();
+    place->context = timer.profiled();
+    place->device_context = timer.context().context;
+    place->waited = waited;
+  }
+  [[gnu::always_inline]] logfmt::Record& record() { return operation_->record; }
+  template <typename Call>
+  [[gnu::always_inline]] CUresult around(Call& call) {
+    operation_->external_id = operation_->record.correlation_id;
+    arm_call_correlation();
+    const CUresult result = call();
+    operation_->correlation_id = take_call_correlation();
+    return result;
+  }
+  [[gnu::always_inline]] void complete() {
+    if (operation_->waited) {
+      timer_.finish_waited(operation_->record);
+    } else {
+      timer_.finish_cpu_side(operation_->record);
+    }
+    expect_activities(*operation_, timer_.completed_ns());
+  }
+
+ private:
+  OperationTimer& timer_;
+  ExpectedOperation* operation_;
+};
+
+// callstack: read where each timing's record is identified, not once before the switch,
+// whose value would then be kept across the timing's set-up (measured: an instruction
+// less per launch under conckerneltrace).
+inline unsigned stack_depth() { return process_profile().cuda.operations.callstack_depth; }
+
+// An operation whose `timer` is made and active, `selection` as the kernel filters
+// said (recorded or counted). Every operation of a wrapper goes through one call of this,
+// which the compiler then inlines: a second call site would keep it out of line, its
+// frame and call costing about 40 instructions per launch.
+template <typename Describe, typename Call>
+CUresult run_recorded_with(std::string_view api, OperationTimer& timer, LaunchSelection selection,
+                           Describe&& describe, Call&& call) {
+  const OperationTiming timing = operation_timing(timer, selection);
+  switch (timing) {
+    case OperationTiming::serialized_activities:
+    case OperationTiming::concurrent_activities: {
+      ActivityOperation operation(timer, timing == OperationTiming::serialized_activities);
+      return record_operation(operation, api, stack_depth(), describe, call);
+    }
+    case OperationTiming::concurrent_events: {
+      ConcurrentOperation operation(timer);
+      if (operation.claimed()) return record_operation(operation, api, stack_depth(), describe, call);
+      break;  // no slot could be had: timed serialized
+    }
+    case OperationTiming::counted: {
+      CountedOperation operation(timer);
+      return record_operation(operation, api, stack_depth(), describe, call);
+    }
+    case OperationTiming::serialized_events:
+      break;
+  }
+  EventPairOperation operation(timer);
+  return record_operation(operation, api, stack_depth(), describe, call);
+}
+
+// A copy, a memset or a graph launch: always recorded (the kernel filters choose among
+// kernels launched directly and graphs' kernel nodes only).
 template <typename Describe, typename Call>
 CUresult run_recorded(std::string_view api, CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
   OperationTimer timer(stream, per_thread);
   if (!timer.active()) return call();
-  return run_recorded_with(api, timer, describe, call);
-}
-
-// A kernel launch with counters configured: made alone on its context, serialized,
-// its counter range collected into the record. Counted launches are replayed by CUPTI
-// and cost milliseconds; the session lookup's process-wide lock is immaterial there.
-// `timer` made for the operation and active.
-template <typename Describe, typename Call>
-CUresult run_counted_with(std::string_view api, OperationTimer& timer, Describe&& describe, Call&& call) {
-  start_activity_timing();
-  CounterSession* session = counter_session(timer.context().context, timer.profiled()->device);
-  if (!session) {
-    timer.restart_cpu_clock();
-    return time_and_submit(api, timer, describe, call, mark_counters_unavailable);
-  }
-  std::lock_guard lock(launch_mutex(*session));
-  prepare_counted_launch(*session);
-  timer.restart_cpu_clock();
-  return time_and_submit(api, timer, describe, call,
-                         [session](logfmt::Record& r) { collect_counters(*session, r); });
+  return run_recorded_with(api, timer, LaunchSelection::recorded, describe, call);
 }
 
 }  // namespace computeprof::shim

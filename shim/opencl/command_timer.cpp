@@ -10,10 +10,6 @@
 namespace computeprof::shim {
 namespace {
 
-bool concurrent_trace(const OpenCLContext& context) {
-  return context.profiled->profile->settings.config.has(config::Option::conckerneltrace);
-}
-
 // Waiting for a command that waits on an unfinished event could wait for the program
 // itself (a user event it sets later, directly or down a chain of commands). Every
 // command the shim waited for is complete, so an unfinished event comes from a
@@ -74,17 +70,17 @@ void fill_times(logfmt::Record& record, OpenCLContext& context, cl_event event, 
   record.gpu_end_ns = wall_from_monotonic(origin, static_cast<std::int64_t>(end) + offset);
 }
 
-OpenCLTimer::OpenCLTimer(cl_command_queue queue) : queue_(queue), context_(opencl_context_of(queue)) {}
-
-void OpenCLTimer::start() { call_start_ns_ = monotonic_ns(); }
-
-void OpenCLTimer::finish(logfmt::Record& record, cl_event event, bool owned, cl_uint num_waits,
-                         const cl_event* waits) {
+void OpenCLCommand::complete() {
+  const cl_event event = event_ ? *event_ : own_;
+  const bool owned = event_ == nullptr;
+  logfmt::Record& record = record_;
   HostTimes times{call_start_ns_, monotonic_ns(), 0};
   if (context_->profiled->profile->fields.stream_id) record.stream_id = queue_number(queue_);
   // An in-order queue also runs the command after the queue's unfinished ones.
-  const bool must_not_wait = waits_on_unfinished_event(num_waits, waits) || has_pending_commands(queue_);
-  if (concurrent_trace(*context_) || must_not_wait) {
+  const bool must_not_wait = waits_on_unfinished_event(num_waits_, waits_) || has_pending_commands(queue_);
+  // conckerneltrace, or a command that must not be waited for: written when its event
+  // completes.
+  if (context_->profiled->profile->operations.concurrent || must_not_wait) {
     if (record_on_completion(*context_, queue_, event, owned, times, record)) return;
     if (must_not_wait) {
       // Never wait for the program itself: this command goes unrecorded instead.

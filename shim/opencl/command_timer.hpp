@@ -10,9 +10,9 @@
 #include "logfmt/record.hpp"
 #include "shim/intercept/opencl_api.hpp"
 #include "shim/opencl/context_table.hpp"
-#include "shim/process/call_stacks.hpp"
-#include "shim/process/operation_ids.hpp"
+#include "shim/process/clock.hpp"
 #include "shim/process/profiling_state.hpp"
+#include "shim/process/recorded_operation.hpp"
 
 namespace computeprof::shim {
 
@@ -28,49 +28,48 @@ struct HostTimes {
 void fill_times(logfmt::Record& record, OpenCLContext& context, cl_event event, const HostTimes& times,
                 bool serialized);
 
-class OpenCLTimer {
+// One command's timing, in the steps of record_operation
+// (shim/process/recorded_operation.hpp).
+class OpenCLCommand {
  public:
-  explicit OpenCLTimer(cl_command_queue queue);
+  // `event` as the program passed it (null: the shim makes one and releases it);
+  // `waits`: the command's wait list, checked for unfinished events.
+  OpenCLCommand(cl_command_queue queue, cl_event* event, cl_uint num_waits, const cl_event* waits)
+      : queue_(queue), context_(opencl_context_of(queue)), event_(event), num_waits_(num_waits), waits_(waits) {}
 
   // False when the command is not to be recorded (its context cannot be found).
   bool active() const { return context_ != nullptr; }
 
-  // Just before the real call.
-  void start();
-
-  // After the real call succeeded. `event` is the command's event; `owned`: the shim
-  // created it (the program passed none) and releases it. `waits`: the command's wait
-  // list, checked for unfinished events.
-  void finish(logfmt::Record& record, cl_event event, bool owned, cl_uint num_waits, const cl_event* waits);
+  logfmt::Record& record() { return record_; }
+  // `call(event)` makes the real call with the event pointer to pass on.
+  template <typename Call>
+  cl_int around(Call& call) {
+    call_start_ns_ = monotonic_ns();
+    return call(event_ ? event_ : &own_);
+  }
+  // After the real call succeeded: waited for, or written when its event completes.
+  void complete();
 
  private:
   cl_command_queue queue_;
-  OpenCLContext* context_ = nullptr;
+  OpenCLContext* context_;
+  cl_event* event_;
+  cl_uint num_waits_;
+  const cl_event* waits_;
+  cl_event own_ = nullptr;
   std::uint64_t call_start_ns_ = 0;
+  logfmt::Record record_;
 };
 
-// The shape every recording OpenCL wrapper shares: time the real call, and when the
-// runtime accepted it, record it. A rejected call enqueued nothing: its error goes back
-// unchanged and nothing is recorded. `describe(record)` runs before the call;
-// `call(event)` makes the real call with the event pointer to pass on.
+// The shape every recording OpenCL wrapper shares: `describe(record)` runs before the
+// call; `call(event)` makes the real call with the event pointer to pass on.
 template <typename Describe, typename Call>
 cl_int run_recorded_opencl(std::string_view api, cl_command_queue queue, cl_event* event, cl_uint num_waits,
                            const cl_event* waits, Describe&& describe, Call&& call) {
   if (!opencl_recording()) return call(event);
-  OpenCLTimer timer(queue);
-  if (!timer.active()) return call(event);
-  logfmt::Record record;
-  record.api = api;
-  record.correlation_id = next_operation_id();
-  record.thread_id = this_thread_id();
-  record.stack_id = capture_call_stack(process_profile().opencl.settings.config.callstack_depth);
-  describe(record);
-  cl_event own = nullptr;
-  timer.start();
-  const cl_int result = call(event ? event : &own);
-  if (result != CL_SUCCESS) return result;
-  timer.finish(record, event ? *event : own, event == nullptr, num_waits, waits);
-  return result;
+  OpenCLCommand command(queue, event, num_waits, waits);
+  if (!command.active()) return call(event);
+  return record_operation(command, api, process_profile().opencl.operations.callstack_depth, describe, call);
 }
 
 }  // namespace computeprof::shim

@@ -29,7 +29,10 @@ std::atomic<std::uint64_t> g_loaded_wall_ns{0};
 ApiProfile make_api_profile(config::Settings settings) {
   ApiProfile p;
   p.fields = record_fields(settings);
-  p.plain_launches = !settings.config.kernel_filters.active() && !settings.config.collects_counters();
+  p.operations.concurrent = settings.config.has(config::Option::conckerneltrace);
+  p.operations.counters = settings.config.collects_counters();
+  p.operations.callstack_depth = settings.config.callstack_depth;
+  p.plain_launches = !settings.config.kernel_filters.active() && !p.operations.counters;
   p.settings = std::move(settings);
   return p;
 }

@@ -17,10 +17,22 @@ enum class RecordingState : std::uint8_t { unknown, off, paused, recording };
 // would be wrong).
 enum class MemoryTracing : std::uint8_t { unknown, off, on };
 
+// What every operation asks of the settings, resolved once: the wrappers read these,
+// not the settings' option lists.
+struct OperationSettings {
+  // conckerneltrace: operations are timed without waiting (docs/design.md, "Timing").
+  bool concurrent = false;
+  // Counters are configured and were not dropped: selected launches are counted.
+  bool counters = false;
+  // callstack: frames captured per operation, 0 for none.
+  unsigned callstack_depth = 0;
+};
+
 // Settings of one kind of context, with what is derived from them once.
 struct ApiProfile {
   config::Settings settings;
   RecordFields fields;
+  OperationSettings operations;
   // No kernel filter and no counters: every launch is recorded, none counted. The
   // launch wrappers' one test for the common case, where the filters' and counters'
   // own take a dozen instructions.

@@ -90,7 +90,7 @@ bool ConcurrentOperation::give_events(const ThreadContext& tc, EventTrack& track
   return false;
 }
 
-void ConcurrentOperation::finish() {
+void ConcurrentOperation::complete() {
   const std::uint64_t cpu_end_ns = monotonic_ns();
   logfmt::Record& r = slot_->record;
   const ContextOrigin& origin = track_->profiled->origin;

@@ -18,12 +18,6 @@
 
 namespace computeprof::shim {
 
-// The config asks for conckerneltrace. Asked per operation, whose timer is active: the
-// driver has every call event pairs need.
-inline bool concurrent_tracing() {
-  return process_profile().cuda.settings.config.has(config::Option::conckerneltrace);
-}
-
 class ConcurrentOperation {
  public:
   // Claims a slot of the calling thread's track in the timer's context. Inline, its
@@ -46,13 +40,17 @@ class ConcurrentOperation {
 
   // False when no slot could be had (no events): time the operation serialized.
   bool claimed() const { return slot_ != nullptr; }
-  // To be described before the call.
-  logfmt::Record& record() { return slot_->record; }
-
-  // Just before the real call.
-  void start() { started_ = driver_calls()->event_record(slot_->start, timer_.stream()) == CUDA_SUCCESS; }
+  // The steps of record_operation (shim/process/recorded_operation.hpp), once claimed.
+  // The slot's record, to be described before the call.
+  [[gnu::always_inline]] logfmt::Record& record() { return slot_->record; }
+  // The start event just before the real call.
+  template <typename Call>
+  [[gnu::always_inline]] CUresult around(Call& call) {
+    started_ = driver_calls()->event_record(slot_->start, timer_.stream()) == CUDA_SUCCESS;
+    return call();
+  }
   // After the real call succeeded: the end event, the CPU side of the record, publish.
-  void finish();
+  void complete();
 
  private:
   // The view's track, found in the thread's tracks (made when it has none) and kept in
@@ -62,7 +60,7 @@ class ConcurrentOperation {
   // slot it no longer uses (lend_events), others create a pair. False (said once) when
   // they cannot be made.
   static bool give_events(const ThreadContext& tc, EventTrack& track, std::size_t h);
-  // finish()'s rare paths, out of its frame. Not timed: the record is written now, as
+  // complete()'s rare paths, out of its frame. Not timed: the record is written now, as
   // serialized mode writes such records.
   [[gnu::noinline]] void submit_untimed(std::uint64_t cpu_end_ns);
   // The track's GPU times need an anchor: this operation's end, waited for.

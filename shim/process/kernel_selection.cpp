@@ -1,12 +1,13 @@
-#include "logfmt/kernel_match.hpp"
+#include "shim/process/kernel_selection.hpp"
 
 #include <regex>
 #include <string>
+#include <unordered_map>
 
 #include "config/report.hpp"
 #include "logfmt/kernel_names.hpp"
 
-namespace computeprof::logfmt {
+namespace computeprof::shim {
 namespace {
 
 // A pathological expression may exhaust std::regex's budget: no match, said once.
@@ -23,8 +24,8 @@ bool searches(const std::regex& pattern, const std::string& text) {
 }  // namespace
 
 KernelNameVerdict judge_kernel_name(const config::KernelFilters& filters, std::string_view mangled) {
-  const std::string demangled = demangled_name(mangled);
-  const std::string_view base = base_name(demangled);
+  const std::string demangled = logfmt::demangled_name(mangled);
+  const std::string_view base = logfmt::base_name(demangled);
   const std::string mangled_text(mangled);
   KernelNameVerdict verdict;
   for (std::size_t i = 0; i < filters.include.size() && i < kMaxKernelSpecs; ++i) {
@@ -69,4 +70,32 @@ bool within_skip_and_count(const config::KernelFilters& filters, std::uint64_t n
   return !filters.count || n - filters.skip <= *filters.count;
 }
 
-}  // namespace computeprof::logfmt
+std::atomic<std::uint64_t> detail::g_matching_launches{0};
+
+KernelNameVerdict kernel_name_verdict(std::string_view mangled) {
+  const config::KernelFilters& filters = kernel_filters();
+  if (!filters.active()) return {};
+  return judge_kernel_name(filters, mangled);
+}
+
+bool selects_graph_nodes() {
+  const config::KernelFilters& filters = kernel_filters();
+  return filters.active() && filters.scope == config::FilterScope::all;
+}
+
+bool graph_node_selected(const ProfiledContext& context, const logfmt::Record& node) {
+  if (node.kind != logfmt::RecordKind::kernel) return true;
+  // Verdicts by name, kept for the process: node names are interned. Asked on the
+  // activity collector's thread only.
+  static auto* verdicts = new std::unordered_map<const char*, KernelNameVerdict>;
+  const config::KernelFilters& filters = kernel_filters();
+  auto [it, added] = verdicts->try_emplace(node.method.data());
+  if (added) it->second = judge_kernel_name(filters, node.method);
+  // Invocation 0: a line with an invocation matches no node.
+  LaunchPlace place;
+  place.context = static_cast<std::uint64_t>(context.number);
+  place.stream = node.stream_id;
+  return launch_matches(filters, it->second, place);
+}
+
+}  // namespace computeprof::shim
