@@ -12,70 +12,48 @@
    their wrappers are computeprof_memory_<symbol>. */
         .set    computeprof_entry_index, 0
 
+/* TRAMPOLINE_TO(sym, state, passing, wrapper): straight to the driver while the byte
+   `state` is one of the values 1 to `passing` (one unsigned compare of state - 1),
+   else to `wrapper`. */
 #if defined(__x86_64__)
-#define TRAMPOLINE(sym)                                                   \
+#define TRAMPOLINE_TO(sym, state, passing, wrapper)                       \
         .globl  sym;                                                      \
         .type   sym, @function;                                           \
 sym:    .cfi_startproc;                                                   \
         movq    computeprof_real_functions+8*computeprof_entry_index(%rip), %rax; \
         testq   %rax, %rax;                                               \
         je      1f;                                                       \
-        movzbl  computeprof_cuda_state(%rip), %r11d;                      \
+        movzbl  state(%rip), %r11d;                                       \
         subl    $1, %r11d;                                                \
-        cmpl    $1, %r11d;                                                \
+        cmpl    $(passing - 1), %r11d;                                    \
         ja      1f;                                                       \
         jmp     *%rax;                                                    \
-1:      jmp     computeprof_recorded_##sym;                               \
-        .cfi_endproc;                                                     \
-        .size   sym, .-sym
-#define MEMORY_TRAMPOLINE(sym)                                            \
-        .globl  sym;                                                      \
-        .type   sym, @function;                                           \
-sym:    .cfi_startproc;                                                   \
-        movq    computeprof_real_functions+8*computeprof_entry_index(%rip), %rax; \
-        testq   %rax, %rax;                                               \
-        je      1f;                                                       \
-        cmpb    $1, computeprof_memory_state(%rip);                       \
-        jne     1f;                                                       \
-        jmp     *%rax;                                                    \
-1:      jmp     computeprof_memory_##sym;                                 \
+1:      jmp     wrapper;                                                  \
         .cfi_endproc;                                                     \
         .size   sym, .-sym
 #elif defined(__aarch64__)
-#define TRAMPOLINE(sym)                                                   \
+#define TRAMPOLINE_TO(sym, state, passing, wrapper)                       \
         .globl  sym;                                                      \
         .type   sym, %function;                                           \
 sym:    .cfi_startproc;                                                   \
         adrp    x16, computeprof_real_functions+8*computeprof_entry_index; \
         ldr     x16, [x16, #:lo12:computeprof_real_functions+8*computeprof_entry_index]; \
         cbz     x16, 1f;                                                  \
-        adrp    x17, computeprof_cuda_state;                              \
-        ldrb    w17, [x17, #:lo12:computeprof_cuda_state];                \
+        adrp    x17, state;                                               \
+        ldrb    w17, [x17, #:lo12:state];                                 \
         sub     w17, w17, #1;                                             \
-        cmp     w17, #1;                                                  \
+        cmp     w17, #(passing - 1);                                      \
         b.hi    1f;                                                       \
         br      x16;                                                      \
-1:      b       computeprof_recorded_##sym;                               \
-        .cfi_endproc;                                                     \
-        .size   sym, .-sym
-#define MEMORY_TRAMPOLINE(sym)                                            \
-        .globl  sym;                                                      \
-        .type   sym, %function;                                           \
-sym:    .cfi_startproc;                                                   \
-        adrp    x16, computeprof_real_functions+8*computeprof_entry_index; \
-        ldr     x16, [x16, #:lo12:computeprof_real_functions+8*computeprof_entry_index]; \
-        cbz     x16, 1f;                                                  \
-        adrp    x17, computeprof_memory_state;                            \
-        ldrb    w17, [x17, #:lo12:computeprof_memory_state];              \
-        cmp     w17, #1;                                                  \
-        b.ne    1f;                                                       \
-        br      x16;                                                      \
-1:      b       computeprof_memory_##sym;                                 \
+1:      b       wrapper;                                                  \
         .cfi_endproc;                                                     \
         .size   sym, .-sym
 #else
 #error "computeprof: trampolines not written for this architecture"
 #endif
+// CUDA operations pass while off (1) or paused (2); allocations while memtrace is off (1).
+#define TRAMPOLINE(sym) TRAMPOLINE_TO(sym, computeprof_cuda_state, 2, computeprof_recorded_##sym)
+#define MEMORY_TRAMPOLINE(sym) TRAMPOLINE_TO(sym, computeprof_memory_state, 1, computeprof_memory_##sym)
 
         .text
 #define ENTRY(sym, base, version, per_thread, pfn) \
