@@ -22,6 +22,16 @@ CUresult traced_allocation(std::string_view api, Real&& real, Describe&& describ
   return r;
 }
 
+// A stream-ordered allocation from `pool` (null: the stream's device's current pool).
+template <typename Real>
+CUresult traced_pool_allocation(std::string_view api, CUdeviceptr* dptr, size_t bytes, CUmemoryPool pool,
+                                CUstream stream, Real&& real) {
+  return traced_allocation(api, real, [&](MemoryCall& c) {
+    c.stream_ordered(stream, pool);
+    c.allocated(MemoryKind::pool, *dptr, bytes);
+  });
+}
+
 template <typename Real>
 CUresult traced_free(std::string_view api, MemoryKind space, std::uint64_t address, Real&& real,
                      CUstream stream = nullptr, bool stream_ordered = false) {
@@ -114,10 +124,8 @@ COMPUTEPROF_MEMORY_WRAPPER(cuMemHostUnregister, (void* p)) {
 #define COMPUTEPROF_ALLOC_ASYNC(NAME)                                                              \
   COMPUTEPROF_MEMORY_WRAPPER(NAME, (CUdeviceptr * dptr, size_t bytes, CUstream stream)) {          \
     COMPUTEPROF_UNTRACED_OR(NAME, dptr, bytes, stream);                                            \
-    return traced_allocation(#NAME, [&] { return real_fn(dptr, bytes, stream); }, [&](MemoryCall& c) { \
-      c.stream_ordered(stream, nullptr);                                                           \
-      c.allocated(MemoryKind::pool, *dptr, bytes);                                                 \
-    });                                                                                            \
+    return traced_pool_allocation(#NAME, dptr, bytes, nullptr, stream,                             \
+                                  [&] { return real_fn(dptr, bytes, stream); });                   \
   }
 COMPUTEPROF_ALLOC_ASYNC(cuMemAllocAsync)
 COMPUTEPROF_ALLOC_ASYNC(cuMemAllocAsync_ptsz)
@@ -125,10 +133,8 @@ COMPUTEPROF_ALLOC_ASYNC(cuMemAllocAsync_ptsz)
 #define COMPUTEPROF_ALLOC_FROM_POOL_ASYNC(NAME)                                                            \
   COMPUTEPROF_MEMORY_WRAPPER(NAME, (CUdeviceptr * dptr, size_t bytes, CUmemoryPool pool, CUstream stream)) { \
     COMPUTEPROF_UNTRACED_OR(NAME, dptr, bytes, pool, stream);                                              \
-    return traced_allocation(#NAME, [&] { return real_fn(dptr, bytes, pool, stream); }, [&](MemoryCall& c) { \
-      c.stream_ordered(stream, pool);                                                                      \
-      c.allocated(MemoryKind::pool, *dptr, bytes);                                                         \
-    });                                                                                                    \
+    return traced_pool_allocation(#NAME, dptr, bytes, pool, stream,                                        \
+                                  [&] { return real_fn(dptr, bytes, pool, stream); });                     \
   }
 COMPUTEPROF_ALLOC_FROM_POOL_ASYNC(cuMemAllocFromPoolAsync)
 COMPUTEPROF_ALLOC_FROM_POOL_ASYNC(cuMemAllocFromPoolAsync_ptsz)
