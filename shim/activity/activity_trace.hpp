@@ -86,7 +86,7 @@ inline void expect_activities(ExpectedOperation& placed, std::uint64_t made_ns) 
   detail::PendingRings::Ring& ring = detail::g_collector.shared()->pending.this_thread_ring();
   static_cast<PendingOperation&>(placed).since_ns = made_ns;
   ring.publish();
-  detail::g_collector.published(ring);
+  published_to<detail::g_collector>(ring);
   detail::g_collector.wake_if_idle();
 }
 

@@ -193,9 +193,10 @@ namespace {
 // millisecond at a time: nothing is dropped. Without a writer, the pushing thread
 // drains when its ring is full. Out of line, so that the common push does not pay for
 // its frame.
-template <typename Ring, typename Fill>
-[[gnu::noinline]] void push_slowly(Pipeline& p, Ring& ring, Fill& fill) {
+template <typename Rings, typename Fill>
+[[gnu::noinline]] void push_slowly(Pipeline& p, Rings& rings, Fill& fill) {
   g_writer.start();
+  auto& ring = rings.this_thread_ring();
   while (!ring.try_push(fill)) {
     if (g_writer.started()) {
       g_writer.wait_for_room(ring, kFullRingWait);
@@ -204,13 +205,13 @@ template <typename Ring, typename Fill>
       drain_locked(p);
     }
   }
-  g_writer.published(ring);
+  published_to<g_writer>(ring);
 }
 
-// Pushes into the calling thread's `ring`.
-template <typename Ring, typename Fill>
-void push_or_wait(Pipeline& p, Ring& ring, Fill&& fill) {
-  if (!g_writer.try_submit(ring, fill)) push_slowly(p, ring, fill);
+// Pushes into the calling thread's ring of `rings`.
+template <typename Rings, typename Fill>
+void push_or_wait(Pipeline& p, Rings& rings, Fill&& fill) {
+  if (!try_submit_to<g_writer>(rings, fill)) push_slowly(p, rings, fill);
 }
 
 }  // namespace
@@ -218,7 +219,7 @@ void push_or_wait(Pipeline& p, Ring& ring, Fill&& fill) {
 void detail::submit_record_otherwise(const ProfiledContext* context, std::uint64_t completed_ns,
                                      const logfmt::Record& record) {
   auto& p = pipeline();
-  push_or_wait(p, p.rings.this_thread_ring(), [context, completed_ns, &record](QueuedRecord& q) {
+  push_or_wait(p, p.rings, [context, completed_ns, &record](QueuedRecord& q) {
     q.context = context;
     q.completed_ns = completed_ns;
     q.record = record;
@@ -240,18 +241,18 @@ void submit_records(std::span<const Submission> submissions) {
     q.record = *s.record;
   };
   // Usually the ring has room for all: one check, one publication.
-  if (g_writer.try_submit_all(ring, submissions.size(),
-                              [&](std::size_t i, QueuedRecord& q) { fill(submissions[i], q); })) {
+  if (try_submit_all_to<g_writer>(ring, submissions.size(),
+                                  [&](std::size_t i, QueuedRecord& q) { fill(submissions[i], q); })) {
     return;
   }
-  for (const Submission& s : submissions) push_or_wait(p, ring, [&](QueuedRecord& q) { fill(s, q); });
+  for (const Submission& s : submissions) push_or_wait(p, p.rings, [&](QueuedRecord& q) { fill(s, q); });
 }
 
 std::uint64_t next_memory_sequence() { return pipeline().memory.next_sequence(); }
 
 void submit_memory_event(const logfmt::MemoryEvent& event, bool cancelled) {
   auto& p = pipeline();
-  push_or_wait(p, p.memory.this_thread_ring(), [&](QueuedMemoryEvent& q) {
+  push_or_wait(p, p.memory, [&](QueuedMemoryEvent& q) {
     q.event = event;
     q.cancelled = cancelled;
   });

@@ -42,7 +42,7 @@ extern constinit InternalWorker<RecordQueue> g_writer;
 [[gnu::always_inline]] inline void submit_record(const ProfiledContext* context, std::uint64_t completed_ns,
                                                 const logfmt::Record& record) {
   detail::RecordQueue* q = detail::g_writer.shared();
-  if (q && detail::g_writer.try_submit(q->rings.this_thread_ring(), [&](QueuedRecord& r) {
+  if (q && try_submit_to<detail::g_writer>(q->rings, [&](QueuedRecord& r) {
         r.context = context;
         r.completed_ns = completed_ns;
         r.record = record;

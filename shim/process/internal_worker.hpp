@@ -52,29 +52,6 @@ class WorkerThread {
   // work at exit and fork before its thread is needed. start() does it too.
   void add_stage_handlers();
 
-  // Producer: the item is published into `ring`; the worker is asked for room when the
-  // ring has just become half full. Inline: once per item.
-  template <typename Ring>
-  [[gnu::always_inline]] void published(const Ring& ring) {
-    if (ring.size() == Ring::kCapacity / 2) [[unlikely]] request_room();
-  }
-  // Producer: `fill` pushes one item into `ring` when the worker runs and the ring has
-  // room; false otherwise, nothing pushed (the caller's slow way).
-  template <typename Ring, typename Fill>
-  [[gnu::always_inline]] bool try_submit(Ring& ring, Fill&& fill) {
-    if (!started() || !ring.try_push(fill)) return false;
-    published(ring);
-    return true;
-  }
-  // Producer: as try_submit, `n` items at once, all or none: `fill(i, Item&)` writes
-  // the i-th.
-  template <typename Ring, typename Fill>
-  bool try_submit_all(Ring& ring, std::size_t n, Fill&& fill) {
-    const std::size_t before = ring.size();
-    if (!started() || !ring.try_push_all(n, fill)) return false;
-    if (before < Ring::kCapacity / 2 && before + n >= Ring::kCapacity / 2) request_room();
-    return true;
-  }
   // Producer, after publishing work for a worker that sleeps when it has none: wakes it
   // if it sleeps. One fence and one load (the worker announces its sleep, fences, then
   // looks for work again: sleep_unless).
@@ -84,7 +61,8 @@ class WorkerThread {
   }
   // Producer: wakes the worker (its wait returns).
   void wake();
-  // Producer: wakes the worker, which makes room in the rings (its wait says so).
+  // Producer: wakes the worker, which makes room in the rings (its wait says so). The
+  // way a ring's producer asks is published_to (below).
   void request_room();
   // Producer whose `ring` is full: asks for room and waits until the ring has room or
   // `timeout` passed (a notification may be missed: the caller looks again).
@@ -177,5 +155,45 @@ class InternalWorker : public WorkerThread {
 
   std::atomic<Shared*> shared_{nullptr};
 };
+
+// The producers' side, the same for every worker. `Worker` is the worker (a variable at
+// namespace scope) as a template argument: asking it for room is then a call with no
+// argument, and the common path keeps no register for it across a first use of the
+// thread's ring.
+
+// Out of line: once per half ring.
+template <auto& Worker>
+[[gnu::noinline]] void ask_for_room() {
+  Worker.request_room();
+}
+
+// The item is published into `ring`: the worker is asked for room when the ring has
+// just become half full. Inline: once per item.
+template <auto& Worker, typename Ring>
+[[gnu::always_inline]] inline void published_to(const Ring& ring) {
+  if (ring.size() == Ring::kCapacity / 2) [[unlikely]] ask_for_room<Worker>();
+}
+
+// `fill` pushes one item into the calling thread's ring of `rings` when the worker runs
+// and the ring has room; false otherwise, nothing pushed (the caller's slow way). The
+// thread's ring is looked up only when the worker runs.
+template <auto& Worker, typename Rings, typename Fill>
+[[gnu::always_inline]] inline bool try_submit_to(Rings& rings, Fill&& fill) {
+  if (!Worker.started()) return false;
+  auto& ring = rings.this_thread_ring();
+  if (!ring.try_push(fill)) return false;
+  published_to<Worker>(ring);
+  return true;
+}
+
+// As try_submit_to, `n` items at once into `ring`, all or none: `fill(i, Item&)` writes
+// the i-th.
+template <auto& Worker, typename Ring, typename Fill>
+bool try_submit_all_to(Ring& ring, std::size_t n, Fill&& fill) {
+  const std::size_t before = ring.size();
+  if (!Worker.started() || !ring.try_push_all(n, fill)) return false;
+  if (before < Ring::kCapacity / 2 && before + n >= Ring::kCapacity / 2) ask_for_room<Worker>();
+  return true;
+}
 
 }  // namespace computeprof::shim

@@ -177,31 +177,32 @@ TEST_CASE("submissions go in only while the worker runs, and room is asked for w
           "[internal_worker]") {
   using namespace submitting;
   auto& w = g_worker;
-  Ring ring;
+  static ThreadRings<int, 8> rings;
+  Ring& ring = rings.this_thread_ring();
   auto fill = [](int& item) { item = 1; };
-  CHECK_FALSE(w.try_submit(ring, fill));
+  CHECK_FALSE(try_submit_to<g_worker>(rings, fill));
   CHECK(ring.size() == 0);
   REQUIRE(w.start());
 
-  for (int i = 0; i < 3; ++i) CHECK(w.try_submit(ring, fill));
+  for (int i = 0; i < 3; ++i) CHECK(try_submit_to<g_worker>(rings, fill));
   CHECK_FALSE(w.wait_for(0ms));
-  CHECK(w.try_submit(ring, fill));  // 4 of 8
+  CHECK(try_submit_to<g_worker>(rings, fill));  // 4 of 8
   CHECK(w.wait_for(0ms));
-  for (int i = 0; i < 4; ++i) CHECK(w.try_submit(ring, fill));
-  CHECK_FALSE(w.try_submit(ring, fill));  // full
+  for (int i = 0; i < 4; ++i) CHECK(try_submit_to<g_worker>(rings, fill));
+  CHECK_FALSE(try_submit_to<g_worker>(rings, fill));  // full
   CHECK(ring.size() == 8);
   CHECK_FALSE(w.wait_for(0ms));
 
   // A batch: room is asked for when it reaches half the ring from below.
   empty(ring);
   auto fill_all = [](std::size_t, int& item) { item = 2; };
-  CHECK(w.try_submit_all(ring, 3, fill_all));
+  CHECK(try_submit_all_to<g_worker>(ring, 3, fill_all));
   CHECK_FALSE(w.wait_for(0ms));
-  CHECK(w.try_submit_all(ring, 2, fill_all));  // 3 -> 5
+  CHECK(try_submit_all_to<g_worker>(ring, 2, fill_all));  // 3 -> 5
   CHECK(w.wait_for(0ms));
-  CHECK(w.try_submit_all(ring, 3, fill_all));  // 5 -> 8
+  CHECK(try_submit_all_to<g_worker>(ring, 3, fill_all));  // 5 -> 8
   CHECK_FALSE(w.wait_for(0ms));
-  CHECK_FALSE(w.try_submit_all(ring, 1, fill_all));
+  CHECK_FALSE(try_submit_all_to<g_worker>(ring, 1, fill_all));
   g_may_end.store(true);
 }
 
