@@ -75,13 +75,15 @@ TEST_CASE("a worker's thread starts once, named, however many threads start it, 
   CHECK(g_worker.shared() == nullptr);
   std::vector<std::thread> starters;
   std::vector<Shared*> made(4);
+  std::atomic<int> started{0};
   for (std::size_t i = 0; i < made.size(); ++i) {
-    starters.emplace_back([i, &made] {
+    starters.emplace_back([i, &made, &started] {
       made[i] = &g_worker.shared_or_make();
-      CHECK(g_worker.start());
+      if (g_worker.start()) started.fetch_add(1);
     });
   }
   for (std::thread& t : starters) t.join();
+  CHECK(started.load() == 4);
   CHECK(g_worker.started());
   CHECK(g_worker.start());
   REQUIRE(eventually([] { return g_runs.load() != 0; }));
