@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -28,6 +27,7 @@
 #include "shim/process/clock.hpp"
 #include "shim/process/context_registry.hpp"
 #include "shim/process/kernel_selection.hpp"
+#include "shim/process/internal_worker.hpp"
 #include "shim/process/lifecycle.hpp"
 #include "shim/process/profiling_state.hpp"
 #include "shim/process/thread_rings.hpp"
@@ -79,10 +79,10 @@ class SubmitReady final : public ReadySink {
   }
 };
 
+using detail::g_collector;
 using detail::PendingRings;
 
-// Its queues and whether the collector sleeps are the OperationQueue the application's
-// threads see.
+// Its queues are the OperationQueue the application's threads see.
 struct Activities : detail::OperationQueue {
   std::mutex mutex;  // the matcher, the spare buffers, the scratch vectors
   ActivityMatcher matcher;
@@ -95,26 +95,9 @@ struct Activities : detail::OperationQueue {
   std::vector<std::size_t> pending_heads;
   std::vector<PendingOperation*> pending_batch;
   SubmitReady ready;
-
-  // The collector thread sleeps while nothing is awaited.
-  std::mutex wake_mutex;
-  std::condition_variable wake;
-  bool wake_requested = false;
-  std::atomic<bool> room_requested{false};  // a thread's queue is half full
 };
-// Leaked on purpose: used at exit, after static destructors could have run.
-std::atomic<Activities*> g_activities{nullptr};
-[[gnu::noinline]] Activities& make_activities() {
-  static Activities* a = new Activities;
-  g_activities.store(a, std::memory_order_release);
-  detail::g_operation_queue.store(a, std::memory_order_release);
-  return *a;
-}
-// Made at the first use; then one load per use.
-Activities& activities() {
-  if (Activities* a = g_activities.load(std::memory_order_acquire)) return *a;
-  return make_activities();
-}
+// The collector's: made at the first use, then one load per use.
+Activities& activities() { return g_collector.shared_or_make<Activities>(); }
 
 // Under the activities' mutex: the operations the threads queued (and those parked) go
 // to the matcher, in the order they were made. Each round does this after its
@@ -300,49 +283,26 @@ bool awaiting() {
 
 // Sleeps until the next round is due, making room whenever a thread's ring is half full
 // meanwhile.
-void wait_for_round(Activities& a) {
+void wait_for_round() {
   const auto due = std::chrono::steady_clock::now() + std::chrono::nanoseconds(kPollIntervalNs);
   for (;;) {
-    {
-      std::unique_lock lock(a.wake_mutex);
-      a.wake.wait_until(lock, due, [&] { return a.wake_requested; });
-      a.wake_requested = false;
-    }
-    if (a.room_requested.exchange(false, std::memory_order_acq_rel)) make_room_for_operations();
+    if (g_collector.wait_until(due)) make_room_for_operations();
     if (std::chrono::steady_clock::now() >= due) return;
   }
 }
 
-void* collector_main(void*) {
-  Activities& a = activities();
+// The collector thread, until tracing stops. With nothing awaited it sleeps: an
+// operation expected meanwhile wakes it (expect_activities).
+void run_collector() {
   for (;;) {
-    if (!activity_tracing()) return nullptr;
+    if (!activity_tracing()) return;
     if (awaiting()) {
-      wait_for_round(a);
+      wait_for_round();
       if (activity_tracing()) collect_round();
       continue;
     }
-    // Announce sleep, then look again: an operation expected meanwhile either shows
-    // here or its thread sees `idle` (both sides fence) and wakes this one.
-    a.idle.store(true, std::memory_order_relaxed);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (awaiting()) {
-      a.idle.store(false, std::memory_order_relaxed);
-      continue;
-    }
-    std::unique_lock lock(a.wake_mutex);
-    a.wake.wait_for(lock, kIdleInterval, [&] { return a.wake_requested; });
-    a.wake_requested = false;
-    a.idle.store(false, std::memory_order_relaxed);
+    g_collector.sleep_unless(awaiting, kIdleInterval);
   }
-}
-
-void notify_collector(Activities& a) {
-  {
-    std::lock_guard lock(a.wake_mutex);
-    a.wake_requested = true;
-  }
-  a.wake.notify_one();
 }
 
 // At exit, once every operation completed (LifecycleStage::operations): the last
@@ -372,12 +332,25 @@ void settle_at_abrupt_end() {
   a.matcher.settle(nullptr, a.ready);
 }
 
-// CUPTI does not carry over into a forked child: the child times with events only.
+// CUPTI does not carry over into a forked child: the child times with events only, and
+// has no collector.
 void stop_in_child() {
   if (g_state.load(std::memory_order_relaxed) == State::tracing) g_state.store(State::off, std::memory_order_relaxed);
-  activities().idle.store(false, std::memory_order_relaxed);
   activities().pending.reset_in_child();
 }
+
+}  // namespace
+
+// Started once tracing is on, with its handlers.
+constinit InternalWorker<detail::OperationQueue> detail::g_collector{{
+    .name = "cprof-activity",
+    .run = run_collector,
+    .cannot_start = "cannot start the activity collector thread; records wait for the next flush point",
+    .stage = LifecycleStage::activities,
+    .handlers = {settle_and_stop_at_exit, settle_before_fork, unlock_after_fork, stop_in_child, settle_at_abrupt_end},
+}};
+
+namespace {
 
 void decide() {
   if (counters_configured()) {
@@ -405,11 +378,7 @@ void decide() {
     return;
   }
   g_state.store(State::tracing, std::memory_order_release);
-  add_lifecycle_handlers(LifecycleStage::activities,
-                         {settle_and_stop_at_exit, settle_before_fork, unlock_after_fork, stop_in_child, settle_at_abrupt_end});
-  if (!start_internal_thread("cprof-activity", collector_main, nullptr)) {
-    config::warn_once("cannot start the activity collector thread; records wait for the next flush point");
-  }
+  g_collector.start();
 }
 
 
@@ -418,20 +387,6 @@ void decide() {
 bool detail::decide_activity_timing() {
   pthread_once(&g_start_once, decide);
   return true;
-}
-
-
-std::atomic<detail::OperationQueue*> detail::g_operation_queue{nullptr};
-
-void detail::wake_idle_collector() {
-  Activities& a = activities();
-  if (a.idle.exchange(false, std::memory_order_relaxed)) notify_collector(a);
-}
-
-void detail::request_room() {
-  Activities& a = activities();
-  a.room_requested.store(true, std::memory_order_release);
-  notify_collector(a);
 }
 
 void settle_activities(const ProfiledContext* context) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "shim/activity/activity_matcher.hpp"
+#include "shim/process/internal_worker.hpp"
 #include "shim/process/thread_rings.hpp"
 
 namespace computeprof::shim {
@@ -57,16 +58,13 @@ namespace detail {
 // 128 operations of about 210 bytes: 26 KiB per thread that makes operations. The
 // collector is woken to make room when a ring is half full.
 using PendingRings = ThreadRings<PendingOperation, 128>;
-// What the application's threads touch: their queues, and whether the collector
-// sleeps for want of anything awaited. activity_trace.cpp owns the rest.
+// What the application's threads touch: their queues. activity_trace.cpp owns the rest.
 struct OperationQueue {
   PendingRings pending;
-  std::atomic<bool> idle{false};
 };
-// Set before tracing starts (activity_tracing()).
-extern std::atomic<OperationQueue*> g_operation_queue;
-[[gnu::noinline]] void wake_idle_collector();
-[[gnu::noinline]] void request_room();  // a thread's queue is half full
+// The collector thread, which sleeps while nothing is awaited. What it works on is made
+// before tracing starts (activity_tracing()).
+extern constinit InternalWorker<OperationQueue> g_collector;
 }  // namespace detail
 
 // While activity_tracing(): the calling thread's place for the operation it is making,
@@ -74,7 +72,7 @@ extern std::atomic<OperationQueue*> g_operation_queue;
 // copied in. Nothing else is queued on the thread until expect_activities() hands it
 // over, or the call failed and the place is left as it is. Null when the queue is full.
 inline ExpectedOperation* expected_operation_place() {
-  return detail::g_operation_queue.load(std::memory_order_acquire)->pending.this_thread_ring().next_place();
+  return detail::g_collector.shared()->pending.this_thread_ring().next_place();
 }
 // The collector did not keep up: this thread empties its queue itself (nothing is
 // dropped). Out of line: rare.
@@ -85,15 +83,11 @@ inline ExpectedOperation* expected_operation_place() {
 // records came, in the order operations were expected when serialized. Inline: once
 // per operation, on the application's thread.
 inline void expect_activities(ExpectedOperation& placed, std::uint64_t made_ns) {
-  detail::OperationQueue& q = *detail::g_operation_queue.load(std::memory_order_acquire);
-  detail::PendingRings::Ring& ring = q.pending.this_thread_ring();
+  detail::PendingRings::Ring& ring = detail::g_collector.shared()->pending.this_thread_ring();
   static_cast<PendingOperation&>(placed).since_ns = made_ns;
   ring.publish();
-  if (ring.size() == detail::PendingRings::Ring::kCapacity / 2) [[unlikely]] detail::request_room();
-  // A collector asleep is woken: one fence and one load per operation (the collector
-  // announces its sleep, fences, then looks for operations again).
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (q.idle.load(std::memory_order_relaxed)) [[unlikely]] detail::wake_idle_collector();
+  published_to<detail::g_collector>(ring);
+  detail::g_collector.wake_if_idle();
 }
 
 // Flush points: every expected operation of `context` (of every context when null)

@@ -1,24 +1,22 @@
 #include "shim/output/record_pipeline.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
-#include <cstdlib>
+#include <chrono>
 #include <iterator>
 #include <mutex>
 #include <vector>
 
-#include "config/report.hpp"
 #include "shim/output/memory_event_queue.hpp"
 #include "shim/output/record_outputs.hpp"
 #include "shim/output/sink_factory.hpp"
+#include "shim/process/internal_worker.hpp"
 #include "shim/process/lifecycle.hpp"
 #include "shim/process/thread_rings.hpp"
 
 namespace computeprof::shim {
 namespace {
 
-using detail::wake_writer;
+using detail::g_writer;
 using RecordRing = detail::RecordRings::Ring;
 
 // A queued record's place, for ordering a batch without copying records.
@@ -27,7 +25,7 @@ struct Queued {
   QueuedRecord* record;
 };
 
-// Its rings and whether the writer runs are the RecordQueue a submission sees.
+// Its rings are the RecordQueue a submission sees.
 struct Pipeline : detail::RecordQueue {
   std::mutex drain_mutex;  // held by whoever drains: the writer or a flush
   MemoryEventQueue memory;
@@ -37,29 +35,16 @@ struct Pipeline : detail::RecordQueue {
   std::vector<Queued> batch;
   std::vector<Queued> merged;
   RecordOutputs outputs{make_context_sinks, make_process_sinks};  // drain holder's only
-
-  std::mutex wake_mutex;
-  std::condition_variable wake;
-  bool wake_requested = false;
-  // A thread whose ring is full waits here for the writer to free it.
-  std::condition_variable drained;
 };
 
-// Leaked on purpose: the exit flush runs after static destructors could have. Made at
-// the first use; then one load per record.
-std::atomic<Pipeline*> g_pipeline{nullptr};
+// The writer's: made at the first use, then one load per use.
+Pipeline& pipeline() { return g_writer.shared_or_make<Pipeline>(); }
 
-[[gnu::noinline]] Pipeline& make_pipeline() {
-  static Pipeline* p = new Pipeline;
-  g_pipeline.store(p, std::memory_order_release);
-  detail::g_record_queue.store(p, std::memory_order_release);
-  return *p;
-}
-
-Pipeline& pipeline() {
-  if (Pipeline* p = g_pipeline.load(std::memory_order_acquire)) return *p;
-  return make_pipeline();
-}
+// The writer drains this often unless a thread's ring fills first: what a process killed
+// by SIGKILL loses at most.
+constexpr auto kWriteInterval = std::chrono::milliseconds(20);
+// A thread whose ring is full looks again this often (a notification may be missed).
+constexpr auto kFullRingWait = std::chrono::milliseconds(1);
 
 void write_queued(Pipeline& p, const QueuedRecord& q) {
   p.outputs.write(*q.context, q.record);
@@ -137,37 +122,20 @@ void drain_locked(Pipeline& p, bool everything = false) {
   // Written through at once: a process killed later keeps what was done.
   if (records != 0 || memory_events != 0) {
     p.outputs.flush();
-    p.drained.notify_all();
+    g_writer.notify_drained();
   }
   p.rings.free_exited();
 }
 
-void* writer_main(void*) {
+// The writer thread: whatever woke it (a ring half full, a full one), it drains.
+void run_writer() {
   auto& p = pipeline();
   for (;;) {
-    {
-      std::unique_lock lock(p.wake_mutex);
-      p.wake.wait_for(lock, std::chrono::milliseconds(20), [&] { return p.wake_requested; });
-      p.wake_requested = false;
-    }
+    g_writer.wait_for(kWriteInterval);
     std::lock_guard lock(p.drain_mutex);
     drain_locked(p);
   }
-  return nullptr;
 }
-
-}  // namespace
-
-void detail::wake_writer() {
-  auto& p = pipeline();
-  {
-    std::lock_guard lock(p.wake_mutex);
-    p.wake_requested = true;
-  }
-  p.wake.notify_one();
-}
-
-namespace {
 
 void flush_at_exit() {
   auto& p = pipeline();
@@ -193,83 +161,65 @@ void after_fork_in_parent() {
   p.drain_mutex.unlock();
 }
 
-// Only resets state: no driver calls, no waiting (the driver forks helpers too).
+// Only resets state: no driver calls, no waiting (the driver forks helpers too). The
+// writer starts again at the child's first record.
 void after_fork_in_child() {
   auto& p = pipeline();
   p.rings.reset_in_child();
   p.memory.reset_in_child();
-  p.writer_started.store(false, std::memory_order_relaxed);
-  p.wake_requested = false;
   p.outputs.abandon();
   p.drain_mutex.unlock();
 }
 
-void start_writer() {
-  auto& p = pipeline();
-  if (p.writer_started.exchange(true, std::memory_order_acq_rel)) return;
-  if (!start_internal_thread("cprof-writer", writer_main, nullptr)) {
-    p.writer_started.store(false, std::memory_order_relaxed);
-    config::warn_once("cannot start the log writer thread; records are written at flushes only");
-  }
-}
-
-pthread_once_t g_hooks_once = PTHREAD_ONCE_INIT;
-
 // The process ends without its exit handlers: what the rings hold is written now.
 void write_out_at_abrupt_end() { flush_at_exit(); }
 
-// Added at the first record, which comes after the driver's initialisation, so that
-// the exit flush runs before CUDA tears down.
-void add_pipeline_lifecycle() {
-  add_lifecycle_handlers(LifecycleStage::records, {flush_at_exit, before_fork, after_fork_in_parent,
-                                                   after_fork_in_child, write_out_at_abrupt_end});
-}
+}  // namespace
 
-// Before the first record, and again (the exit handlers then a no-op) in a forked
-// child's first.
-void start_pipeline(Pipeline& p) {
-  if (p.writer_started.load(std::memory_order_acquire)) return;
-  pthread_once(&g_hooks_once, add_pipeline_lifecycle);
-  start_writer();
-}
+// Started at the first record, which comes after the driver's initialisation: the
+// handlers are added then, so that the exit flush runs before CUDA tears down. Started
+// again (the handlers added already) at a forked child's first record.
+constinit InternalWorker<detail::RecordQueue> detail::g_writer{{
+    .name = "cprof-writer",
+    .run = run_writer,
+    .cannot_start = "cannot start the log writer thread; records are written at flushes only",
+    .stage = LifecycleStage::records,
+    .handlers = {flush_at_exit, before_fork, after_fork_in_parent, after_fork_in_child, write_out_at_abrupt_end},
+}};
+
+namespace {
 
 // The first push, and a push into a full ring, which waits for the writer, a
-// millisecond at a time (a wake-up may be missed): nothing is dropped. Out of line, so
-// that the common push does not pay for its frame.
-template <typename Ring, typename Fill>
-[[gnu::noinline]] void push_slowly(Pipeline& p, Ring& ring, Fill& fill) {
-  start_pipeline(p);
+// millisecond at a time: nothing is dropped. Without a writer, the pushing thread
+// drains when its ring is full. Out of line, so that the common push does not pay for
+// its frame.
+template <typename Rings, typename Fill>
+[[gnu::noinline]] void push_slowly(Pipeline& p, Rings& rings, Fill& fill) {
+  g_writer.start();
+  auto& ring = rings.this_thread_ring();
   while (!ring.try_push(fill)) {
-    if (p.writer_started.load(std::memory_order_acquire)) {
-      wake_writer();
-      std::unique_lock lock(p.wake_mutex);
-      p.drained.wait_for(lock, std::chrono::milliseconds(1), [&] { return !ring.full(); });
+    if (g_writer.started()) {
+      g_writer.wait_for_room(ring, kFullRingWait);
     } else {
       std::lock_guard lock(p.drain_mutex);
       drain_locked(p);
     }
   }
-  if (ring.size() == Ring::kCapacity / 2) wake_writer();
+  published_to<g_writer>(ring);
 }
 
 // Pushes into the calling thread's ring of `rings`.
-template <typename Ring, typename Fill>
-void push_or_wait(Pipeline& p, Ring& ring, Fill&& fill) {
-  if (p.writer_started.load(std::memory_order_acquire) && ring.try_push(fill)) {
-    if (ring.size() == Ring::kCapacity / 2) wake_writer();
-    return;
-  }
-  push_slowly(p, ring, fill);
+template <typename Rings, typename Fill>
+void push_or_wait(Pipeline& p, Rings& rings, Fill&& fill) {
+  if (!try_submit_to<g_writer>(rings, fill)) push_slowly(p, rings, fill);
 }
 
 }  // namespace
 
-std::atomic<detail::RecordQueue*> detail::g_record_queue{nullptr};
-
 void detail::submit_record_otherwise(const ProfiledContext* context, std::uint64_t completed_ns,
                                      const logfmt::Record& record) {
   auto& p = pipeline();
-  push_or_wait(p, p.rings.this_thread_ring(), [context, completed_ns, &record](QueuedRecord& q) {
+  push_or_wait(p, p.rings, [context, completed_ns, &record](QueuedRecord& q) {
     q.context = context;
     q.completed_ns = completed_ns;
     q.record = record;
@@ -279,7 +229,7 @@ void detail::submit_record_otherwise(const ProfiledContext* context, std::uint64
 void prepare_to_submit_records() {
   auto& p = pipeline();
   p.rings.this_thread_ring();
-  start_pipeline(p);
+  g_writer.start();
 }
 
 void submit_records(std::span<const Submission> submissions) {
@@ -291,20 +241,18 @@ void submit_records(std::span<const Submission> submissions) {
     q.record = *s.record;
   };
   // Usually the ring has room for all: one check, one publication.
-  const std::size_t before = ring.size();
-  if (p.writer_started.load(std::memory_order_acquire) &&
-      ring.try_push_all(submissions.size(), [&](std::size_t i, QueuedRecord& q) { fill(submissions[i], q); })) {
-    if (before < RecordRing::kCapacity / 2 && before + submissions.size() >= RecordRing::kCapacity / 2) wake_writer();
+  if (try_submit_all_to<g_writer>(ring, submissions.size(),
+                                  [&](std::size_t i, QueuedRecord& q) { fill(submissions[i], q); })) {
     return;
   }
-  for (const Submission& s : submissions) push_or_wait(p, ring, [&](QueuedRecord& q) { fill(s, q); });
+  for (const Submission& s : submissions) push_or_wait(p, p.rings, [&](QueuedRecord& q) { fill(s, q); });
 }
 
 std::uint64_t next_memory_sequence() { return pipeline().memory.next_sequence(); }
 
 void submit_memory_event(const logfmt::MemoryEvent& event, bool cancelled) {
   auto& p = pipeline();
-  push_or_wait(p, p.memory.this_thread_ring(), [&](QueuedMemoryEvent& q) {
+  push_or_wait(p, p.memory, [&](QueuedMemoryEvent& q) {
     q.event = event;
     q.cancelled = cancelled;
   });

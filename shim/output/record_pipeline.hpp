@@ -4,13 +4,13 @@
 // formatting); a writer thread drains the rings and hands the records to the sinks
 // (record_outputs.hpp), in the order the operations completed. Flushes (context
 // destroyed, cuProfilerStop, exit, fork) drain synchronously.
-#include <atomic>
 #include <cstdint>
 #include <span>
 
 #include "logfmt/memory_event.hpp"
 #include "logfmt/record.hpp"
 #include "shim/process/context_registry.hpp"
+#include "shim/process/internal_worker.hpp"
 #include "shim/process/thread_rings.hpp"
 
 namespace computeprof::shim {
@@ -25,18 +25,15 @@ struct QueuedRecord {
 namespace detail {
 // 128 records of 184 bytes: 23 KiB per thread that makes operations.
 using RecordRings = ThreadRings<QueuedRecord, 128>;
-// What a submission touches when the writer runs and the thread's ring has room;
-// record_pipeline.cpp owns the rest of the pipeline.
+// What a submission touches; record_pipeline.cpp owns the rest of the pipeline.
 struct RecordQueue {
   RecordRings rings;
-  std::atomic<bool> writer_started{false};
 };
-// Null until the first record made the pipeline.
-extern std::atomic<RecordQueue*> g_record_queue;
+// The writer thread, and the pipeline it drains (made by the first record).
+extern constinit InternalWorker<RecordQueue> g_writer;
 // The first record, a full ring: out of line.
 [[gnu::noinline]] void submit_record_otherwise(const ProfiledContext* context, std::uint64_t completed_ns,
                                                const logfmt::Record& record);
-void wake_writer();
 }  // namespace detail
 
 // Hands one record to the writer. `completed_ns`: monotonic time the operation was
@@ -44,17 +41,13 @@ void wake_writer();
 // completes it, whose own frame is there already.
 [[gnu::always_inline]] inline void submit_record(const ProfiledContext* context, std::uint64_t completed_ns,
                                                 const logfmt::Record& record) {
-  detail::RecordQueue* q = detail::g_record_queue.load(std::memory_order_acquire);
-  if (q && q->writer_started.load(std::memory_order_acquire)) {
-    detail::RecordRings::Ring& ring = q->rings.this_thread_ring();
-    if (ring.try_push([&](QueuedRecord& r) {
-          r.context = context;
-          r.completed_ns = completed_ns;
-          r.record = record;
-        })) {
-      if (ring.size() == detail::RecordRings::Ring::kCapacity / 2) detail::wake_writer();
-      return;
-    }
+  detail::RecordQueue* q = detail::g_writer.shared();
+  if (q && try_submit_to<detail::g_writer>(q->rings, [&](QueuedRecord& r) {
+        r.context = context;
+        r.completed_ns = completed_ns;
+        r.record = record;
+      })) {
+    return;
   }
   detail::submit_record_otherwise(context, completed_ns, record);
 }

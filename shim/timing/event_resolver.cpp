@@ -6,8 +6,6 @@
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <cstdlib>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -16,38 +14,30 @@
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/clock.hpp"
+#include "shim/process/internal_worker.hpp"
 #include "shim/process/lifecycle.hpp"
 #include "shim/intercept/capture_mode.hpp"
 #include "shim/timing/elapsed_time.hpp"
 
 namespace computeprof::shim {
 
-// Read at every operation: apart from the resolver, constant-initialised, so that the
-// reads need not see to the resolver's creation.
-namespace detail {
-std::atomic<bool> g_resolver_idle{false};
-std::atomic<std::uint64_t> g_fork_generation{0};
-}  // namespace detail
+// Read at every operation: constant-initialised, so that the reads need not see to
+// the registry's creation.
+std::atomic<std::uint64_t> detail::g_fork_generation{0};
+
+// Lock order: registry_mutex, then a track's resolve_mutex, then the resolver's wake-up.
+struct detail::TrackRegistry {
+  std::mutex registry_mutex;
+  std::vector<EventTrack*> tracks;
+};
 
 namespace {
 
-// Lock order: registry_mutex, then a track's resolve_mutex, then wake_mutex.
-struct Resolver {
-  std::mutex registry_mutex;
-  std::vector<EventTrack*> tracks;
+using detail::g_resolver;
+using detail::TrackRegistry;
 
-  std::mutex wake_mutex;
-  std::condition_variable wake;
-  bool wake_requested = false;
-
-  std::atomic<bool> started{false};
-};
-
-// Leaked on purpose: resolved at exit, after static destructors could have run.
-Resolver& resolver() {
-  static Resolver* r = new Resolver;
-  return *r;
-}
+// The resolver's: made at the first use, then one load per use.
+TrackRegistry& resolver() { return g_resolver.shared_or_make(); }
 
 constexpr auto kPollInterval = std::chrono::milliseconds(1);
 // A sleeping resolver also wakes this often, should a wake-up have been missed.
@@ -145,7 +135,7 @@ void resolve_everything_of(EventTrack& t) {
 
 // One round over every track: completes what is done. Returns whether any track still
 // has outstanding slots.
-bool resolve_completed(Resolver& r) {
+bool resolve_completed(TrackRegistry& r) {
   std::lock_guard lock(r.registry_mutex);
   bool pending = false;
   for (EventTrack* t : r.tracks) {
@@ -165,7 +155,9 @@ bool resolve_completed(Resolver& r) {
   return pending;
 }
 
-void* resolver_main(void*) {
+// The resolver thread: every millisecond while slots are outstanding; asleep otherwise,
+// until a slot is published (notify_resolver).
+void run_resolver() {
   auto& r = resolver();
   // Event queries are not part of any capture the program makes.
   const DriverCalls* d = driver_calls();
@@ -179,28 +171,7 @@ void* resolver_main(void*) {
       std::this_thread::sleep_for(kPollInterval);
       continue;
     }
-    // Announce sleep, then look again: a slot published meanwhile either shows here
-    // or its owner sees `idle` (both sides fence) and wakes this thread.
-    detail::g_resolver_idle.store(true, std::memory_order_relaxed);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (resolve_completed(r)) {
-      detail::g_resolver_idle.store(false, std::memory_order_relaxed);
-      continue;
-    }
-    std::unique_lock lock(r.wake_mutex);
-    r.wake.wait_for(lock, kIdleInterval, [&] { return r.wake_requested; });
-    r.wake_requested = false;
-    detail::g_resolver_idle.store(false, std::memory_order_relaxed);
-  }
-  return nullptr;
-}
-
-void start_resolver_thread() {
-  auto& r = resolver();
-  if (r.started.exchange(true, std::memory_order_acq_rel)) return;
-  if (!start_internal_thread("cprof-resolver", resolver_main, nullptr)) {
-    r.started.store(false, std::memory_order_relaxed);
-    config::warn_once("cannot start the event resolver thread; concurrent records are completed at flushes only");
+    g_resolver.sleep_unless([&] { return resolve_completed(r); }, kIdleInterval);
   }
 }
 
@@ -214,32 +185,17 @@ void before_fork() {
   auto& r = resolver();
   r.registry_mutex.lock();
   for (EventTrack* t : r.tracks) resolve_everything_of(*t);
-  r.wake_mutex.lock();
 }
 
-void after_fork_in_parent() {
-  auto& r = resolver();
-  r.wake_mutex.unlock();
-  r.registry_mutex.unlock();
-}
+void after_fork_in_parent() { resolver().registry_mutex.unlock(); }
 
-// Only resets state: the tracks belong to the parent's threads and contexts.
+// Only resets state: the tracks belong to the parent's threads and contexts. The
+// resolver starts again with the child's first track.
 void after_fork_in_child() {
   auto& r = resolver();
   r.tracks.clear();
-  r.started.store(false, std::memory_order_relaxed);
-  detail::g_resolver_idle.store(false, std::memory_order_relaxed);
-  r.wake_requested = false;
   detail::g_fork_generation.fetch_add(1, std::memory_order_relaxed);
-  r.wake_mutex.unlock();
   r.registry_mutex.unlock();
-}
-
-pthread_once_t g_hooks_once = PTHREAD_ONCE_INIT;
-
-void install_process_hooks() {
-  add_lifecycle_handlers(LifecycleStage::operations,
-                         {resolve_at_exit, before_fork, after_fork_in_parent, after_fork_in_child});
 }
 
 // Completes every outstanding operation of the tracks `pred` selects.
@@ -254,7 +210,15 @@ void resolve_tracks_where(Pred&& pred) {
 
 }  // namespace
 
-void set_up_event_resolver() { pthread_once(&g_hooks_once, install_process_hooks); }
+constinit InternalWorker<detail::TrackRegistry> detail::g_resolver{{
+    .name = "cprof-resolver",
+    .run = run_resolver,
+    .cannot_start = "cannot start the event resolver thread; concurrent records are completed at flushes only",
+    .stage = LifecycleStage::operations,
+    .handlers = {resolve_at_exit, before_fork, after_fork_in_parent, after_fork_in_child},
+}};
+
+void set_up_event_resolver() { g_resolver.add_stage_handlers(); }
 
 EventTrack* acquire_track(const ThreadContext& tc) {
   set_up_event_resolver();
@@ -275,23 +239,13 @@ EventTrack* acquire_track(const ThreadContext& tc) {
     track->profiled = tc.profiled;
     r.tracks.push_back(track);
   }
-  start_resolver_thread();
+  g_resolver.start();
   return track;
 }
 
 void release_track(EventTrack* track) {
   std::lock_guard lock(resolver().registry_mutex);
   track->retired = true;
-}
-
-void detail::wake_resolver() {
-  if (!g_resolver_idle.exchange(false, std::memory_order_relaxed)) return;
-  auto& r = resolver();
-  {
-    std::lock_guard lock(r.wake_mutex);
-    r.wake_requested = true;
-  }
-  r.wake.notify_one();
 }
 
 void make_room(EventTrack& track) {

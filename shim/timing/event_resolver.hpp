@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "shim/process/internal_worker.hpp"
 #include "shim/timing/event_track.hpp"
 #include "shim/timing/thread_context.hpp"
 
@@ -26,20 +27,17 @@ EventTrack* acquire_track(const ThreadContext& tc);
 void release_track(EventTrack* track);
 
 namespace detail {
-// The resolver thread is about to sleep, or sleeps: a published slot wakes it.
-extern std::atomic<bool> g_resolver_idle;
+struct TrackRegistry;  // event_resolver.cpp
+// The resolver thread, which sleeps while no track has outstanding slots, and the
+// registry of tracks.
+extern constinit InternalWorker<TrackRegistry> g_resolver;
 // Bumped in a forked child: the threads' caches of tracks are the parent's.
 extern std::atomic<std::uint64_t> g_fork_generation;
-void wake_resolver();
 }  // namespace detail
 
 // After a slot is published: wakes the resolver thread if it sleeps. Inline: one
 // fence and one load per operation while it polls.
-inline void notify_resolver() {
-  // Pairs with the resolver's fence between announcing sleep and looking again.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (detail::g_resolver_idle.load(std::memory_order_relaxed)) detail::wake_resolver();
-}
+inline void notify_resolver() { detail::g_resolver.wake_if_idle(); }
 // The owner's ring is full: completes its oldest slots now, waiting for the GPU (a
 // batch of them, so that the next operations find room).
 void make_room(EventTrack& track);
