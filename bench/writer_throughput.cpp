@@ -10,17 +10,17 @@
 #include <vector>
 
 #include "config/profile_config.hpp"
-#include "logfmt/columns.hpp"
-#include "logfmt/record.hpp"
-#include "logfmt/record_writer.hpp"
+#include "formats/columns.hpp"
+#include "records/record.hpp"
+#include "formats/record_writer.hpp"
 
 using namespace computeprof;
 
 namespace {
 
-logfmt::Record kernel() {
-  logfmt::Record r;
-  r.kind = logfmt::RecordKind::kernel;
+records::Record kernel() {
+  records::Record r;
+  r.kind = records::RecordKind::kernel;
   r.method = "_Z6vecAddPKfS0_Pfi";
   r.gpu_start_ns = 0x13e224f5a60f82e0;
   r.gpu_end_ns = 0x13e224f5a60fb0e0;
@@ -35,31 +35,31 @@ logfmt::Record kernel() {
   return r;
 }
 
-logfmt::Record copy() {
-  logfmt::Record r;
-  r.kind = logfmt::RecordKind::memcpy;
+records::Record copy() {
+  records::Record r;
+  r.kind = records::RecordKind::memcpy;
   r.method = "memcpyHtoDasync";
   r.gputime_ns = 5'280;
   r.cputime_ns = 538'104;
   r.transfer_bytes = 40'960;
-  r.transfer_dir = logfmt::TransferDir::host_to_device;
-  r.host_mem_type = logfmt::HostMemType::pageable;
+  r.transfer_dir = records::TransferDir::host_to_device;
+  r.host_mem_type = records::HostMemType::pageable;
   return r;
 }
 
 // Records per second for one layout and format, over `n` records (kernels and copies),
 // written in place into a buffer by one LineWriter, as the shim's log sink writes them
 // (LogFile::room_for).
-double rate(const logfmt::ColumnLayout& layout, config::LogFormat format, long n, std::size_t& bytes) {
-  logfmt::LineWriter lines(layout, format);
-  const logfmt::Record records[] = {kernel(), copy()};
+double rate(const formats::ColumnLayout& layout, config::LogFormat format, long n, std::size_t& bytes) {
+  formats::LineWriter lines(layout, format);
+  const records::Record records[] = {kernel(), copy()};
   constexpr std::size_t kBuffer = 1 << 20;
   std::vector<char> buffer(kBuffer);
   char* p = buffer.data();
   bytes = 0;
   const auto start = std::chrono::steady_clock::now();
   for (long i = 0; i < n; ++i) {
-    const logfmt::Record& r = records[i & 1];
+    const records::Record& r = records[i & 1];
     if (buffer.data() + kBuffer - p < static_cast<std::ptrdiff_t>(lines.bound(r))) {
       bytes += static_cast<std::size_t>(p - buffer.data());
       p = buffer.data();
@@ -85,8 +85,8 @@ int main(int argc, char** argv) {
   }
   config::ProfileConfig all;
   for (std::size_t o = 0; o < config::kOptionCount; ++o) all.set(static_cast<config::Option>(o));
-  const logfmt::ColumnLayout layouts[] = {logfmt::select_columns({}, config::Api::cuda),
-                                          logfmt::select_columns(all, config::Api::cuda)};
+  const formats::ColumnLayout layouts[] = {formats::select_columns({}, config::Api::cuda),
+                                          formats::select_columns(all, config::Api::cuda)};
   const char* names[] = {"default columns", "every column"};
   std::printf("%ld records per configuration, one core\n", n);
   for (int l = 0; l < 2; ++l) {

@@ -13,8 +13,8 @@
 #include <string_view>
 
 #include "config/report.hpp"
-#include "logfmt/log_summary_reader.hpp"
-#include "logfmt/summary_table.hpp"
+#include "formats/log_summary_reader.hpp"
+#include "formats/summary_table.hpp"
 #include "tools/text_file.hpp"
 
 namespace computeprof::tools {
@@ -55,7 +55,7 @@ constexpr OperationQuery kOperationQueries[] = {
 };
 
 // Adds every row of `query`. Returns why it could not, empty when it did.
-std::string add_operations(sqlite3* db, const OperationQuery& query, logfmt::GpuSummary& summary) {
+std::string add_operations(sqlite3* db, const OperationQuery& query, formats::GpuSummary& summary) {
   sqlite3_stmt* prepared = nullptr;
   const int prepare_status = sqlite3_prepare_v2(db, query.sql, -1, &prepared, nullptr);
   const StatementHandle statement(prepared);
@@ -75,7 +75,7 @@ std::string add_operations(sqlite3* db, const OperationQuery& query, logfmt::Gpu
 }
 
 // Returns why the database could not be read, empty when it was.
-std::string add_database(const std::string& path, logfmt::GpuSummary& summary) {
+std::string add_database(const std::string& path, formats::GpuSummary& summary) {
   sqlite3* opened = nullptr;
   // Read-write where the file allows it (SQLite falls back to reading only): the
   // database of a process killed in the middle of a batch has a journal, which SQLite
@@ -106,7 +106,7 @@ std::optional<std::string> read_log_or_database_start(const std::string& path) {
 
 // Adds the operations of a database or a log. Returns the warning, empty when they
 // were added.
-std::string add_file(const std::string& path, logfmt::GpuSummary& summary) {
+std::string add_file(const std::string& path, formats::GpuSummary& summary) {
   const std::string shown_path = config::escape_for_warning(path);
   const std::optional<std::string> text = read_log_or_database_start(path);
   if (!text) return fmt::format("cannot read '{}': {}", shown_path, std::strerror(errno));
@@ -114,14 +114,14 @@ std::string add_file(const std::string& path, logfmt::GpuSummary& summary) {
     const std::string error = add_database(path, summary);
     return error.empty() ? error : fmt::format("{}: {}", shown_path, error);
   }
-  const std::optional<logfmt::LogReadError> error = logfmt::add_log_to_summary(*text, summary);
+  const std::optional<formats::LogReadError> error = formats::add_log_to_summary(*text, summary);
   return error ? fmt::format("{}:{}: {}", shown_path, error->line, error->what) : std::string();
 }
 
 }  // namespace
 
 int print_stats(std::span<const std::string> paths, std::FILE* out) {
-  logfmt::GpuSummary summary;
+  formats::GpuSummary summary;
   bool every_file_read = true;
   for (const std::string& path : paths) {
     if (const std::string warning = add_file(path, summary); !warning.empty()) {
@@ -130,7 +130,7 @@ int print_stats(std::span<const std::string> paths, std::FILE* out) {
     }
   }
   if (!every_file_read) return 1;
-  const std::string table = logfmt::format_summary(summary.rows(), "");
+  const std::string table = formats::format_summary(summary.rows(), "");
   if (std::fwrite(table.data(), 1, table.size(), out) != table.size() || std::fflush(out) != 0) {
     config::warn(fmt::format("cannot write the table: {}", std::strerror(errno)));
     return 1;

@@ -8,10 +8,10 @@
 
 namespace computeprof::shim {
 
-using logfmt::CopyKind;
+using records::CopyKind;
 namespace {
 
-void set_times(logfmt::Record& r, std::uint64_t start, std::uint64_t end) {
+void set_times(records::Record& r, std::uint64_t start, std::uint64_t end) {
   r.gpu_start_ns = start;
   r.gpu_end_ns = std::max(start, end);
   r.gputime_ns = r.gpu_end_ns - start;
@@ -187,7 +187,7 @@ void ActivityMatcher::tag(Expected& e, std::uint32_t id, std::uint64_t now_ns, R
 bool ActivityMatcher::complete_on_arrival(ExpectedOperation& operation, std::uint32_t found, ReadySink& out) {
   const std::uint32_t id = operation.correlation_id;
   // A graph launch's nodes may come over several deliveries.
-  if (operation.record.kind == logfmt::RecordKind::graph || (in_order_ && !unfinished_.empty())) return false;
+  if (operation.record.kind == records::RecordKind::graph || (in_order_ && !unfinished_.empty())) return false;
   if (is_arrived(found)) {
     const std::uint32_t place = found & ~kArrivedBit;
     ++next_sequence_;
@@ -213,7 +213,7 @@ void ActivityMatcher::store(const ExpectedOperation& operation, std::uint32_t fo
   // The common case, unordered and not waited for: the operation claimed by its new id.
   // The others out of line, as tail calls: this keeps nothing across a call.
   if (in_order_ || operation.waited || found != kNone || operation.correlation_id == 0 ||
-      operation.record.kind == logfmt::RecordKind::graph) {
+      operation.record.kind == records::RecordKind::graph) {
     store_otherwise(operation, found, now_ns, out);
     return;
   }
@@ -268,12 +268,12 @@ void ActivityMatcher::try_complete(Correlation& c, std::uint64_t now_ns, ReadySi
   Expected* e = expected_of(c);
   if (!e) return;
   ExpectedOperation& operation = e->operation;
-  if (operation.record.kind == logfmt::RecordKind::graph) {
+  if (operation.record.kind == records::RecordKind::graph) {
     auto& nodes = c.more;
     nodes.insert(nodes.begin(), c.first);
     std::sort(nodes.begin(), nodes.end(), [](const GpuActivity& a, const GpuActivity& b) { return a.start_ns < b.start_ns; });
     for (const GpuActivity& node : nodes) {
-      const logfmt::Record record = node_record(operation.record, node);
+      const records::Record record = node_record(operation.record, node);
       if (select_nodes_ && !graph_node_selected(*operation.context, record)) continue;
       emit(e->sequence, operation.context, record, GpuTimesFrom::activity, out);
     }
@@ -290,7 +290,7 @@ void ActivityMatcher::try_complete(Correlation& c, std::uint64_t now_ns, ReadySi
   complete(*e, span.start, span.end, &c, out);
 }
 
-void ActivityMatcher::emit(std::uint64_t sequence, const ProfiledContext* context, const logfmt::Record& record,
+void ActivityMatcher::emit(std::uint64_t sequence, const ProfiledContext* context, const records::Record& record,
                            GpuTimesFrom times, ReadySink& out) {
   // Every operation expected before the oldest unfinished one is out: so may this be.
   if (!in_order_ || unfinished_.empty() || sequence <= first_unfinished_) {
@@ -432,9 +432,9 @@ std::vector<void*> ActivityMatcher::running_device_contexts(const ProfiledContex
   return contexts;
 }
 
-logfmt::Record ActivityMatcher::node_record(const logfmt::Record& launch, const GpuActivity& node) {
+records::Record ActivityMatcher::node_record(const records::Record& launch, const GpuActivity& node) {
   // What the launch call knew (CPU times, stream) and what the node was on the GPU.
-  logfmt::Record r;
+  records::Record r;
   r.timestamp_ns = launch.timestamp_ns;
   r.cputime_ns = launch.cputime_ns;
   r.stream_id = launch.stream_id;
@@ -446,7 +446,7 @@ logfmt::Record ActivityMatcher::node_record(const logfmt::Record& launch, const 
   r.gpu_end_ns = std::max(node.start_ns, node.end_ns);
   r.gputime_ns = r.gpu_end_ns - r.gpu_start_ns;
   switch (node.kind) {
-    case logfmt::RecordKind::kernel:
+    case records::RecordKind::kernel:
       r.method = intern(node.name);
       r.grid = node.grid;
       r.block = node.block;
@@ -454,7 +454,7 @@ logfmt::Record ActivityMatcher::node_record(const logfmt::Record& launch, const 
       r.dynamic_smem = node.dynamic_smem;
       r.registers = node.registers;
       break;
-    case logfmt::RecordKind::memcpy: {
+    case records::RecordKind::memcpy: {
       const CopyKind kind = copy_kind_of(node);
       r.method = kind.method;
       r.transfer_dir = kind.dir;
@@ -462,11 +462,11 @@ logfmt::Record ActivityMatcher::node_record(const logfmt::Record& launch, const 
       r.transfer_bytes = node.bytes;
       break;
     }
-    case logfmt::RecordKind::memset:
+    case records::RecordKind::memset:
       r.method = "memset";
       r.transfer_bytes = node.bytes;
       break;
-    case logfmt::RecordKind::graph: break;
+    case records::RecordKind::graph: break;
   }
   return r;
 }

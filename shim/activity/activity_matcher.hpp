@@ -16,7 +16,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "logfmt/record.hpp"
+#include "records/record.hpp"
 #include "shim/activity/activity_records.hpp"
 #include "shim/activity/id_table.hpp"
 #include "shim/activity/ring_queue.hpp"
@@ -30,7 +30,7 @@ struct ProfiledContext;
 struct ExpectedOperation {
   std::uint64_t external_id = 0;
   const ProfiledContext* context = nullptr;
-  logfmt::Record record;
+  records::Record record;
   // The shim waited for the operation (serialized): it completed, and its activity is
   // due at CUPTI's next delivery. Otherwise it may still be running.
   bool waited = false;
@@ -47,7 +47,7 @@ enum class GpuTimesFrom : std::uint8_t { activity, unknown };
 // A record to submit.
 struct ReadyRecord {
   const ProfiledContext* context = nullptr;
-  logfmt::Record record;
+  records::Record record;
   GpuTimesFrom times = GpuTimesFrom::activity;
 };
 
@@ -56,7 +56,7 @@ struct ReadyRecord {
 // them: none is copied into a list first.
 class ReadySink {
  public:
-  virtual void take(const ProfiledContext* context, const logfmt::Record& record, GpuTimesFrom times) = 0;
+  virtual void take(const ProfiledContext* context, const records::Record& record, GpuTimesFrom times) = 0;
 
  protected:
   ~ReadySink() = default;
@@ -148,7 +148,7 @@ class ActivityMatcher {
     std::uint64_t end_ns = 0;
     std::uint64_t round = 0;  // delivered in; let go after kUntaggedRounds
     std::uint32_t id = 0;     // CUPTI's correlation id
-    logfmt::RecordKind kind = logfmt::RecordKind::kernel;
+    records::RecordKind kind = records::RecordKind::kernel;
     bool live = false;
     std::uint32_t next_free = kUnlinked;  // not live: the next free place (free_arrived_)
   };
@@ -234,7 +234,7 @@ class ActivityMatcher {
   // when `e` needs a Correlation. Inline: once per operation.
   bool claim(Expected& e, std::uint32_t id) {
     // A graph launch's nodes come over time and are kept in a Correlation.
-    if (e.claimed || e.correlation != kUnlinked || e.operation.record.kind == logfmt::RecordKind::graph) return false;
+    if (e.claimed || e.correlation != kUnlinked || e.operation.record.kind == records::RecordKind::graph) return false;
     e.claimed = true;
     e.claimed_by = id;
     correlation_index_.assign(id, kClaimedBit | place_of(e));
@@ -278,13 +278,13 @@ class ActivityMatcher {
   void drop_correlation(Correlation& c);
   // A record of the operation expected `sequence`-th is ready: out now, or held until
   // every operation expected before it is out (in order).
-  void emit(std::uint64_t sequence, const ProfiledContext* context, const logfmt::Record& record, GpuTimesFrom times,
+  void emit(std::uint64_t sequence, const ProfiledContext* context, const records::Record& record, GpuTimesFrom times,
             ReadySink& out);
   // That operation gives no more records that later ones must wait for.
   void finished(std::uint64_t sequence, ReadySink& out);
   // An operation no activity came for, out without GPU times.
   void emit_fallback(const Expected& e, ReadySink& out);
-  logfmt::Record node_record(const logfmt::Record& launch, const GpuActivity& node);
+  records::Record node_record(const records::Record& launch, const GpuActivity& node);
   std::string_view intern(const char* name);
 
   std::vector<Correlation> correlations_;

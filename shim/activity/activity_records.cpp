@@ -2,12 +2,12 @@
 
 namespace computeprof::shim {
 
-using logfmt::MemorySide;
+using records::MemorySide;
 namespace {
 
 std::uint32_t non_negative(std::int32_t v) { return v > 0 ? static_cast<std::uint32_t>(v) : 0; }
 
-logfmt::Dim3 dim3_of(std::int32_t x, std::int32_t y, std::int32_t z) {
+records::Dim3 dim3_of(std::int32_t x, std::int32_t y, std::int32_t z) {
   return {non_negative(x), non_negative(y), non_negative(z)};
 }
 
@@ -24,7 +24,7 @@ MemorySide side_of(std::uint8_t memory_kind) {
 
 // What kernel, copy and memset records share.
 template <typename CuptiRecord>
-GpuActivity common_of(const CuptiRecord& r, logfmt::RecordKind kind) {
+GpuActivity common_of(const CuptiRecord& r, records::RecordKind kind) {
   GpuActivity a;
   a.correlation_id = r.correlationId;
   a.kind = kind;
@@ -38,7 +38,7 @@ GpuActivity common_of(const CuptiRecord& r, logfmt::RecordKind kind) {
 }  // namespace
 
 GpuActivity kernel_activity(const CUpti_ActivityKernel10& k) {
-  GpuActivity a = common_of(k, logfmt::RecordKind::kernel);
+  GpuActivity a = common_of(k, records::RecordKind::kernel);
   a.name = k.name;
   a.grid = dim3_of(k.gridX, k.gridY, k.gridZ);
   a.block = dim3_of(k.blockX, k.blockY, k.blockZ);
@@ -49,7 +49,7 @@ GpuActivity kernel_activity(const CUpti_ActivityKernel10& k) {
 }
 
 GpuActivity copy_activity(const CUpti_ActivityMemcpy6& c) {
-  GpuActivity a = common_of(c, logfmt::RecordKind::memcpy);
+  GpuActivity a = common_of(c, records::RecordKind::memcpy);
   a.bytes = c.bytes;
   a.source = side_of(c.srcKind);
   a.destination = side_of(c.dstKind);
@@ -58,14 +58,14 @@ GpuActivity copy_activity(const CUpti_ActivityMemcpy6& c) {
 }
 
 GpuActivity memset_activity(const CUpti_ActivityMemset4& m) {
-  GpuActivity a = common_of(m, logfmt::RecordKind::memset);
+  GpuActivity a = common_of(m, records::RecordKind::memset);
   a.bytes = m.bytes;
   return a;
 }
 
 // Graph nodes run asynchronously to the host: their copies are the async methods.
-logfmt::CopyKind copy_kind_of(const GpuActivity& copy) {
-  return copy.peer ? logfmt::peer_copy(true) : logfmt::classify_copy(copy.source, copy.destination, true);
+records::CopyKind copy_kind_of(const GpuActivity& copy) {
+  return copy.peer ? records::peer_copy(true) : records::classify_copy(copy.source, copy.destination, true);
 }
 
 }  // namespace computeprof::shim

@@ -6,15 +6,15 @@
 
 #include <cstdint>
 
-#include "logfmt/copy_kind.hpp"
-#include "logfmt/record.hpp"
+#include "records/copy_kind.hpp"
+#include "records/record.hpp"
 
 namespace computeprof::shim {
 
 // One piece of GPU work: a kernel, a copy or a memset.
 struct GpuActivity {
   std::uint32_t correlation_id = 0;  // of the API call that submitted it
-  logfmt::RecordKind kind = logfmt::RecordKind::kernel;
+  records::RecordKind kind = records::RecordKind::kernel;
   std::uint64_t start_ns = 0;  // CUPTI's clock: CLOCK_REALTIME ns
   std::uint64_t end_ns = 0;
   std::uint64_t graph_node_id = 0;  // 0 outside graphs
@@ -22,16 +22,16 @@ struct GpuActivity {
 
   // Kernels: the name points into CUPTI's storage, valid for the process.
   const char* name = nullptr;
-  logfmt::Dim3 grid;
-  logfmt::Dim3 block;
+  records::Dim3 grid;
+  records::Dim3 block;
   std::uint32_t static_smem = 0;
   std::uint32_t dynamic_smem = 0;
   std::uint32_t registers = 0;
 
   // Copies and memsets.
   std::uint64_t bytes = 0;
-  logfmt::MemorySide source = logfmt::MemorySide::device;  // copies
-  logfmt::MemorySide destination = logfmt::MemorySide::device;
+  records::MemorySide source = records::MemorySide::device;  // copies
+  records::MemorySide destination = records::MemorySide::device;
   bool peer = false;  // between two devices
 };
 
@@ -40,7 +40,7 @@ struct GpuActivity {
 struct ActivityTimes {
   std::uint32_t correlation_id = 0;
   bool graph_node = false;  // of a graph launch's node: read whole (GpuActivity)
-  logfmt::RecordKind kind = logfmt::RecordKind::kernel;
+  records::RecordKind kind = records::RecordKind::kernel;
   std::uint64_t start_ns = 0;  // CUPTI's clock: CLOCK_REALTIME ns
   std::uint64_t end_ns = 0;
 };
@@ -67,23 +67,23 @@ void read_activity_record(const CUpti_Activity& record, OnGpu&& on_gpu) {
 // `record`'s times, read in place; false for records of other kinds. Inline: every
 // record CUPTI hands over passes here.
 inline bool read_activity_times(const CUpti_Activity& record, ActivityTimes& times) {
-  const auto read = [&](const auto& r, logfmt::RecordKind kind) {
+  const auto read = [&](const auto& r, records::RecordKind kind) {
     times = {r.correlationId, r.graphNodeId != 0, kind, r.start, r.end};
     return true;
   };
   switch (record.kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
-      return read(reinterpret_cast<const CUpti_ActivityKernel10&>(record), logfmt::RecordKind::kernel);
+      return read(reinterpret_cast<const CUpti_ActivityKernel10&>(record), records::RecordKind::kernel);
     case CUPTI_ACTIVITY_KIND_MEMCPY:
-      return read(reinterpret_cast<const CUpti_ActivityMemcpy6&>(record), logfmt::RecordKind::memcpy);
+      return read(reinterpret_cast<const CUpti_ActivityMemcpy6&>(record), records::RecordKind::memcpy);
     case CUPTI_ACTIVITY_KIND_MEMSET:
-      return read(reinterpret_cast<const CUpti_ActivityMemset4&>(record), logfmt::RecordKind::memset);
+      return read(reinterpret_cast<const CUpti_ActivityMemset4&>(record), records::RecordKind::memset);
     default: return false;
   }
 }
 
 // The log's view of a copy CUPTI saw (graph copy nodes): method, direction, host memory.
-logfmt::CopyKind copy_kind_of(const GpuActivity& copy);
+records::CopyKind copy_kind_of(const GpuActivity& copy);
 
 }  // namespace computeprof::shim

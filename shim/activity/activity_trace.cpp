@@ -60,7 +60,7 @@ constexpr int kSettleWaits = 50;  // of 1 ms
 // end next).
 class SubmitReady final : public ReadySink {
  public:
-  void take(const ProfiledContext* context, const logfmt::Record& record, GpuTimesFrom times) override {
+  void take(const ProfiledContext* context, const records::Record& record, GpuTimesFrom times) override {
     if (times != GpuTimesFrom::activity) {
       take_untimed(context, record);
       return;
@@ -71,8 +71,8 @@ class SubmitReady final : public ReadySink {
  private:
   // A record without GPU times: out of line, so that the common case's frame saves no
   // registers for it.
-  [[gnu::noinline]] void take_untimed(const ProfiledContext* context, const logfmt::Record& record) {
-    if (record.kind != logfmt::RecordKind::graph) {
+  [[gnu::noinline]] void take_untimed(const ProfiledContext* context, const records::Record& record) {
+    if (record.kind != records::RecordKind::graph) {
       config::warn_once("CUPTI gave no activity record for some operations; their GPU times are unknown (gputime 0)");
     }
     submit_record(context, context->origin.monotonic_at(record.gpu_end_ns), record);

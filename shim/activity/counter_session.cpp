@@ -280,7 +280,7 @@ void reset_image(const cupti::CuptiLibrary& lib, CounterSession& s) {
 
 }  // namespace
 
-void mark_counters_unavailable(logfmt::Record& record) { record.counter_state = logfmt::CounterState::unavailable; }
+void mark_counters_unavailable(records::Record& record) { record.counter_state = records::CounterState::unavailable; }
 
 CounterSession* counter_session(CUcontext context, int device) {
   const CounterProcess& p = counter_process();
@@ -330,7 +330,7 @@ void prepare_counted_launch(CounterSession& session) {
   if (decode(lib, session) > 0) reset_image(lib, session);
 }
 
-void collect_counters(CounterSession& session, logfmt::Record& record) {
+void collect_counters(CounterSession& session, records::Record& record) {
   const CounterProcess& p = counter_process();
   mark_counters_unavailable(record);
   if (!session.running) return;
@@ -348,18 +348,18 @@ void collect_counters(CounterSession& session, logfmt::Record& record) {
     return;
   }
   // Counted launches are replayed and cost milliseconds: an allocation here is nothing.
-  auto* counters = new logfmt::CounterValues;
+  auto* counters = new records::CounterValues;
   for (const auto& column : p.wanted.columns) {
-    logfmt::CounterValue& slot = counters->values[column.counter];
-    slot = logfmt::CounterValue::unavailable_value();
+    records::CounterValue& slot = counters->values[column.counter];
+    slot = records::CounterValue::unavailable_value();
     if (!column.metric) continue;
     const int index = chip->metric_index[*column.metric];
     if (index < 0) continue;
     const double v = (*values.value)[static_cast<std::size_t>(index)] * session.scale;
-    slot = logfmt::CounterValue::of(static_cast<std::uint64_t>(std::llround(v)));
+    slot = records::CounterValue::of(static_cast<std::uint64_t>(std::llround(v)));
   }
   record.counters = counters;
-  record.counter_state = logfmt::CounterState::measured;
+  record.counter_state = records::CounterState::measured;
 }
 
 void end_counter_session(CUcontext context) {

@@ -6,7 +6,7 @@
 // and every configured counter column reads n/a.
 #include <mutex>
 
-#include "logfmt/record.hpp"
+#include "records/record.hpp"
 #include "shim/intercept/cuda_api.hpp"
 #include "shim/process/profiling_state.hpp"
 
@@ -23,7 +23,7 @@ inline bool counters_configured() { return process_profile().cuda.operations.cou
 CounterSession* counter_session(CUcontext context, int device);
 
 // Every configured counter of `record` reads n/a.
-void mark_counters_unavailable(logfmt::Record& record);
+void mark_counters_unavailable(records::Record& record);
 
 // Held from before a counted launch until its values are collected: ranges are
 // numbered per context in launch order, so nothing else may launch on it in between.
@@ -32,7 +32,7 @@ std::mutex& launch_mutex(CounterSession& session);
 void prepare_counted_launch(CounterSession& session);
 // After the launch completed: its values into `record` (n/a where unknown). The record
 // owns them until it is written.
-void collect_counters(CounterSession& session, logfmt::Record& record);
+void collect_counters(CounterSession& session, records::Record& record);
 
 // Before `context` is destroyed (or its primary context released or reset): its
 // session is stopped and disabled while the context still exists.

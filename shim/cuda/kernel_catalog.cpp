@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "logfmt/record_writer.hpp"
+#include "formats/record_writer.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/process/profiling_state.hpp"
 
@@ -72,7 +72,7 @@ KernelInfo* build_info(const void* handle) {
   } else {
     info->name = fmt::format("unknown_kernel_{:x}", reinterpret_cast<std::uintptr_t>(handle));
   }
-  info->plain_name = logfmt::is_plain_name(info->name);
+  info->plain_name = formats::is_plain_name(info->name);
   info->selection.verdict = kernel_name_verdict(info->name);
   if (!d) return info;
   int regs = 0, smem = 0;
@@ -170,7 +170,7 @@ CachedKernel& cached_kernel(CUfunction f) {
 const KernelInfo& kernel_info(CUfunction f) { return *cached_kernel(f).info; }
 
 namespace detail {
-void describe_kernel_uncached(logfmt::Record& r, CUfunction f, std::uint32_t block_threads,
+void describe_kernel_uncached(records::Record& r, CUfunction f, std::uint32_t block_threads,
                               std::uint32_t dynamic_smem) {
   CachedKernel& slot = cached_kernel(f);
   const KernelInfo& info = *slot.info;
@@ -192,7 +192,7 @@ void describe_kernel_uncached(logfmt::Record& r, CUfunction f, std::uint32_t blo
 
 // Volta and later pick the L1/shared split themselves; without CUPTI the shim can only
 // report the preference in force, for both columns.
-void describe_cache_config(logfmt::Record& r) {
+void describe_cache_config(records::Record& r) {
   CUfunc_cache config = CU_FUNC_CACHE_PREFER_NONE;
   const DriverCalls* d = driver_calls();
   if (d && d->ctx_get_cache_config) d->ctx_get_cache_config(&config);

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "logfmt/record.hpp"
+#include "records/record.hpp"
 #include "shim/intercept/cuda_api.hpp"
 #include "shim/process/kernel_selection.hpp"
 #include "shim/process/profiling_state.hpp"
@@ -18,7 +18,7 @@ namespace computeprof::shim {
 
 struct KernelInfo {
   std::string name;  // never freed: records point into it
-  bool plain_name = false;  // logfmt::is_plain_name(name), for the records' writer
+  bool plain_name = false;  // formats::is_plain_name(name), for the records' writer
   std::uint32_t registers = 0;
   std::uint32_t static_smem = 0;
   bool library_kernel = false;  // the handle is a CUkernel
@@ -54,7 +54,7 @@ inline CachedKernel& cache_slot(const void* handle) {
   const auto h = reinterpret_cast<std::uintptr_t>(handle);
   return t_kernels[(h >> 4 ^ h >> 12) % kThreadCacheSize];
 }
-inline void describe_kernel(logfmt::Record& r, const KernelInfo& info, const std::optional<float>& occupancy) {
+inline void describe_kernel(records::Record& r, const KernelInfo& info, const std::optional<float>& occupancy) {
   r.method = info.name;
   r.method_is_plain = info.plain_name;
   r.static_smem = info.static_smem;
@@ -64,8 +64,8 @@ inline void describe_kernel(logfmt::Record& r, const KernelInfo& info, const std
 // describe_kernel_launch's rare paths, out of line so that its common case stays small
 // where it is inlined: a kernel or shape not in the cache; the cache configuration
 // (most logs lack it).
-void describe_kernel_uncached(logfmt::Record& r, CUfunction f, std::uint32_t block_threads, std::uint32_t dynamic_smem);
-void describe_cache_config(logfmt::Record& r);
+void describe_kernel_uncached(records::Record& r, CUfunction f, std::uint32_t block_threads, std::uint32_t dynamic_smem);
+void describe_cache_config(records::Record& r);
 }  // namespace detail
 
 // Describes a launch of `f` in `r`: its kernel (name, registers, static shared memory),
@@ -75,9 +75,9 @@ void describe_cache_config(logfmt::Record& r);
 // one lookup of the thread's cache (the occupancy of the kernel's last launch shape is
 // kept: launches mostly repeat it), filled straight into the record. Inline, into the
 // launch wrappers: a call would cost more than the common case itself.
-inline void describe_kernel_launch(logfmt::Record& r, CUfunction f, const logfmt::Dim3& grid,
-                                   const logfmt::Dim3& block, std::uint32_t dynamic_smem) {
-  r.kind = logfmt::RecordKind::kernel;
+inline void describe_kernel_launch(records::Record& r, CUfunction f, const records::Dim3& grid,
+                                   const records::Dim3& block, std::uint32_t dynamic_smem) {
+  r.kind = records::RecordKind::kernel;
   r.grid = grid;
   r.block = block;
   r.dynamic_smem = dynamic_smem;

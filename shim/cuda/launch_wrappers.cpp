@@ -7,8 +7,8 @@ namespace computeprof::shim {
 namespace {
 
 struct LaunchShape {
-  logfmt::Dim3 grid;
-  logfmt::Dim3 block;
+  records::Dim3 grid;
+  records::Dim3 block;
   unsigned int dynamic_smem;
 };
 
@@ -23,7 +23,7 @@ std::uint64_t stream_id(CUstream stream) {
 template <typename Call>
 CUresult launch(std::string_view api, CUfunction f, const LaunchShape& shape, CUstream stream, bool per_thread,
                 Call&& call) {
-  auto describe = [&](logfmt::Record& r) { describe_kernel_launch(r, f, shape.grid, shape.block, shape.dynamic_smem); };
+  auto describe = [&](records::Record& r) { describe_kernel_launch(r, f, shape.grid, shape.block, shape.dynamic_smem); };
   OperationTimer timer(stream, per_thread);
   if (!timer.active()) return call();
   const LaunchSelection selection =
@@ -45,8 +45,8 @@ template <typename Call>
 CUresult graph_launch(std::string_view api, CUstream stream, bool per_thread, Call&& call) {
   return run_recorded(
       api, stream, per_thread,
-      [](logfmt::Record& r) {
-        r.kind = logfmt::RecordKind::graph;
+      [](records::Record& r) {
+        r.kind = records::RecordKind::graph;
         r.method = "graphLaunch";
       },
       call);

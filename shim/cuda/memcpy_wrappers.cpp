@@ -7,14 +7,14 @@
 
 namespace computeprof::shim {
 
-using logfmt::classify_copy;
-using logfmt::CopyKind;
-using logfmt::MemorySide;
-using logfmt::peer_copy;
+using records::classify_copy;
+using records::CopyKind;
+using records::MemorySide;
+using records::peer_copy;
 namespace {
 
-void describe_copy(logfmt::Record& r, const CopyKind& kind, std::uint64_t bytes) {
-  r.kind = logfmt::RecordKind::memcpy;
+void describe_copy(records::Record& r, const CopyKind& kind, std::uint64_t bytes) {
+  r.kind = records::RecordKind::memcpy;
   r.method = kind.method;
   r.transfer_dir = kind.dir;
   r.host_mem_type = kind.host_mem_type;
@@ -25,7 +25,7 @@ template <typename Kind, typename Call>
 CUresult copy(std::string_view api, CUstream stream, bool per_thread, Kind&& kind, std::uint64_t bytes, Call&& call) {
   if (!cuda_recording()) return call();
   return run_recorded(
-      api, stream, per_thread, [&](logfmt::Record& r) { describe_copy(r, kind(), bytes); }, call);
+      api, stream, per_thread, [&](records::Record& r) { describe_copy(r, kind(), bytes); }, call);
 }
 
 CopyKind kind_2d(const CUDA_MEMCPY2D* p, bool async) {
@@ -100,7 +100,7 @@ CUresult batch_copy(std::string_view api, CUstream stream, bool per_thread, Tall
   if (!cuda_recording()) return call();
   return run_recorded(
       api, stream, per_thread,
-      [&](logfmt::Record& r) {
+      [&](records::Record& r) {
         const BatchTally t = tally();
         describe_copy(r, t.dominant(), t.total);
       },

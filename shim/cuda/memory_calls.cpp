@@ -14,7 +14,7 @@
 namespace computeprof::shim {
 namespace {
 
-using logfmt::MemoryKind;
+using records::MemoryKind;
 
 constexpr std::size_t kDevices = 64;
 
@@ -35,7 +35,7 @@ DriverReadings& readings() {
 }
 
 bool reading_due(std::uint32_t device, MemoryKind kind, std::uint64_t bytes) {
-  if (device >= kDevices || !logfmt::counts_toward_device(kind)) return false;
+  if (device >= kDevices || !records::counts_toward_device(kind)) return false;
   DriverReadings& r = readings();
   const std::uint64_t since = r.allocated_since[device].fetch_add(bytes, std::memory_order_relaxed) + bytes;
   if (since < r.threshold[device].load(std::memory_order_relaxed)) return false;
@@ -58,7 +58,7 @@ thread_local CurrentContext t_current;
 
 // The current context's number and device (0s when there is none); `device` >= 0
 // overrides the device.
-void describe_context(const DriverCalls& d, logfmt::MemoryEvent& e, int device) {
+void describe_context(const DriverCalls& d, records::MemoryEvent& e, int device) {
   CUcontext context = nullptr;
   if (d.ctx_get_current && d.ctx_get_current(&context) == CUDA_SUCCESS && context) {
     const std::uint64_t generation = thread_contexts_generation();
@@ -75,14 +75,14 @@ void describe_context(const DriverCalls& d, logfmt::MemoryEvent& e, int device) 
 
 }  // namespace
 
-MemoryCall::MemoryCall(std::string_view api, logfmt::MemoryOperation operation) {
+MemoryCall::MemoryCall(std::string_view api, records::MemoryOperation operation) {
   event_.api = api;
   event_.operation = operation;
   event_.correlation_id = next_operation_id();
   event_.thread_id = this_thread_id();
   event_.stack_id = capture_call_stack(process_profile().cuda.operations.callstack_depth);
   event_.start_ns = wall_ns();
-  if (operation == logfmt::MemoryOperation::free) event_.sequence = next_memory_sequence();
+  if (operation == records::MemoryOperation::free) event_.sequence = next_memory_sequence();
 }
 
 void MemoryCall::stream_ordered(CUstream stream, CUmemoryPool pool) {
@@ -93,7 +93,7 @@ void MemoryCall::stream_ordered(CUstream stream, CUmemoryPool pool) {
 
 namespace {
 
-void describe_stream_ordered(const DriverCalls& d, logfmt::MemoryEvent& e, CUstream stream, CUmemoryPool pool) {
+void describe_stream_ordered(const DriverCalls& d, records::MemoryEvent& e, CUstream stream, CUmemoryPool pool) {
   unsigned long long stream_id = 0;
   if (d.stream_get_id && d.stream_get_id(stream, &stream_id) == CUDA_SUCCESS) e.stream_id = stream_id;
   if (!pool && d.device_get_mem_pool) {

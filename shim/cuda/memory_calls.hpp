@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "logfmt/memory_event.hpp"
+#include "records/memory_event.hpp"
 #include "shim/intercept/cuda_api.hpp"
 
 namespace computeprof::shim {
@@ -15,7 +15,7 @@ namespace computeprof::shim {
 class MemoryCall {
  public:
   // A free is numbered now, before the driver can hand the address out again.
-  MemoryCall(std::string_view api, logfmt::MemoryOperation operation);
+  MemoryCall(std::string_view api, records::MemoryOperation operation);
 
   // Stream-ordered calls: the stream and the pool, read after the call (the pool's
   // reserved and used bytes then). `pool` null: the stream's device's current pool.
@@ -23,13 +23,13 @@ class MemoryCall {
 
   // After a successful allocation of `bytes` at `address` (a handle for arrays and
   // physical memory). `device` < 0: the current context's device.
-  void allocated(logfmt::MemoryKind kind, std::uint64_t address, std::uint64_t bytes, int device = -1);
+  void allocated(records::MemoryKind kind, std::uint64_t address, std::uint64_t bytes, int device = -1);
   // After the free's call, whatever its result: `space` names where `address` lives
   // (memory_event.hpp; the writer finds the allocation's own kind).
-  void freed(logfmt::MemoryKind space, std::uint64_t address, CUresult result);
+  void freed(records::MemoryKind space, std::uint64_t address, CUresult result);
 
  private:
-  logfmt::MemoryEvent event_;
+  records::MemoryEvent event_;
   CUstream stream_ = nullptr;
   CUmemoryPool pool_ = nullptr;
   bool stream_ordered_ = false;

@@ -4,7 +4,7 @@
 
 namespace computeprof::shim {
 
-using logfmt::MemorySide;
+using records::MemorySide;
 
 MemorySide side_of_address(CUdeviceptr address) {
   const DriverCalls* d = driver_calls();

@@ -3,17 +3,17 @@
 // memory type 0 for plain malloc memory instead of failing).
 #include <cstddef>
 
-#include "logfmt/copy_kind.hpp"
+#include "records/copy_kind.hpp"
 #include "shim/intercept/cuda_api.hpp"
 
 namespace computeprof::shim {
 
 // A unified address: device (managed included), page-locked host or pageable host.
-logfmt::MemorySide side_of_address(CUdeviceptr address);
+records::MemorySide side_of_address(CUdeviceptr address);
 // A host pointer: page-locked or pageable.
-logfmt::MemorySide side_of_host(const void* host);
+records::MemorySide side_of_host(const void* host);
 // An end of a 2D/3D copy, by its declared memory type.
-logfmt::MemorySide side_of_operand(CUmemorytype type, const void* host, CUdeviceptr device);
+records::MemorySide side_of_operand(CUmemorytype type, const void* host, CUdeviceptr device);
 // Bytes per element of an array (1 when the driver cannot tell).
 std::size_t array_element_bytes(CUarray array);
 

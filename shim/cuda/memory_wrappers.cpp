@@ -10,8 +10,8 @@
 namespace computeprof::shim {
 namespace {
 
-using logfmt::MemoryKind;
-using logfmt::MemoryOperation;
+using records::MemoryKind;
+using records::MemoryOperation;
 
 // `real()` makes the call; `describe(call)` reports what it allocated, after a success.
 template <typename Real, typename Describe>

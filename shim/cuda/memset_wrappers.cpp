@@ -9,8 +9,8 @@ CUresult memset(std::string_view api, CUstream stream, bool per_thread, std::uin
   if (!cuda_recording()) return call();
   return run_recorded(
       api, stream, per_thread,
-      [&](logfmt::Record& r) {
-        r.kind = logfmt::RecordKind::memset;
+      [&](records::Record& r) {
+        r.kind = records::RecordKind::memset;
         r.method = "memset";
         r.transfer_bytes = bytes;
       },

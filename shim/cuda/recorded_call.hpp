@@ -7,7 +7,7 @@
 
 #include "config/profile_config.hpp"
 #include "config/report.hpp"
-#include "logfmt/record.hpp"
+#include "records/record.hpp"
 #include "shim/activity/activity_trace.hpp"
 #include "shim/activity/counter_session.hpp"
 #include "shim/intercept/cuda_entry_functions.hpp"
@@ -59,8 +59,8 @@ enum class OperationTiming : std::uint8_t {
 class EventPairOperation {
  public:
   [[gnu::always_inline]] explicit EventPairOperation(OperationTimer& timer)
-      : timer_(timer), record_(blank<logfmt::Record>()) {}
-  [[gnu::always_inline]] logfmt::Record& record() { return record_; }
+      : timer_(timer), record_(blank<records::Record>()) {}
+  [[gnu::always_inline]] records::Record& record() { return record_; }
   template <typename Call>
   [[gnu::always_inline]] CUresult around(Call& call) {
     timer_.start();
@@ -73,7 +73,7 @@ class EventPairOperation {
 
  protected:
   OperationTimer& timer_;
-  logfmt::Record record_;
+  records::Record record_;
 };
 
 // A kernel launch with counters configured: made alone on its context, serialized, its
@@ -125,7 +125,7 @@ class ActivityOperation {
     place->device_context = timer.context().context;
     place->waited = waited;
   }
-  [[gnu::always_inline]] logfmt::Record& record() { return operation_->record; }
+  [[gnu::always_inline]] records::Record& record() { return operation_->record; }
   template <typename Call>
   [[gnu::always_inline]] CUresult around(Call& call) {
     operation_->external_id = operation_->record.correlation_id;

@@ -34,7 +34,7 @@ std::uint64_t wall_from_monotonic(const ContextOrigin& origin, std::int64_t mono
 
 }  // namespace
 
-void fill_times(logfmt::Record& record, OpenCLContext& context, cl_event event, const HostTimes& times,
+void fill_times(records::Record& record, OpenCLContext& context, cl_event event, const HostTimes& times,
                 bool serialized) {
   const ContextOrigin& origin = context.profiled->origin;
   const std::uint64_t cpu_end = serialized ? times.completed_ns : times.call_end_ns;
@@ -73,7 +73,7 @@ void fill_times(logfmt::Record& record, OpenCLContext& context, cl_event event, 
 void OpenCLCommand::complete() {
   const cl_event event = event_ ? *event_ : own_;
   const bool owned = event_ == nullptr;
-  logfmt::Record& record = record_;
+  records::Record& record = record_;
   HostTimes times{call_start_ns_, monotonic_ns(), 0};
   if (context_->profiled->profile->fields.stream_id) record.stream_id = queue_number(queue_);
   // An in-order queue also runs the command after the queue's unfinished ones.

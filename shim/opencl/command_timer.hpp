@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "logfmt/record.hpp"
+#include "records/record.hpp"
 #include "shim/intercept/opencl_api.hpp"
 #include "shim/opencl/context_table.hpp"
 #include "shim/process/clock.hpp"
@@ -25,7 +25,7 @@ struct HostTimes {
 
 // Fills gputime, cputime, timestamp and the GPU timestamps of `record` from the event's
 // profiling info; cputime ends at `completed_ns` when serialized, at `call_end_ns` when not.
-void fill_times(logfmt::Record& record, OpenCLContext& context, cl_event event, const HostTimes& times,
+void fill_times(records::Record& record, OpenCLContext& context, cl_event event, const HostTimes& times,
                 bool serialized);
 
 // One command's timing, in the steps of record_operation
@@ -40,7 +40,7 @@ class OpenCLCommand {
   // False when the command is not to be recorded (its context cannot be found).
   bool active() const { return context_ != nullptr; }
 
-  logfmt::Record& record() { return record_; }
+  records::Record& record() { return record_; }
   // `call(event)` makes the real call with the event pointer to pass on.
   template <typename Call>
   cl_int around(Call& call) {
@@ -58,7 +58,7 @@ class OpenCLCommand {
   const cl_event* waits_;
   cl_event own_ = nullptr;
   std::uint64_t call_start_ns_ = 0;
-  logfmt::Record record_;
+  records::Record record_;
 };
 
 // The shape every recording OpenCL wrapper shares: `describe(record)` runs before the

@@ -26,9 +26,9 @@ bool required_group_size(cl_command_queue queue, cl_kernel kernel, std::size_t (
          size[0] != 0;
 }
 
-void describe_launch(logfmt::Record& r, cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+void describe_launch(records::Record& r, cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
                      const std::size_t* global, const std::size_t* local) {
-  r.kind = logfmt::RecordKind::kernel;
+  r.kind = records::RecordKind::kernel;
   r.method = opencl_kernel_name(kernel);
   if (!global || work_dim < 1 || work_dim > 3) return;  // the runtime rejects it
   std::size_t required[3] = {0, 0, 0};
@@ -71,7 +71,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueNDRangeKernel(cl_command_queue queue, cl_k
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueNDRangeKernel);
   return run_recorded_opencl(
       api_name, queue, event, num_waits, waits,
-      [&](computeprof::logfmt::Record& r) { describe_launch(r, queue, kernel, work_dim, global, local); },
+      [&](computeprof::records::Record& r) { describe_launch(r, queue, kernel, work_dim, global, local); },
       [&](cl_event* e) {
         return real_fn(queue, kernel, work_dim, global_offset, global, local, num_waits, waits, e);
       });
@@ -83,7 +83,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueTask(cl_command_queue queue, cl_kernel ker
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueTask);
   return run_recorded_opencl(
       api_name, queue, event, num_waits, waits,
-      [&](computeprof::logfmt::Record& r) {
+      [&](computeprof::records::Record& r) {
         const std::size_t one = 1;
         describe_launch(r, queue, kernel, 1, &one, &one);
       },

@@ -7,7 +7,7 @@
 // alone: their occupancy stays empty.
 #include <optional>
 
-#include "logfmt/record.hpp"
+#include "records/record.hpp"
 #include "shim/intercept/opencl_api.hpp"
 
 namespace computeprof::shim {

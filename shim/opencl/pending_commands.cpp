@@ -23,7 +23,7 @@ struct PendingCommand {
   std::atomic<cl_command_queue> queue{nullptr};
   OpenCLContext* context = nullptr;
   HostTimes times;
-  logfmt::Record record;
+  records::Record record;
 };
 
 // A fixed pool: taking a slot is a few atomic exchanges on the program's thread, no
@@ -106,7 +106,7 @@ bool has_pending_commands(cl_command_queue queue) {
 }
 
 bool record_on_completion(OpenCLContext& context, cl_command_queue queue, cl_event event, bool owned,
-                          const HostTimes& times, const logfmt::Record& record) {
+                          const HostTimes& times, const records::Record& record) {
   auto* set_callback = COMPUTEPROF_CL_REAL(clSetEventCallback);
   auto* retain = COMPUTEPROF_CL_REAL(clRetainEvent);
   auto* release = COMPUTEPROF_CL_REAL(clReleaseEvent);

@@ -3,7 +3,7 @@
 // behind an unset user event): each is written when its event completes, from the
 // runtime's callback thread (clSetEventCallback with CL_COMPLETE), never from the
 // program's threads.
-#include "logfmt/record.hpp"
+#include "records/record.hpp"
 #include "shim/intercept/opencl_api.hpp"
 #include "shim/opencl/command_timer.hpp"
 #include "shim/opencl/context_table.hpp"
@@ -15,7 +15,7 @@ namespace computeprof::shim {
 // release its event at once). False when it cannot track the command (no free slot,
 // the callback was refused): the caller then waits for it.
 bool record_on_completion(OpenCLContext& context, cl_command_queue queue, cl_event event, bool owned,
-                          const HostTimes& times, const logfmt::Record& record);
+                          const HostTimes& times, const records::Record& record);
 
 // Whether commands of `queue` are still tracked here (not complete yet).
 bool has_pending_commands(cl_command_queue queue);

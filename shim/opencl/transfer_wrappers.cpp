@@ -12,10 +12,10 @@
 namespace computeprof::shim {
 namespace {
 
-using logfmt::HostMemType;
-using logfmt::Record;
-using logfmt::RecordKind;
-using logfmt::TransferDir;
+using records::HostMemType;
+using records::Record;
+using records::RecordKind;
+using records::TransferDir;
 
 // Pinned when the runtime allocated the object in host memory it can reach directly.
 HostMemType host_mem_type(cl_mem object) {
@@ -59,7 +59,7 @@ std::string_view named(cl_bool blocking, std::string_view sync, std::string_view
 }  // namespace computeprof::shim
 
 using namespace computeprof::shim;
-using computeprof::logfmt::TransferDir;
+using computeprof::records::TransferDir;
 
 COMPUTEPROF_CL_EXPORT cl_int clEnqueueReadBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
                                                  size_t offset, size_t size, void* ptr, cl_uint num_waits,
@@ -67,7 +67,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueReadBuffer(cl_command_queue queue, cl_mem 
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueReadBuffer);
   return run_recorded_opencl(
       api_name, queue, event, num_waits, waits,
-      [&](computeprof::logfmt::Record& r) {
+      [&](computeprof::records::Record& r) {
         describe_host_copy(r, named(blocking, "memcpyDtoH", "memcpyDtoHasync"), TransferDir::device_to_host, size,
                            buffer);
       },
@@ -80,7 +80,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueWriteBuffer(cl_command_queue queue, cl_mem
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueWriteBuffer);
   return run_recorded_opencl(
       api_name, queue, event, num_waits, waits,
-      [&](computeprof::logfmt::Record& r) {
+      [&](computeprof::records::Record& r) {
         describe_host_copy(r, named(blocking, "memcpyHtoD", "memcpyHtoDasync"), TransferDir::host_to_device, size,
                            buffer);
       },
@@ -96,7 +96,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueReadBufferRect(cl_command_queue queue, cl_
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueReadBufferRect);
   return run_recorded_opencl(
       api_name, queue, event, num_waits, waits,
-      [&](computeprof::logfmt::Record& r) {
+      [&](computeprof::records::Record& r) {
         describe_host_copy(r, named(blocking, "memcpyDtoH", "memcpyDtoHasync"), TransferDir::device_to_host,
                            region_bytes(region), buffer);
       },
@@ -115,7 +115,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueWriteBufferRect(cl_command_queue queue, cl
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueWriteBufferRect);
   return run_recorded_opencl(
       api_name, queue, event, num_waits, waits,
-      [&](computeprof::logfmt::Record& r) {
+      [&](computeprof::records::Record& r) {
         describe_host_copy(r, named(blocking, "memcpyHtoD", "memcpyHtoDasync"), TransferDir::host_to_device,
                            region_bytes(region), buffer);
       },
@@ -131,7 +131,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueCopyBuffer(cl_command_queue queue, cl_mem 
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueCopyBuffer);
   return run_recorded_opencl(
       api_name, queue, event, num_waits, waits,
-      [&](computeprof::logfmt::Record& r) { describe_copy(r, "memcpyDtoDasync", TransferDir::device_to_device, size); },
+      [&](computeprof::records::Record& r) { describe_copy(r, "memcpyDtoDasync", TransferDir::device_to_device, size); },
       [&](cl_event* e) { return real_fn(queue, src, dst, src_offset, dst_offset, size, num_waits, waits, e); });
 }
 
@@ -144,7 +144,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueCopyBufferRect(cl_command_queue queue, cl_
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueCopyBufferRect);
   return run_recorded_opencl(
       api_name, queue, event, num_waits, waits,
-      [&](computeprof::logfmt::Record& r) {
+      [&](computeprof::records::Record& r) {
         describe_copy(r, "memcpyDtoDasync", TransferDir::device_to_device, region_bytes(region));
       },
       [&](cl_event* e) {
@@ -159,8 +159,8 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueFillBuffer(cl_command_queue queue, cl_mem 
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueFillBuffer);
   return run_recorded_opencl(
       api_name, queue, event, num_waits, waits,
-      [&](computeprof::logfmt::Record& r) {
-        r.kind = computeprof::logfmt::RecordKind::memset;
+      [&](computeprof::records::Record& r) {
+        r.kind = computeprof::records::RecordKind::memset;
         r.method = "memset";
         r.transfer_bytes = size;
       },
@@ -174,7 +174,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueReadImage(cl_command_queue queue, cl_mem i
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueReadImage);
   return run_recorded_opencl(
       api_name, queue, event, num_waits, waits,
-      [&](computeprof::logfmt::Record& r) {
+      [&](computeprof::records::Record& r) {
         describe_host_copy(r, named(blocking, "memcpyAtoH", "memcpyAtoHasync"), TransferDir::device_to_host,
                            image_bytes(image, region), image);
       },
@@ -190,7 +190,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueWriteImage(cl_command_queue queue, cl_mem 
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueWriteImage);
   return run_recorded_opencl(
       api_name, queue, event, num_waits, waits,
-      [&](computeprof::logfmt::Record& r) {
+      [&](computeprof::records::Record& r) {
         describe_host_copy(r, named(blocking, "memcpyHtoA", "memcpyHtoAasync"), TransferDir::host_to_device,
                            image_bytes(image, region), image);
       },
@@ -206,7 +206,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueCopyImage(cl_command_queue queue, cl_mem s
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueCopyImage);
   return run_recorded_opencl(
       api_name, queue, event, num_waits, waits,
-      [&](computeprof::logfmt::Record& r) {
+      [&](computeprof::records::Record& r) {
         describe_copy(r, "memcpyAtoAasync", TransferDir::device_to_device, image_bytes(src, region));
       },
       [&](cl_event* e) { return real_fn(queue, src, dst, src_origin, dst_origin, region, num_waits, waits, e); });
@@ -219,7 +219,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueCopyImageToBuffer(cl_command_queue queue, 
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueCopyImageToBuffer);
   return run_recorded_opencl(
       api_name, queue, event, num_waits, waits,
-      [&](computeprof::logfmt::Record& r) {
+      [&](computeprof::records::Record& r) {
         describe_copy(r, "memcpyAtoDasync", TransferDir::device_to_device, image_bytes(src, region));
       },
       [&](cl_event* e) { return real_fn(queue, src, dst, src_origin, region, dst_offset, num_waits, waits, e); });
@@ -232,7 +232,7 @@ COMPUTEPROF_CL_EXPORT cl_int clEnqueueCopyBufferToImage(cl_command_queue queue, 
   COMPUTEPROF_CL_REAL_OR_RETURN(clEnqueueCopyBufferToImage);
   return run_recorded_opencl(
       api_name, queue, event, num_waits, waits,
-      [&](computeprof::logfmt::Record& r) {
+      [&](computeprof::records::Record& r) {
         describe_copy(r, "memcpyDtoAasync", TransferDir::device_to_device, image_bytes(dst, region));
       },
       [&](cl_event* e) { return real_fn(queue, src, dst, src_offset, dst_origin, region, num_waits, waits, e); });

@@ -36,7 +36,7 @@ void JsonTraceSink::begin() {
   if (!open_output_file(file_, path)) return;
   pid_ = static_cast<std::uint64_t>(getpid());
   std::string& out = next_event();
-  logfmt::append_process_name(out, pid_, program_invocation_short_name, "CPU");
+  formats::append_process_name(out, pid_, program_invocation_short_name, "CPU");
 }
 
 std::string& JsonTraceSink::next_event() {
@@ -50,24 +50,24 @@ std::string& JsonTraceSink::next_event() {
   return buffer_;
 }
 
-void JsonTraceSink::name_tracks(const ProfiledContext& context, logfmt::TraceTrack host, logfmt::TraceTrack gpu) {
+void JsonTraceSink::name_tracks(const ProfiledContext& context, formats::TraceTrack host, formats::TraceTrack gpu) {
   if (named_threads_.emplace(host.pid, host.tid).second) {
-    logfmt::append_thread_name(next_event(), host, fmt::format("thread {}", host.tid));
+    formats::append_thread_name(next_event(), host, fmt::format("thread {}", host.tid));
   }
   if (named_processes_.insert(gpu.pid).second) {
     const bool opencl = context.api == config::Api::opencl;
-    logfmt::append_process_name(next_event(), gpu.pid,
+    formats::append_process_name(next_event(), gpu.pid,
                                 fmt::format("{} {}", opencl ? "OpenCL device" : "GPU", context.device),
                                 context.device_name);
     std::string device;
     fmt::format_to(std::back_inserter(device), "{{\"id\":{},\"api\":\"{}\",\"name\":", context.device,
                    opencl ? "opencl" : "cuda");
-    logfmt::append_json_string(device, context.device_name);
+    formats::append_json_string(device, context.device_name);
     device.push_back('}');
     devices_.push_back(std::move(device));
   }
   if (named_threads_.emplace(gpu.pid, gpu.tid).second) {
-    logfmt::append_thread_name(next_event(), gpu, fmt::format("stream {}", gpu.tid));
+    formats::append_thread_name(next_event(), gpu, fmt::format("stream {}", gpu.tid));
   }
 }
 
@@ -76,25 +76,25 @@ void JsonTraceSink::settle_base() {
   base_ns_ = export_base_wall_ns();
 }
 
-void JsonTraceSink::write_memory(const logfmt::MemoryEvent& event, const logfmt::MemoryLedger& ledger) {
+void JsonTraceSink::write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) {
   if (!file_.is_open() || ended_ || event.unknown) return;
   settle_base();
   const auto use = ledger.devices().find(event.device);
   if (use == ledger.devices().end()) return;
   // Every kind the device has had, so that each series steps back to 0.
-  std::vector<logfmt::CounterSeries> series{{"device total", use->second.current}};
-  for (std::size_t k = 0; k < logfmt::kMemoryKindCount; ++k) {
+  std::vector<formats::CounterSeries> series{{"device total", use->second.current}};
+  for (std::size_t k = 0; k < records::kMemoryKindCount; ++k) {
     if (use->second.peak_by_kind[k] == 0) continue;
-    series.push_back({logfmt::memory_kind_name(static_cast<logfmt::MemoryKind>(k)), use->second.by_kind[k]});
+    series.push_back({records::memory_kind_name(static_cast<records::MemoryKind>(k)), use->second.by_kind[k]});
   }
-  logfmt::append_counter_event(next_event(), event.device, "GPU memory (bytes)", since(event.wall_ns, base_ns_), series);
+  formats::append_counter_event(next_event(), event.device, "GPU memory (bytes)", since(event.wall_ns, base_ns_), series);
 }
 
-void JsonTraceSink::write(const ProfiledContext& context, const logfmt::Record& r) {
+void JsonTraceSink::write(const ProfiledContext& context, const records::Record& r) {
   if (!file_.is_open() || ended_) return;
   settle_base();
-  const logfmt::TraceTrack host{pid_, r.thread_id};
-  const logfmt::TraceTrack gpu{device_pid(context), r.stream_id};
+  const formats::TraceTrack host{pid_, r.thread_id};
+  const formats::TraceTrack gpu{device_pid(context), r.stream_id};
   name_tracks(context, host, gpu);
   const std::uint64_t host_ns = since(context.origin.wall_ns + r.timestamp_ns, base_ns_);
   const std::uint64_t gpu_ns = since(r.gpu_start_ns, base_ns_);
@@ -102,18 +102,18 @@ void JsonTraceSink::write(const ProfiledContext& context, const logfmt::Record& 
   // binds to a slice of a thread's track, which async events are not; their args carry
   // the call's correlation id.
   const bool first_of_call = r.correlation_id == 0 || r.correlation_id != last_host_correlation_;
-  const bool graph_node = r.kind != logfmt::RecordKind::graph && r.api.find("GraphLaunch") != std::string_view::npos;
+  const bool graph_node = r.kind != records::RecordKind::graph && r.api.find("GraphLaunch") != std::string_view::npos;
   if (first_of_call) {
     std::vector<std::string> stack;
     if (r.stack_id != 0) {
       for (const StackFrame& frame : symbolized_stack(r.stack_id)) stack.push_back(describe_frame(frame));
     }
-    logfmt::append_host_event(next_event(), r, context.api == config::Api::opencl, host, host_ns, stack);
+    formats::append_host_event(next_event(), r, context.api == config::Api::opencl, host, host_ns, stack);
     last_host_correlation_ = r.correlation_id;
   }
-  logfmt::GpuEventPlacement where{gpu, gpu_ns, graph_node ? r.correlation_id : 0, context.device, context.number};
-  logfmt::append_gpu_event(next_event(), r, where, counters_);
-  if (first_of_call && !graph_node) logfmt::append_flow(next_event(), ++flows_, host, host_ns, gpu, gpu_ns);
+  formats::GpuEventPlacement where{gpu, gpu_ns, graph_node ? r.correlation_id : 0, context.device, context.number};
+  formats::append_gpu_event(next_event(), r, where, counters_);
+  if (first_of_call && !graph_node) formats::append_flow(next_event(), ++flows_, host, host_ns, gpu, gpu_ns);
 }
 
 std::string JsonTraceSink::tail() const {
@@ -123,7 +123,7 @@ std::string JsonTraceSink::tail() const {
     out += devices_[i];
   }
   out += "],\"traceName\":";
-  logfmt::append_json_string(out, file_.path());
+  formats::append_json_string(out, file_.path());
   out += "}\n";
   return out;
 }

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "logfmt/log_file.hpp"
-#include "logfmt/trace_events.hpp"
+#include "formats/log_file.hpp"
+#include "formats/trace_events.hpp"
 #include "shim/output/record_sink.hpp"
 
 namespace computeprof::shim {
@@ -22,9 +22,9 @@ class JsonTraceSink final : public RecordSink {
   explicit JsonTraceSink(const config::Settings& settings, std::uint64_t viewer_event_limit = kViewerEventLimit);
 
   void begin() override;
-  void write(const ProfiledContext& context, const logfmt::Record& record) override;
+  void write(const ProfiledContext& context, const records::Record& record) override;
   // A counter event of the device's bytes in use after the event, by kind.
-  void write_memory(const logfmt::MemoryEvent& event, const logfmt::MemoryLedger& ledger) override;
+  void write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) override;
   void flush() override;
   void end() override;
   void abandon() override;
@@ -32,14 +32,14 @@ class JsonTraceSink final : public RecordSink {
  private:
   // Starts the next event in the buffer (the separator after the previous one).
   std::string& next_event();
-  void name_tracks(const ProfiledContext& context, logfmt::TraceTrack host, logfmt::TraceTrack gpu);
+  void name_tracks(const ProfiledContext& context, formats::TraceTrack host, formats::TraceTrack gpu);
   std::string tail() const;
   // The trace's time 0 (log_paths.hpp, export_base_wall_ns), fixed at its first event.
   void settle_base();
 
   const config::Settings& settings_;
   std::vector<std::size_t> counters_;  // the configured legacy counters
-  logfmt::LogFile file_;
+  formats::LogFile file_;
   std::string buffer_;
   std::uint64_t base_ns_ = 0;  // wall clock; event times count from here
   bool header_written_ = false;

@@ -10,14 +10,14 @@
 #include <cstdint>
 #include <vector>
 
-#include "logfmt/memory_event.hpp"
+#include "records/memory_event.hpp"
 #include "shim/process/thread_rings.hpp"
 
 namespace computeprof::shim {
 
 // A queued event; `cancelled`: a free the driver refused, only its number counts.
 struct QueuedMemoryEvent {
-  logfmt::MemoryEvent event;
+  records::MemoryEvent event;
   bool cancelled = false;
 };
 

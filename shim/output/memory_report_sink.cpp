@@ -3,14 +3,14 @@
 #include <unistd.h>
 
 #include "config/report.hpp"
-#include "logfmt/memory_report.hpp"
-#include "logfmt/memory_svg.hpp"
+#include "formats/memory_report.hpp"
+#include "formats/memory_svg.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/process/call_stacks.hpp"
 
 namespace computeprof::shim {
 
-void MemoryReportSink::write_memory(const logfmt::MemoryEvent&, const logfmt::MemoryLedger& ledger) {
+void MemoryReportSink::write_memory(const records::MemoryEvent&, const records::MemoryLedger& ledger) {
   ledger_ = &ledger;
   changed_ = true;
 }
@@ -29,8 +29,8 @@ void MemoryReportSink::write_files() {
     const auto& frames = symbolized_stack(stack);
     return frames.empty() ? std::string("??") : describe_frame(frames.front());
   };
-  if (report_.is_open()) report_.rewrite(logfmt::memory_report(*ledger_, call_site));
-  if (picture_.is_open()) picture_.rewrite(logfmt::memory_svg(*ledger_));
+  if (report_.is_open()) report_.rewrite(formats::memory_report(*ledger_, call_site));
+  if (picture_.is_open()) picture_.rewrite(formats::memory_svg(*ledger_));
 }
 
 void MemoryReportSink::checkpoint() { write_files(); }
@@ -41,7 +41,7 @@ void MemoryReportSink::end() {
   write_files();
   if (!ledger_ || !report_.is_open()) return;
   const std::string summary =
-      logfmt::memory_report_summary(*ledger_, config::escape_for_warning(report_.path()));
+      formats::memory_report_summary(*ledger_, config::escape_for_warning(report_.path()));
   // One write: the lines stay whole beside the program's own output.
   std::string_view rest = summary;
   while (!rest.empty()) {

@@ -3,7 +3,7 @@
 // report `<log stem>.memory` and the picture `<log stem>_memory.svg`, written again at
 // each flush point the program makes and at its end, and a short summary on stderr
 // when the process ends.
-#include "logfmt/log_file.hpp"
+#include "formats/log_file.hpp"
 #include "shim/output/record_sink.hpp"
 
 namespace computeprof::shim {
@@ -13,8 +13,8 @@ class MemoryReportSink final : public RecordSink {
   explicit MemoryReportSink(const config::Settings& settings) : settings_(settings) {}
 
   void begin() override {}
-  void write(const ProfiledContext&, const logfmt::Record&) override {}
-  void write_memory(const logfmt::MemoryEvent& event, const logfmt::MemoryLedger& ledger) override;
+  void write(const ProfiledContext&, const records::Record&) override {}
+  void write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) override;
   void flush() override {}
   void checkpoint() override;
   void end() override;
@@ -24,9 +24,9 @@ class MemoryReportSink final : public RecordSink {
   void write_files();
 
   const config::Settings& settings_;
-  const logfmt::MemoryLedger* ledger_ = nullptr;  // RecordOutputs', set by the first event
-  logfmt::LogFile report_;
-  logfmt::LogFile picture_;
+  const records::MemoryLedger* ledger_ = nullptr;  // RecordOutputs', set by the first event
+  formats::LogFile report_;
+  formats::LogFile picture_;
   bool opened_ = false;
   bool changed_ = false;
   bool ended_ = false;

@@ -26,7 +26,7 @@ RecordOutputs::ContextSinks& RecordOutputs::begin_context(const ProfiledContext&
   return c;
 }
 
-void RecordOutputs::write_and_route(const ProfiledContext& context, const logfmt::Record& record) {
+void RecordOutputs::write_and_route(const ProfiledContext& context, const records::Record& record) {
   ContextSinks& c = begin_context(context);
   c.route.clear();
   if (!c.ended) {
@@ -45,7 +45,7 @@ void RecordOutputs::write_and_route(const ProfiledContext& context, const logfmt
   c.routed = true;
 }
 
-void RecordOutputs::write_and_remember(const ProfiledContext& context, const logfmt::Record& record) {
+void RecordOutputs::write_and_remember(const ProfiledContext& context, const records::Record& record) {
   const auto index = static_cast<std::size_t>(context.number);
   if (index < contexts_.size() && contexts_[index].routed) {
     for (RecordSink* sink : contexts_[index].route) sink->write(context, record);
@@ -63,7 +63,7 @@ void RecordOutputs::begin_process() {
   process_begun_ = true;
 }
 
-void RecordOutputs::write_memory(logfmt::MemoryEvent event) {
+void RecordOutputs::write_memory(records::MemoryEvent event) {
   if (process_ended_) return;
   begin_process();
   memory_.apply(event);
@@ -115,7 +115,7 @@ void RecordOutputs::abandon() {
   process_sinks_.clear();
   process_begun_ = false;
   process_ended_ = false;
-  memory_ = logfmt::MemoryLedger{};
+  memory_ = records::MemoryLedger{};
   log_paths().clear();
 }
 

@@ -7,9 +7,9 @@
 #include <memory>
 #include <vector>
 
-#include "logfmt/memory_event.hpp"
-#include "logfmt/memory_ledger.hpp"
-#include "logfmt/record.hpp"
+#include "records/memory_event.hpp"
+#include "records/memory_ledger.hpp"
+#include "records/record.hpp"
 #include "shim/output/record_sink.hpp"
 
 namespace computeprof::shim {
@@ -25,7 +25,7 @@ class RecordOutputs {
   // Inline: the writer calls it for every record. The common case, a record of the
   // context written last, is one loop over its route; a change of context, its first
   // record, and the first after a change of sinks, go out of line.
-  void write(const ProfiledContext& context, const logfmt::Record& record) {
+  void write(const ProfiledContext& context, const records::Record& record) {
     if (context.number == last_number_) [[likely]] {
       for (RecordSink* sink : *last_route_) sink->write(context, record);
     } else {
@@ -34,7 +34,7 @@ class RecordOutputs {
   }
   // An allocation or free, in the order the program made them: through the ledger,
   // which completes it, to the process-wide sinks.
-  void write_memory(logfmt::MemoryEvent event);
+  void write_memory(records::MemoryEvent event);
   // Every sink that has begun.
   void flush();
   // A flush point the program made: flush, and the process-wide sinks' checkpoint.
@@ -64,10 +64,10 @@ class RecordOutputs {
   void begin_process();
   // A record of a context without a route: its sinks and the process's begun where they
   // have not, each before its first record, then the route made.
-  void write_and_route(const ProfiledContext& context, const logfmt::Record& record);
+  void write_and_route(const ProfiledContext& context, const records::Record& record);
   // A record of another context than the last one's: through its route, made if need be,
   // which is then the last one.
-  void write_and_remember(const ProfiledContext& context, const logfmt::Record& record);
+  void write_and_remember(const ProfiledContext& context, const records::Record& record);
   // After a change of routes, or of where they lie (contexts_ grew).
   void forget_last_route() { last_number_ = kNoContext; }
 
@@ -82,7 +82,7 @@ class RecordOutputs {
   bool process_begun_ = false;
   bool process_ended_ = false;
   SinkList process_sinks_;
-  logfmt::MemoryLedger memory_;
+  records::MemoryLedger memory_;
 };
 
 }  // namespace computeprof::shim

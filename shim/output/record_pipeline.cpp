@@ -48,7 +48,7 @@ constexpr auto kFullRingWait = std::chrono::milliseconds(1);
 
 void write_queued(Pipeline& p, const QueuedRecord& q) {
   p.outputs.write(*q.context, q.record);
-  delete q.record.counters;  // the record's own (logfmt/record.hpp)
+  delete q.record.counters;  // the record's own (records/record.hpp)
 }
 
 // The one ring with records; null when none or several have any.
@@ -117,7 +117,7 @@ std::size_t write_queued_records(Pipeline& p) {
 // `everything`: the process ends; memory events are handed on whatever gaps remain.
 void drain_locked(Pipeline& p, bool everything = false) {
   const std::size_t memory_events =
-      p.memory.drain([&](const logfmt::MemoryEvent& e) { p.outputs.write_memory(e); }, everything);
+      p.memory.drain([&](const records::MemoryEvent& e) { p.outputs.write_memory(e); }, everything);
   const std::size_t records = write_queued_records(p);
   // Written through at once: a process killed later keeps what was done.
   if (records != 0 || memory_events != 0) {
@@ -217,7 +217,7 @@ void push_or_wait(Pipeline& p, Rings& rings, Fill&& fill) {
 }  // namespace
 
 void detail::submit_record_otherwise(const ProfiledContext* context, std::uint64_t completed_ns,
-                                     const logfmt::Record& record) {
+                                     const records::Record& record) {
   auto& p = pipeline();
   push_or_wait(p, p.rings, [context, completed_ns, &record](QueuedRecord& q) {
     q.context = context;
@@ -250,7 +250,7 @@ void submit_records(std::span<const Submission> submissions) {
 
 std::uint64_t next_memory_sequence() { return pipeline().memory.next_sequence(); }
 
-void submit_memory_event(const logfmt::MemoryEvent& event, bool cancelled) {
+void submit_memory_event(const records::MemoryEvent& event, bool cancelled) {
   auto& p = pipeline();
   push_or_wait(p, p.memory, [&](QueuedMemoryEvent& q) {
     q.event = event;

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <span>
 
-#include "logfmt/memory_event.hpp"
-#include "logfmt/record.hpp"
+#include "records/memory_event.hpp"
+#include "records/record.hpp"
 #include "shim/process/context_registry.hpp"
 #include "shim/process/internal_worker.hpp"
 #include "shim/process/thread_rings.hpp"
@@ -19,7 +19,7 @@ namespace computeprof::shim {
 struct QueuedRecord {
   const ProfiledContext* context;
   std::uint64_t completed_ns;
-  logfmt::Record record;
+  records::Record record;
 };
 
 namespace detail {
@@ -33,14 +33,14 @@ struct RecordQueue {
 extern constinit InternalWorker<RecordQueue> g_writer;
 // The first record, a full ring: out of line.
 [[gnu::noinline]] void submit_record_otherwise(const ProfiledContext* context, std::uint64_t completed_ns,
-                                               const logfmt::Record& record);
+                                               const records::Record& record);
 }  // namespace detail
 
 // Hands one record to the writer. `completed_ns`: monotonic time the operation was
 // seen complete; it orders the log. Inline: once per operation, on the thread that
 // completes it, whose own frame is there already.
 [[gnu::always_inline]] inline void submit_record(const ProfiledContext* context, std::uint64_t completed_ns,
-                                                const logfmt::Record& record) {
+                                                const records::Record& record) {
   detail::RecordQueue* q = detail::g_writer.shared();
   if (q && try_submit_to<detail::g_writer>(q->rings, [&](QueuedRecord& r) {
         r.context = context;
@@ -56,7 +56,7 @@ extern constinit InternalWorker<RecordQueue> g_writer;
 struct Submission {
   const ProfiledContext* context;
   std::uint64_t completed_ns;
-  const logfmt::Record* record;
+  const records::Record* record;
 };
 // As submit_record for each, in order, the calling thread's ring found once: for a
 // thread that completes many operations at once (timing/event_resolver.cpp).
@@ -70,7 +70,7 @@ void prepare_to_submit_records();
 // Memory events (memtrace): the number that orders an event (MemoryEventQueue), then the
 // event with it. `cancelled`: a free the driver refused, submitted for its number only.
 std::uint64_t next_memory_sequence();
-void submit_memory_event(const logfmt::MemoryEvent& event, bool cancelled = false);
+void submit_memory_event(const records::MemoryEvent& event, bool cancelled = false);
 
 // Writes every submitted record and flushes every sink.
 void flush_records();

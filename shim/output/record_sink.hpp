@@ -4,9 +4,9 @@
 // (the classic logs: a file per context) or the whole process (exports: one file with
 // every context). The record pipeline's writer thread is its only caller, one call at
 // a time: a sink needs no lock of its own.
-#include "logfmt/memory_event.hpp"
-#include "logfmt/memory_ledger.hpp"
-#include "logfmt/record.hpp"
+#include "records/memory_event.hpp"
+#include "records/memory_ledger.hpp"
+#include "records/record.hpp"
 #include "shim/process/context_registry.hpp"
 
 namespace computeprof::shim {
@@ -18,11 +18,11 @@ class RecordSink {
   // Before its first record (a sink that never gets one creates nothing).
   virtual void begin() = 0;
   // One record, in the order operations completed.
-  virtual void write(const ProfiledContext& context, const logfmt::Record& record) = 0;
+  virtual void write(const ProfiledContext& context, const records::Record& record) = 0;
   // One allocation or free (memtrace; process-wide sinks only), in the order the
   // program made them, completed by `ledger` (a free has its allocation's bytes), which
   // holds the memory picture up to and including it.
-  virtual void write_memory(const logfmt::MemoryEvent& /*event*/, const logfmt::MemoryLedger& /*ledger*/) {}
+  virtual void write_memory(const records::MemoryEvent& /*event*/, const records::MemoryLedger& /*ledger*/) {}
   // After each batch of records: what was written reaches the file, in a form a reader
   // can use as it stands.
   virtual void flush() = 0;

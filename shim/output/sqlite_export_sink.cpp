@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include "config/report.hpp"
-#include "logfmt/copy_kind.hpp"
-#include "logfmt/kernel_names.hpp"
+#include "records/copy_kind.hpp"
+#include "records/kernel_names.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/output/sqlite_schema.hpp"
 #include "shim/process/call_stacks.hpp"
@@ -48,19 +48,19 @@ std::int64_t device_id(const ProfiledContext& c) {
   return c.device + (c.api == config::Api::opencl ? kOpenCLDeviceIds : 0);
 }
 
-std::int64_t memory_kind(logfmt::CopyEnd end, const logfmt::Record& r) {
+std::int64_t memory_kind(records::CopyEnd end, const records::Record& r) {
   switch (end) {
-    case logfmt::CopyEnd::host:
-      return r.host_mem_type == logfmt::HostMemType::page_locked ? nsys::pinned : nsys::pageable;
-    case logfmt::CopyEnd::array: return nsys::array;
-    case logfmt::CopyEnd::device:
-    case logfmt::CopyEnd::peer: return nsys::device;
+    case records::CopyEnd::host:
+      return r.host_mem_type == records::HostMemType::page_locked ? nsys::pinned : nsys::pageable;
+    case records::CopyEnd::array: return nsys::array;
+    case records::CopyEnd::device:
+    case records::CopyEnd::peer: return nsys::device;
   }
   return nsys::unknown_memory;
 }
 
-std::int64_t copy_kind(const logfmt::CopyEnds& e) {
-  using logfmt::CopyEnd;
+std::int64_t copy_kind(const records::CopyEnds& e) {
+  using records::CopyEnd;
   if (e.source == CopyEnd::peer) return nsys::ptop;
   constexpr int kKinds[3][3] = {// [source][destination]: host, device, array
                                 {nsys::htoh, nsys::htod, nsys::htoa},
@@ -209,10 +209,10 @@ void SqliteExportSink::insert_call(std::int64_t start, std::int64_t end, std::in
                    stack != 0 ? std::optional<std::int64_t>(stack) : std::nullopt});
 }
 
-void SqliteExportSink::write_memory(const logfmt::MemoryEvent& e, const logfmt::MemoryLedger&) {
+void SqliteExportSink::write_memory(const records::MemoryEvent& e, const records::MemoryLedger&) {
   // A free of an unknown address has no bytes to give back; a mapping's memory is its
   // cuMemCreate's, counted there.
-  if (e.unknown || e.kind == logfmt::MemoryKind::mapping || !in_transaction()) return;
+  if (e.unknown || e.kind == records::MemoryKind::mapping || !in_transaction()) return;
   const auto correlation = static_cast<std::int64_t>(e.correlation_id);
   const std::int64_t start = static_cast<std::int64_t>(e.start_ns) - base_ns_;
   const std::int64_t end = static_cast<std::int64_t>(e.wall_ns) - base_ns_;
@@ -223,7 +223,7 @@ void SqliteExportSink::write_memory(const logfmt::MemoryEvent& e, const logfmt::
   };
   insert(memory_usage, {end, global_pid_, static_cast<std::int64_t>(e.device), static_cast<std::int64_t>(e.context_id),
                         static_cast<std::int64_t>(e.address), 0, static_cast<std::int64_t>(e.bytes),
-                        logfmt::nsys_memory_kind(e.kind), e.operation == logfmt::MemoryOperation::free ? 1 : 0,
+                        records::nsys_memory_kind(e.kind), e.operation == records::MemoryOperation::free ? 1 : 0,
                         std::nullopt, correlation,
                         e.stream_id != 0 ? std::optional<std::int64_t>(static_cast<std::int64_t>(e.stream_id))
                                          : std::nullopt,
@@ -231,7 +231,7 @@ void SqliteExportSink::write_memory(const logfmt::MemoryEvent& e, const logfmt::
                         std::nullopt, std::nullopt});
 }
 
-void SqliteExportSink::write(const ProfiledContext& c, const logfmt::Record& r) {
+void SqliteExportSink::write(const ProfiledContext& c, const records::Record& r) {
   if (!in_transaction()) return;
   const std::int64_t device = device_id(c);
   if (devices_.insert(device).second) {
@@ -256,27 +256,27 @@ void SqliteExportSink::write(const ProfiledContext& c, const logfmt::Record& r) 
   const std::int64_t context = c.number;
   const auto stream = static_cast<std::int64_t>(r.stream_id);
   switch (r.kind) {
-    case logfmt::RecordKind::kernel: {
-      const std::string demangled = logfmt::demangled_name(r.method);
+    case records::RecordKind::kernel: {
+      const std::string demangled = records::demangled_name(r.method);
       const std::int64_t launch_type =
           r.api.find("Cooperative") != std::string_view::npos ? nsys::cooperative_single_device : nsys::regular;
       insert(kernel, {start, end, device, context, std::nullopt, stream, correlation, global_pid_,
-                      string_id_of(demangled), string_id_of(logfmt::base_name(demangled)), string_id_of(r.method),
+                      string_id_of(demangled), string_id_of(records::base_name(demangled)), string_id_of(r.method),
                       launch_type, r.cache_config_executed, r.registers, r.grid.x, r.grid.y, r.grid.z, r.block.x,
                       r.block.y, r.block.z, r.static_smem, r.dynamic_smem, 0, 0, correlation, std::nullopt,
                       std::nullopt, std::nullopt});
       for (std::size_t id : counters_) {
-        const logfmt::CounterValue v = r.counter(id);
-        if (v.state == logfmt::CounterValue::State::absent) continue;
+        const records::CounterValue v = r.counter(id);
+        if (v.state == records::CounterValue::State::absent) continue;
         insert(counter, {correlation, string_id_of(config::legacy_counters()[id].name),
-                         v.state == logfmt::CounterValue::State::value
+                         v.state == records::CounterValue::State::value
                              ? std::optional<std::int64_t>(static_cast<std::int64_t>(v.value))
                              : std::nullopt});
       }
       break;
     }
-    case logfmt::RecordKind::memcpy: {
-      const auto ends = logfmt::copy_ends(r.method);
+    case records::RecordKind::memcpy: {
+      const auto ends = records::copy_ends(r.method);
       if (!ends) break;
       insert(memcpy, {start, end, device, context, std::nullopt, stream, correlation, global_pid_,
                       static_cast<std::int64_t>(r.transfer_bytes), copy_kind(*ends), std::nullopt,
@@ -284,12 +284,12 @@ void SqliteExportSink::write(const ProfiledContext& c, const logfmt::Record& r) 
                       std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
       break;
     }
-    case logfmt::RecordKind::memset:
+    case records::RecordKind::memset:
       // The value set is not recorded; nsys's column cannot be empty.
       insert(memset, {start, end, device, context, std::nullopt, stream, correlation, global_pid_, 0,
                       static_cast<std::int64_t>(r.transfer_bytes), std::nullopt, nsys::device});
       break;
-    case logfmt::RecordKind::graph: break;  // its call's RUNTIME row only: no single GPU activity
+    case records::RecordKind::graph: break;  // its call's RUNTIME row only: no single GPU activity
   }
 }
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "logfmt/log_file.hpp"
+#include "formats/log_file.hpp"
 #include "shim/output/record_sink.hpp"
 #include "shim/output/sqlite_library.hpp"
 
@@ -21,9 +21,9 @@ class SqliteExportSink final : public RecordSink {
   ~SqliteExportSink() override;
 
   void begin() override;
-  void write(const ProfiledContext& context, const logfmt::Record& record) override;
+  void write(const ProfiledContext& context, const records::Record& record) override;
   // A RUNTIME row for the call and a CUDA_GPU_MEMORY_USAGE_EVENTS row (nsys's columns).
-  void write_memory(const logfmt::MemoryEvent& event, const logfmt::MemoryLedger& ledger) override;
+  void write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) override;
   void flush() override;
   void end() override;
   void abandon() override;
@@ -61,7 +61,7 @@ class SqliteExportSink final : public RecordSink {
   const SqliteLibrary* sql_ = nullptr;
   sqlite3* db_ = nullptr;
   // Held open for the life of the database: the path stays claimed by this process.
-  logfmt::LogFile file_;
+  formats::LogFile file_;
   sqlite3_stmt* statements_[kStatements] = {};
   bool in_transaction_ = false;
   std::int64_t base_ns_ = 0;

@@ -23,9 +23,9 @@ void StackFileSink::write_stack(std::uint32_t id) {
   file_.append(text);
 }
 
-void StackFileSink::write(const ProfiledContext&, const logfmt::Record& record) { write_stack(record.stack_id); }
+void StackFileSink::write(const ProfiledContext&, const records::Record& record) { write_stack(record.stack_id); }
 
-void StackFileSink::write_memory(const logfmt::MemoryEvent& event, const logfmt::MemoryLedger&) {
+void StackFileSink::write_memory(const records::MemoryEvent& event, const records::MemoryLedger&) {
   write_stack(event.stack_id);
 }
 

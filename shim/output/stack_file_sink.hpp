@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <set>
 
-#include "logfmt/log_file.hpp"
+#include "formats/log_file.hpp"
 #include "shim/output/record_sink.hpp"
 
 namespace computeprof::shim {
@@ -15,8 +15,8 @@ class StackFileSink final : public RecordSink {
   explicit StackFileSink(const config::Settings& settings) : settings_(settings) {}
 
   void begin() override;
-  void write(const ProfiledContext& context, const logfmt::Record& record) override;
-  void write_memory(const logfmt::MemoryEvent& event, const logfmt::MemoryLedger& ledger) override;
+  void write(const ProfiledContext& context, const records::Record& record) override;
+  void write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) override;
   void flush() override;
   void end() override;
   void abandon() override;
@@ -25,7 +25,7 @@ class StackFileSink final : public RecordSink {
   void write_stack(std::uint32_t id);
 
   const config::Settings& settings_;
-  logfmt::LogFile file_;
+  formats::LogFile file_;
   std::set<std::uint32_t> written_;
 };
 

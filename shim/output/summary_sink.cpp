@@ -6,16 +6,16 @@
 
 namespace computeprof::shim {
 
-void SummarySink::write(const ProfiledContext&, const logfmt::Record& record) {
+void SummarySink::write(const ProfiledContext&, const records::Record& record) {
   // A graph launch timed as a whole is no one GPU activity.
-  if (record.kind == logfmt::RecordKind::graph) return;
+  if (record.kind == records::RecordKind::graph) return;
   summary_.add(record.method, record.gputime_ns);
 }
 
 void SummarySink::end() {
   if (printed_) return;
   printed_ = true;
-  const std::string text = logfmt::format_summary(summary_.rows(), fmt::format("=={}== ", getpid()));
+  const std::string text = formats::format_summary(summary_.rows(), fmt::format("=={}== ", getpid()));
   // One write: the table stays whole beside the program's own output.
   std::string_view rest = text;
   while (!rest.empty()) {

@@ -1,7 +1,7 @@
 #pragma once
 // `summary`: nvprof's table of GPU activities, printed on stderr when the process ends
 // (docs/format.md, "Summary").
-#include "logfmt/summary_table.hpp"
+#include "formats/summary_table.hpp"
 #include "shim/output/record_sink.hpp"
 
 namespace computeprof::shim {
@@ -9,14 +9,14 @@ namespace computeprof::shim {
 class SummarySink final : public RecordSink {
  public:
   void begin() override {}
-  void write(const ProfiledContext& context, const logfmt::Record& record) override;
+  void write(const ProfiledContext& context, const records::Record& record) override;
   void flush() override {}
   // The process ends: the table, once.
   void end() override;
   void abandon() override { summary_ = {}; }
 
  private:
-  logfmt::GpuSummary summary_;
+  formats::GpuSummary summary_;
   bool printed_ = false;
 };
 

@@ -5,7 +5,7 @@
 #include <unordered_map>
 
 #include "config/report.hpp"
-#include "logfmt/kernel_names.hpp"
+#include "records/kernel_names.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -24,8 +24,8 @@ bool searches(const std::regex& pattern, const std::string& text) {
 }  // namespace
 
 KernelNameVerdict judge_kernel_name(const config::KernelFilters& filters, std::string_view mangled) {
-  const std::string demangled = logfmt::demangled_name(mangled);
-  const std::string_view base = logfmt::base_name(demangled);
+  const std::string demangled = records::demangled_name(mangled);
+  const std::string_view base = records::base_name(demangled);
   const std::string mangled_text(mangled);
   KernelNameVerdict verdict;
   for (std::size_t i = 0; i < filters.include.size() && i < kMaxKernelSpecs; ++i) {
@@ -83,8 +83,8 @@ bool selects_graph_nodes() {
   return filters.active() && filters.scope == config::FilterScope::all;
 }
 
-bool graph_node_selected(const ProfiledContext& context, const logfmt::Record& node) {
-  if (node.kind != logfmt::RecordKind::kernel) return true;
+bool graph_node_selected(const ProfiledContext& context, const records::Record& node) {
+  if (node.kind != records::RecordKind::kernel) return true;
   // Verdicts by name, kept for the process: node names are interned. Asked on the
   // activity collector's thread only.
   static auto* verdicts = new std::unordered_map<const char*, KernelNameVerdict>;

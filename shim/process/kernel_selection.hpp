@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "config/kernel_filter.hpp"
-#include "logfmt/record.hpp"
+#include "records/record.hpp"
 #include "shim/process/context_registry.hpp"
 #include "shim/process/profiling_state.hpp"
 
@@ -115,6 +115,6 @@ bool selects_graph_nodes();
 // A record made by an activity of a graph launch (one of its nodes): a kernel is
 // recorded only if the filters select it by name, context and stream (invocation,
 // launchskip and launchcount count direct launches); copies and memsets always.
-bool graph_node_selected(const ProfiledContext& context, const logfmt::Record& node);
+bool graph_node_selected(const ProfiledContext& context, const records::Record& node);
 
 }  // namespace computeprof::shim

@@ -7,7 +7,7 @@
 // The timings: shim/cuda/recorded_call.hpp (CUDA), shim/opencl/command_timer.hpp.
 #include <string_view>
 
-#include "logfmt/record.hpp"
+#include "records/record.hpp"
 #include "shim/process/call_stacks.hpp"
 #include "shim/process/operation_ids.hpp"
 
@@ -15,7 +15,7 @@ namespace computeprof::shim {
 
 // Which call made the operation: `api` is the wrapper's entry point (a literal);
 // `stack_depth` the frames to capture (OperationSettings::callstack_depth).
-inline void identify(logfmt::Record& record, std::string_view api, unsigned stack_depth) {
+inline void identify(records::Record& record, std::string_view api, unsigned stack_depth) {
   record.api = api;
   record.correlation_id = next_operation_id();
   record.thread_id = this_thread_id();
@@ -23,7 +23,7 @@ inline void identify(logfmt::Record& record, std::string_view api, unsigned stac
 }
 
 // `timing` times one operation:
-//   logfmt::Record& record()   the record it claimed for the operation (claimed when it
+//   records::Record& record()  the record it claimed for the operation (claimed when it
 //                              was made)
 //   around(call)               what it does just before and just after the real call,
 //                              which it makes; returns the call's result
@@ -33,8 +33,9 @@ inline void identify(logfmt::Record& record, std::string_view api, unsigned stac
 // pointers the call is about to use). Forced inline, with the timing's own steps: once
 // per operation, and a wrapper holds several timings.
 template <typename Timing, typename Describe, typename Call>
-[[gnu::always_inline]] inline auto record_operation(Timing& timing, std::string_view api, unsigned stack_depth, Describe&& describe, Call&& call) {
-  logfmt::Record& record = timing.record();
+[[gnu::always_inline]] inline auto record_operation(Timing& timing, std::string_view api, unsigned stack_depth,
+                                                    Describe&& describe, Call&& call) {
+  records::Record& record = timing.record();
   identify(record, api, stack_depth);
   describe(record);
   const auto result = timing.around(call);

@@ -92,7 +92,7 @@ bool ConcurrentOperation::give_events(const ThreadContext& tc, EventTrack& track
 
 void ConcurrentOperation::complete() {
   const std::uint64_t cpu_end_ns = monotonic_ns();
-  logfmt::Record& r = slot_->record;
+  records::Record& r = slot_->record;
   const ContextOrigin& origin = track_->profiled->origin;
   const std::uint64_t cpu_start_ns = timer_.cpu_start_ns();
   r.cputime_ns = cpu_end_ns - cpu_start_ns;
@@ -110,7 +110,7 @@ void ConcurrentOperation::complete() {
 
 void ConcurrentOperation::submit_untimed(std::uint64_t cpu_end_ns) {
   config::warn_once("timing events failed; gputime of such records is 0");
-  logfmt::Record& r = slot_->record;
+  records::Record& r = slot_->record;
   const ContextOrigin& origin = track_->profiled->origin;
   r.gpu_end_ns = r.gpu_start_ns = origin.wall_ns + (cpu_end_ns - origin.monotonic_ns);
   submit_record(track_->profiled, cpu_end_ns, r);

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "logfmt/record.hpp"
+#include "records/record.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/process/blank.hpp"
 #include "shim/process/profiling_state.hpp"
@@ -31,7 +31,7 @@ class ConcurrentOperation {
     while (!track->slot_free(h)) make_room(*track);
     EventSlot& slot = track->slots[h % EventTrack::kSlots];
     if (!slot.start && !give_events(tc, *track, h)) return;
-    slot.record = blank<logfmt::Record>();
+    slot.record = blank<records::Record>();
     slot.waited_wall_ns = 0;
     track_ = track;
     slot_ = &slot;
@@ -42,7 +42,7 @@ class ConcurrentOperation {
   bool claimed() const { return slot_ != nullptr; }
   // The steps of record_operation (shim/process/recorded_operation.hpp), once claimed.
   // The slot's record, to be described before the call.
-  [[gnu::always_inline]] logfmt::Record& record() { return slot_->record; }
+  [[gnu::always_inline]] records::Record& record() { return slot_->record; }
   // The start event just before the real call.
   template <typename Call>
   [[gnu::always_inline]] CUresult around(Call& call) {

@@ -95,7 +95,7 @@ constexpr std::size_t kBatch = EventTrack::kSlots / 4;
   t.anchored = chained;
   t.anchor_end_ns = gpu_end_ns;
 
-  logfmt::Record& r = slot.record;
+  records::Record& r = slot.record;
   r.gputime_ns = timed ? elapsed_ns(ms) : 0;
   r.gpu_end_ns = gpu_end_ns;
   r.gpu_start_ns = gpu_end_ns - r.gputime_ns;
@@ -116,7 +116,7 @@ std::size_t resolve_oldest(EventTrack& t, bool wait) {
   std::array<Submission, kBatch> batch;
   std::size_t n = 0;
   for (; n < slots && complete_slot(t, tail + n, wait); ++n) {
-    const logfmt::Record& r = t.slots[(tail + n) % EventTrack::kSlots].record;
+    const records::Record& r = t.slots[(tail + n) % EventTrack::kSlots].record;
     batch[n] = {t.profiled, t.profiled->origin.monotonic_at(r.gpu_end_ns), &r};
   }
   if (n == 0) return 0;

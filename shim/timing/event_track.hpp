@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <mutex>
 
-#include "logfmt/record.hpp"
+#include "records/record.hpp"
 #include "shim/intercept/cuda_api.hpp"
 #include "shim/process/context_registry.hpp"
 
@@ -24,7 +24,7 @@ struct EventSlot {
   // Wall time at which the owner saw `end` complete when it waited for it to anchor
   // the track's GPU times; 0 when it did not wait.
   std::uint64_t waited_wall_ns = 0;
-  logfmt::Record record;  // all but the GPU times, filled by the owner
+  records::Record record;  // all but the GPU times, filled by the owner
 };
 
 struct EventTrack {

@@ -10,7 +10,7 @@ namespace computeprof::shim {
 
 void OperationTimer::restart_cpu_clock() { cpu_start_ns_ = monotonic_ns(); }
 
-void OperationTimer::finish(logfmt::Record& record) {
+void OperationTimer::finish(records::Record& record) {
   const DriverCalls& d = *driver_calls();
   float ms = 0.0f;
   bool timed = started_ && d.event_record(context_->end, stream_) == CUDA_SUCCESS;
@@ -32,7 +32,7 @@ void OperationTimer::finish(logfmt::Record& record) {
   describe_stream(record);
 }
 
-void OperationTimer::finish_waited(logfmt::Record& record) {
+void OperationTimer::finish_waited(records::Record& record) {
   const DriverCalls& d = *driver_calls();
   {
     const RelaxedCaptureMode relaxed(d);
@@ -43,7 +43,7 @@ void OperationTimer::finish_waited(logfmt::Record& record) {
   finish_cpu_side(record);
 }
 
-void OperationTimer::record_stream_id(logfmt::Record& record) const {
+void OperationTimer::record_stream_id(records::Record& record) const {
   const DriverCalls& d = *driver_calls();
   unsigned long long stream_id = 0;
   if (d.stream_get_id && d.stream_get_id(stream_, &stream_id) == CUDA_SUCCESS) {

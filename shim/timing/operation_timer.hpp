@@ -5,7 +5,7 @@
 // end of the wait.
 #include <cstdint>
 
-#include "logfmt/record.hpp"
+#include "records/record.hpp"
 #include "shim/intercept/cuda_api.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/process/clock.hpp"
@@ -50,17 +50,17 @@ class OperationTimer {
   // make half again as costly.
   void start() { started_ = driver_calls()->event_record(context_->start, stream_) == CUDA_SUCCESS; }
   // After the real call succeeded: waits, then fills the record's times and stream.
-  void finish(logfmt::Record& record);
+  void finish(records::Record& record);
   // After the real call succeeded, when something else gives the GPU times (CUPTI's
   // activity records), serialized: waits for the operation's stream, as the old
   // profiler did, then finish_cpu_side(). No event: a pair costs a launch more than
   // the wait itself on a GPU (docs/validation/2026-11-26-h200.md).
-  void finish_waited(logfmt::Record& record);
+  void finish_waited(records::Record& record);
   // After the real call succeeded (and any wait), when something else gives the GPU
   // times: the CPU side of the record and its stream; its GPU start and end are this
   // moment on the wall clock until then. Inline: a few stores, for which a call and its
   // frame would cost a third more.
-  void finish_cpu_side(logfmt::Record& record) {
+  void finish_cpu_side(records::Record& record) {
     completed_ns_ = monotonic_ns();
     const ContextOrigin& origin = context_->profiled->origin;
     record.cputime_ns = completed_ns_ - cpu_start_ns_;
@@ -71,14 +71,14 @@ class OperationTimer {
   const ProfiledContext* profiled() const { return context_->profiled; }
   ThreadContext& context() const { return *context_; }
   // The record's stream id, when the log has the column (a driver call: only then).
-  void describe_stream(logfmt::Record& record) const {
+  void describe_stream(records::Record& record) const {
     if (context_->profiled->profile->fields.stream_id) record_stream_id(record);
   }
   std::uint64_t cpu_start_ns() const { return cpu_start_ns_; }
   std::uint64_t completed_ns() const { return completed_ns_; }
 
  private:
-  void record_stream_id(logfmt::Record& record) const;
+  void record_stream_id(records::Record& record) const;
 
   std::uint64_t cpu_start_ns_;
   std::uint64_t completed_ns_ = 0;

@@ -169,8 +169,8 @@ foreach(folder IN LISTS folders)
   endforeach()
 endforeach()
 
-# config/ and logfmt/ build and are tested on any machine: no CUDA or OpenCL headers.
-foreach(folder config logfmt)
+# config/, records/ and formats/ build and are tested on any machine: no CUDA or OpenCL headers.
+foreach(folder config records formats)
   files_of("${folder}" sources cpp hpp def)
   foreach(source IN LISTS sources)
     file(STRINGS "${source}" includes REGEX "^#include <(cuda|cupti|CL/|nvPTX|nvperf)")

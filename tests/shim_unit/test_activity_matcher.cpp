@@ -14,11 +14,11 @@
 #include "shim/activity/activity_records.hpp"
 
 using namespace computeprof::shim;
-using computeprof::logfmt::CopyKind;
-using computeprof::logfmt::MemorySide;
-using computeprof::logfmt::Record;
-using computeprof::logfmt::RecordKind;
-using computeprof::logfmt::TransferDir;
+using computeprof::records::CopyKind;
+using computeprof::records::MemorySide;
+using computeprof::records::Record;
+using computeprof::records::RecordKind;
+using computeprof::records::TransferDir;
 
 namespace {
 

@@ -42,7 +42,7 @@ TEST_CASE("the trace ends like JSON after every flush, and says once when it gro
   {
     JsonTraceSink sink(settings, 20);
     ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr};
-    logfmt::Record r;
+    records::Record r;
     r.method = "_Z4spiny";
     r.api = "cuLaunchKernel";
     sink.begin();

@@ -9,7 +9,7 @@
 #include "shim/process/record_fields.hpp"
 
 using namespace computeprof::shim;
-using computeprof::logfmt::Record;
+using computeprof::records::Record;
 
 namespace {
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "logfmt/record.hpp"
+#include "records/record.hpp"
 #include "shim/process/recorded_operation.hpp"
 
-using computeprof::logfmt::Record;
+using computeprof::records::Record;
 using computeprof::shim::record_operation;
 
 namespace {

@@ -3,11 +3,12 @@
 #include <string>
 
 #include "config/profile_config.hpp"
-#include "logfmt/columns.hpp"
+#include "formats/columns.hpp"
 #include "warning_capture.hpp"
 
 using namespace computeprof;
-using namespace computeprof::logfmt;
+using namespace computeprof::records;
+using namespace computeprof::formats;
 
 namespace {
 

@@ -1,9 +1,9 @@
 // What a copy is called in the log, from where its ends live (docs/format.md, "Methods and directions").
 #include "catch.hpp"
 
-#include "logfmt/copy_kind.hpp"
+#include "records/copy_kind.hpp"
 
-using namespace computeprof::logfmt;
+using namespace computeprof::records;
 
 TEST_CASE("directions, names and host memory types of every pair of ends", "[copies]") {
   struct Case {

@@ -13,12 +13,12 @@
 #include <sstream>
 
 #include "config/report.hpp"
-#include "logfmt/log_file.hpp"
+#include "formats/log_file.hpp"
 #include "warning_capture.hpp"
 
 using namespace computeprof;
-using logfmt::LogFile;
-using logfmt::OpenStatus;
+using formats::LogFile;
+using formats::OpenStatus;
 namespace fs = std::filesystem;
 
 namespace {

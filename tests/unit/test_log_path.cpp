@@ -3,11 +3,11 @@
 #include <map>
 #include <string>
 
-#include "logfmt/log_path.hpp"
+#include "formats/log_path.hpp"
 #include "warning_capture.hpp"
 
 using namespace computeprof;
-using namespace computeprof::logfmt;
+using namespace computeprof::formats;
 
 namespace {
 

@@ -3,11 +3,12 @@
 #include <string>
 #include <vector>
 
-#include "logfmt/memory_ledger.hpp"
-#include "logfmt/memory_report.hpp"
-#include "logfmt/memory_svg.hpp"
+#include "records/memory_ledger.hpp"
+#include "formats/memory_report.hpp"
+#include "formats/memory_svg.hpp"
 
-using namespace computeprof::logfmt;
+using namespace computeprof::records;
+using namespace computeprof::formats;
 
 namespace {
 

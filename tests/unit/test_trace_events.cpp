@@ -1,9 +1,10 @@
 // Records as Chrome trace events: exact text of each kind of event.
 #include "catch.hpp"
 
-#include "logfmt/trace_events.hpp"
+#include "formats/trace_events.hpp"
 
-using namespace computeprof::logfmt;
+using namespace computeprof::records;
+using namespace computeprof::formats;
 
 namespace {
 Record kernel() {

@@ -1,0 +1,328 @@
+#include "formats/record_writer.hpp"
+
+#include <array>
+#include <charconv>
+#include <cstring>
+#include <type_traits>
+
+#include <fmt/format.h>
+
+namespace computeprof::formats {
+namespace {
+
+// Every value is written through a raw pointer into room the line reserved for itself
+// (LineWriter::bound): one capacity check per record, not one per piece.
+char* put(char* p, std::string_view text) {
+  std::memcpy(p, text.data(), text.size());
+  return p + text.size();
+}
+
+// `name`'s bytes as two copies of its first and last 8 or 16, overlapping: no call for a
+// name of 8 to 32 bytes (every copy's method, many kernels'); memcpy for the others.
+inline char* put_name(char* p, std::string_view name) {
+  const char* const s = name.data();
+  const std::size_t n = name.size();
+  if (n - 8 <= 8) {
+    std::array<char, 8> first, last;
+    std::memcpy(first.data(), s, 8);
+    std::memcpy(last.data(), s + n - 8, 8);
+    std::memcpy(p, first.data(), 8);
+    std::memcpy(p + n - 8, last.data(), 8);
+  } else if (n - 16 <= 16) {
+    std::array<char, 16> first, last;
+    std::memcpy(first.data(), s, 16);
+    std::memcpy(last.data(), s + n - 16, 16);
+    std::memcpy(p, first.data(), 16);
+    std::memcpy(p + n - 16, last.data(), 16);
+  } else {
+    std::memcpy(p, s, n);
+  }
+  return p + n;
+}
+
+// Integers are written two digits per division, from fmt's table of the digit pairs
+// "00" to "99" (what fmt::format_to writes integers with).
+const char* digit_pair(unsigned value) { return fmt::detail::digits2(value); }
+
+// 0 to 99.
+char* put_below_100(char* p, unsigned value) {
+  if (value < 10) {
+    *p = static_cast<char>('0' + value);
+    return p + 1;
+  }
+  std::memcpy(p, digit_pair(value), 2);
+  return p + 2;
+}
+
+// Counted from the fewest digits: a comparison per digit, a division per four (for the
+// five and six digits of most long values, fewer instructions than fmt's count_digits).
+int decimal_digits(std::uint64_t value) {
+  for (int digits = 1;; digits += 4, value /= 10000) {
+    if (value < 10) return digits;
+    if (value < 100) return digits + 1;
+    if (value < 1000) return digits + 2;
+    if (value < 10000) return digits + 3;
+  }
+}
+
+// Writes the digits of `value` to the left of `end`, two per division.
+template <typename Unsigned>
+void put_digits_before(char* end, Unsigned value) {
+  for (; value >= 100; value /= 100) {
+    end -= 2;
+    std::memcpy(end, digit_pair(static_cast<unsigned>(value % 100)), 2);
+  }
+  if (value >= 10) {
+    std::memcpy(end - 2, digit_pair(static_cast<unsigned>(value)), 2);
+  } else {
+    end[-1] = static_cast<char>('0' + value);
+  }
+}
+
+// Five digits and more (a copy's bytes, a long time): into room counted first, from the
+// right, in 32 bits where they fit (a division by 100 is then one multiplication). Out
+// of line: put_integer's rare case.
+[[gnu::noinline]] char* put_long_integer(char* p, std::uint64_t value) {
+  char* const end = p + 4 + decimal_digits(value / 10000);
+  if (value <= UINT32_MAX) {
+    put_digits_before(end, static_cast<std::uint32_t>(value));
+  } else {
+    put_digits_before(end, value);
+  }
+  return end;
+}
+
+// Up to four digits (nearly every value: times in microseconds, a launch's sizes, ids)
+// straight from the left. Inline: its call and frame cost about 8 instructions a value.
+inline char* put_integer(char* p, std::uint64_t value) {
+  if (value < 100) return put_below_100(p, static_cast<unsigned>(value));
+  if (value >= 10000) [[unlikely]] return put_long_integer(p, value);
+  const auto v = static_cast<unsigned>(value);
+  const unsigned hundreds = v / 100;
+  p = put_below_100(p, hundreds);
+  std::memcpy(p, digit_pair(v - hundreds * 100), 2);
+  return p + 2;
+}
+
+// ".000" to ".999": a record's two times and its occupancy each take their decimals
+// from here in one 4-byte copy, not three divisions.
+constexpr auto kDecimals = [] {
+  std::array<std::array<char, 4>, 1000> table{};
+  for (unsigned i = 0; i < 1000; ++i) {
+    table[i] = {'.', static_cast<char>('0' + i / 100), static_cast<char>('0' + i / 10 % 10),
+                static_cast<char>('0' + i % 10)};
+  }
+  return table;
+}();
+
+// Nanoseconds as microseconds with three decimals, exactly (no floating point).
+char* put_micros(char* p, std::uint64_t ns) {
+  p = put_integer(p, ns / 1000);
+  std::memcpy(p, kDecimals[ns % 1000].data(), 4);
+  return p + 4;
+}
+
+// 8 lower-case hex digits, all at once: each nibble spread to a byte of its own, in
+// the order it is written, then turned into its digit ('a' is 39 past '9' + 1).
+void put_hex8(char* p, std::uint32_t value) {
+  std::uint64_t x = value;
+  x = (x | x << 16) & 0x0000ffff0000ffff;
+  x = (x | x << 8) & 0x00ff00ff00ff00ff;
+  x = (x | x << 4) & 0x0f0f0f0f0f0f0f0f;  // nibble i in byte i
+  if constexpr (std::endian::native == std::endian::little) x = __builtin_bswap64(x);
+  const std::uint64_t letters = (x + 0x0606060606060606) >> 4 & 0x0101010101010101;  // 1 in bytes of 10..15
+  x += 0x3030303030303030 + letters * 39;
+  std::memcpy(p, &x, 8);
+}
+
+// 16 lower-case hex digits (docs/format.md, "Values").
+char* put_hex16(char* p, std::uint64_t value) {
+  put_hex8(p, static_cast<std::uint32_t>(value >> 32));
+  put_hex8(p + 8, static_cast<std::uint32_t>(value));
+  return p + 16;
+}
+
+// Three decimals, rounded as printf's %.3f rounds: to nearest, ties to even, from the
+// float's exact binary value. Occupancies (0..1) are scaled in integers, exactly; other
+// values go through std::to_chars (the same digits, slower). Inline: nearly every
+// kernel's record has an occupancy.
+inline char* put_fixed3(char* p, float value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  const int exponent = static_cast<int>(bits >> 23 & 0xff);
+  if (bits >> 31 != 0 || exponent >= 127) {  // not 0 <= value < 1
+    return std::to_chars(p, p + kMaxValue, static_cast<double>(value), std::chars_format::fixed, 3).ptr;
+  }
+  std::uint64_t thousandths = 0;  // below 2^-40, value * 1000 < 2^-30 rounds to 0
+  if (exponent > 86) {
+    // value = mantissa * 2^-shift exactly, so value * 1000 = scaled * 2^-shift.
+    const std::uint64_t scaled = ((bits & 0x7fffff) | 0x800000) * std::uint64_t{1000};  // < 2^34
+    const int shift = 150 - exponent;                                                  // 24 to 63
+    // Half less one rounds to nearest; the lowest kept bit breaks a tie towards even.
+    thousandths = (scaled + (std::uint64_t{1} << (shift - 1)) - 1 + (scaled >> shift & 1)) >> shift;
+  }
+  const bool one = thousandths == 1000;  // from 0.9995
+  p[0] = one ? '1' : '0';
+  std::memcpy(p + 1, kDecimals[one ? 0 : thousandths].data(), 4);
+  return p + 5;
+}
+
+// The values of the grouped keys of the old logs: gridsize=[ 2, 1 ], gridsize3d=[ 2, 1, 1 ],
+// threadblocksize=[ 32, 8, 8 ] (ndrangesize / workgroupsize in OpenCL logs).
+char* put_dims(char* p, const records::Dim3& dims, bool with_z) {
+  p = put_integer(p, dims.x);
+  p = put_integer(put(p, ", "), dims.y);
+  return with_z ? put_integer(put(p, ", "), dims.z) : p;
+}
+
+// Whether `field` holds any of kChars. memchr scans a long template name many bytes at
+// a time (find_first_of would test every character against the set).
+template <char... kChars>
+bool holds_any(std::string_view field) {
+  return ((std::memchr(field.data(), kChars, field.size()) != nullptr) || ...);
+}
+
+// '\n', '\r' and '\\' as the two characters \n, \r and \\, so that a record stays one
+// line and the escapes read back unambiguously: at most two characters per character
+// of `field`.
+char* put_kvp_field(char* p, std::string_view field) {
+  if (!holds_any<'\\', '\n', '\r'>(field)) return put(p, field);
+  for (char c : field) {
+    switch (c) {
+      case '\n': p = put(p, "\\n"); break;
+      case '\r': p = put(p, "\\r"); break;
+      case '\\': p = put(p, "\\\\"); break;
+      default: *p++ = c;
+    }
+  }
+  return p;
+}
+
+// Quoted (RFC 4180) if it holds a comma, a quote or a line break: at most two
+// characters per character of `field`, and two quotes.
+char* put_csv_field(char* p, std::string_view field) {
+  if (!holds_any<',', '"', '\r', '\n'>(field)) return put(p, field);
+  *p++ = '"';
+  for (char c : field) {
+    if (c == '"') *p++ = '"';
+    *p++ = c;
+  }
+  *p++ = '"';
+  return p;
+}
+
+}  // namespace
+
+bool is_plain_name(std::string_view name) {
+  return name.find_first_of("\n\r\\,\"") == std::string_view::npos;
+}
+
+namespace {
+
+char* put_text(char* p, const LineText& text) {
+  std::memcpy(p, text.bytes.data(), kLineText);
+  return p + text.size;
+}
+
+// The switch over a step's value, whose numbers are a Column's or a LineValue's own.
+constexpr unsigned line(Column column) { return static_cast<unsigned>(value_of(column)); }
+constexpr unsigned line(LineValue value) { return static_cast<unsigned>(value); }
+
+// The cases of put_line's switch for config/options.def's ways of writing a value; a
+// column written `own` is a case of its own.
+#define COMPUTEPROF_PUT_own(column, member)
+#define COMPUTEPROF_PUT_integer(column, member) \
+  case line(Column::column): q = put_integer(q, number(r.member)); break;
+#define COMPUTEPROF_PUT_hex16(column, member) \
+  case line(Column::column): q = put_hex16(q, r.member); break;
+#define COMPUTEPROF_PUT_micros(column, member) \
+  case line(Column::column): q = put_micros(q, r.member); break;
+#define COMPUTEPROF_PUT_integer_or_absent(column, member) \
+  case line(Column::column): q = r.member ? put_integer(q, number(*r.member)) : absent; break;
+#define COMPUTEPROF_PUT_occupancy(column, member) \
+  case line(Column::column): q = r.member ? occupancies.put(q, *r.member) : absent; break;
+
+// An integer column's value: a number, or an enumeration's (memtransferdir).
+template <typename Value>
+constexpr std::uint64_t number(Value value) {
+  if constexpr (std::is_enum_v<Value>) {
+    return static_cast<std::underlying_type_t<Value>>(value);
+  } else {
+    return value;
+  }
+}
+
+// A line from its plan: one dispatch per value. A value the record does not hold
+// (occupancy, a counter, the host memory type) leaves out the whole pair in key-value
+// lines, the field's value only in CSV lines; counters that could not be collected read
+// "n/a" in key-value lines, "" in CSV.
+template <config::LogFormat kFormat>
+char* put_line(char* p, const records::Record& r, const LinePlan& plan, OccupancyTexts& occupancies) {
+  constexpr bool kvp = kFormat == config::LogFormat::kvp;
+  for (const LineStep& step : plan.steps) {
+    char* q = put_text(p, step.text);
+    char* const absent = kvp ? p : q;
+    switch (static_cast<unsigned>(step.value)) {
+      case line(LineValue::none): break;
+      case line(LineValue::method_and_times):
+        if (r.method_is_plain) {
+          q = put_name(q, r.method);
+        } else {
+          q = kvp ? put_kvp_field(q, r.method) : put_csv_field(q, r.method);
+        }
+        q = put_micros(put(q, kvp ? " ] gputime=[ " : ","), r.gputime_ns);
+        q = put_micros(put(q, kvp ? " ] cputime=[ " : ","), r.cputime_ns);
+        break;
+      case line(LineValue::grid2): q = put_dims(q, r.grid, false); break;
+      case line(LineValue::grid3): q = put_dims(q, r.grid, true); break;
+      case line(LineValue::block3): q = put_dims(q, r.block, true); break;
+      case line(Column::counter): {
+        const records::CounterValue v = r.counter(step.counter);
+        switch (v.state) {
+          case records::CounterValue::State::absent: q = absent; break;
+          case records::CounterValue::State::unavailable: q = kvp ? put(q, "n/a") : q; break;
+          case records::CounterValue::State::value: q = put_integer(q, v.value); break;
+        }
+        break;
+      }
+      // Every other column, as config/options.def writes it ("written as").
+#define OPTION_COLUMN(option, opencl, kinds, written, member, ...) COMPUTEPROF_PUT_##written(option, member)
+#define COLUMN(column, cuda, opencl, when, kinds, written, member) COMPUTEPROF_PUT_##written(column, member)
+#include "config/options.def"
+      // No plan has another value (columns.cpp): the jump needs no range check.
+      default: __builtin_unreachable();
+    }
+    p = q;
+  }
+  return put_text(p, plan.tail);
+}
+
+#undef COMPUTEPROF_PUT_own
+#undef COMPUTEPROF_PUT_integer
+#undef COMPUTEPROF_PUT_hex16
+#undef COMPUTEPROF_PUT_micros
+#undef COMPUTEPROF_PUT_integer_or_absent
+#undef COMPUTEPROF_PUT_occupancy
+
+}  // namespace
+
+char* OccupancyTexts::put_and_remember(char* p, Entry& entry, std::uint32_t bits, float value) {
+  char* const end = put_fixed3(p, value);
+  const auto size = static_cast<std::size_t>(end - p);
+  if (size <= entry.text.size()) {  // every occupancy; not a large float's digits
+    entry.bits = bits;
+    entry.size = static_cast<std::uint32_t>(size);
+    std::memcpy(entry.text.data(), p, size);
+  }
+  return end;
+}
+
+char* put_kvp_line(char* p, const records::Record& record, const LinePlan& plan, OccupancyTexts& occupancies) {
+  return put_line<config::LogFormat::kvp>(p, record, plan, occupancies);
+}
+
+char* put_csv_line(char* p, const records::Record& record, const LinePlan& plan, OccupancyTexts& occupancies) {
+  return put_line<config::LogFormat::csv>(p, record, plan, occupancies);
+}
+
+}  // namespace computeprof::formats

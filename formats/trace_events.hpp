@@ -1,0 +1,70 @@
+#pragma once
+// Records as Chrome trace events, the JSON that PyTorch's profiler (Kineto) writes and
+// Perfetto UI, chrome://tracing and Kineto/HTA scripts read (docs/format.md, "JSON
+// trace"). Appends to a caller's buffer; knows nothing of files.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "config/counters.hpp"
+#include "records/record.hpp"
+
+namespace computeprof::formats {
+
+// Where an event is drawn: a process track and a thread track in it.
+struct TraceTrack {
+  std::uint64_t pid = 0;
+  std::uint64_t tid = 0;
+};
+
+// `s` as a JSON string: quotes, backslashes escaped; control characters, which some
+// trace importers refuse even escaped, written as spaces.
+void append_json_string(std::string& out, std::string_view s);
+
+// Nanoseconds as the microseconds trace events count in, three decimals.
+void append_trace_micros(std::string& out, std::uint64_t ns);
+
+// The event of one GPU operation and what it was: a complete ("X") event, or an async
+// begin and end ("b"/"e", `async_id`) where it may overlap others on its track (graph
+// nodes). `start_ns` is relative to the trace's base time. `counters`: the configured
+// legacy counters, written as args of kernels that have values.
+struct GpuEventPlacement {
+  TraceTrack track;
+  std::uint64_t start_ns = 0;
+  std::uint64_t async_id = 0;  // 0: a complete event
+  int device = 0;
+  int context = 0;
+};
+void append_gpu_event(std::string& out, const records::Record& record, const GpuEventPlacement& where,
+                      std::span<const std::size_t> counters);
+
+// The complete event of the host call that made `record` (cat "cuda_driver" or
+// "opencl_api"); `stack`, when not empty, its call stack as args.stack (innermost first).
+void append_host_event(std::string& out, const records::Record& record, bool opencl, TraceTrack track, std::uint64_t start_ns,
+                       std::span<const std::string> stack = {});
+
+// A flow from the host call to its GPU operation: the start on the call's track, the
+// end bound to the enclosing GPU event ("ac2g", as Kineto).
+void append_flow(std::string& out, std::uint64_t id, TraceTrack from, std::uint64_t from_ns, TraceTrack to,
+                 std::uint64_t to_ns);
+
+// A counter event ("C"): the named series' values at `at_ns`, drawn as one counter track
+// per `name` in process `pid` (memtrace: a device's bytes in use, by kind).
+struct CounterSeries {
+  std::string_view name;
+  std::uint64_t value = 0;
+};
+void append_counter_event(std::string& out, std::uint64_t pid, std::string_view name, std::uint64_t at_ns,
+                          std::span<const CounterSeries> series);
+
+// Metadata events that name tracks: "process_name" (with "process_labels" when `label`
+// is not empty) and "thread_name".
+void append_process_name(std::string& out, std::uint64_t pid, std::string_view name, std::string_view label);
+void append_thread_name(std::string& out, TraceTrack track, std::string_view name);
+
+// The name a GPU operation has in the trace: a kernel's demangled name, "Memcpy HtoD
+// (Pageable -> Device)" for copies, "Memset (Device)", "graphLaunch".
+std::string gpu_event_name(const records::Record& record);
+
+}  // namespace computeprof::formats
