@@ -185,13 +185,13 @@ std::string offered_options() {
   return wrapped(options, " ", "      _computeprof_list \"", "", " \\") + "\"\n";
 }
 
-std::optional<std::string> generated(std::string_view placeholder) {
-  if (placeholder == "@COMMAND_OPTIONS@") return man_entries(false);
-  if (placeholder == "@CONFIG_OPTIONS@") return man_entries(true);
-  if (placeholder == "@COLUMN_OPTIONS@") return column_entries();
-  if (placeholder == "@OPTIONS_WITH_VALUES@") return options_with_values();
-  if (placeholder == "@VALUE_COMPLETIONS@") return value_completions();
-  if (placeholder == "@OFFERED_OPTIONS@") return offered_options();
+std::optional<std::string> generated(std::string_view marker) {
+  if (marker == "@COMMAND_OPTIONS@") return man_entries(false);
+  if (marker == "@CONFIG_OPTIONS@") return man_entries(true);
+  if (marker == "@COLUMN_OPTIONS@") return column_entries();
+  if (marker == "@OPTIONS_WITH_VALUES@") return options_with_values();
+  if (marker == "@VALUE_COMPLETIONS@") return value_completions();
+  if (marker == "@OFFERED_OPTIONS@") return offered_options();
   return std::nullopt;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "child_process.hpp"
 #include "config/report.hpp"
 #include "shim/process/internal_worker.hpp"
 #include "shim/process/thread_rings.hpp"
@@ -290,41 +291,8 @@ TEST_CASE("a producer whose ring is full waits until the worker drains it", "[in
   CHECK(full.full());
 }
 
-namespace {
-
-// Handlers write one letter each to a pipe: a child's order reaches the test.
-int g_pipe = -1;
-void say(char c) { [[maybe_unused]] auto n = ::write(g_pipe, &c, 1); }
-
-std::string read_all(int fd) {
-  std::string text;
-  char buffer[64];
-  for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
-  return text;
-}
-
-// Runs `body` in a child process; returns what it said and its exit status.
-template <typename Body>
-std::pair<std::string, int> in_child(Body&& body) {
-  int fds[2];
-  REQUIRE(pipe(fds) == 0);
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    ::close(fds[0]);
-    g_pipe = fds[1];
-    body();
-    std::exit(0);
-  }
-  ::close(fds[1]);
-  std::string said = read_all(fds[0]);
-  ::close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return {said, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
-}
-
-}  // namespace
+using computeprof::test::in_child;
+using computeprof::test::say;
 
 namespace forking {
 std::atomic<int> g_runs{0};
