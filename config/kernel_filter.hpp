@@ -2,7 +2,7 @@
 // Which kernels a profile covers (docs/format.md, "Choosing kernels"): the config lines
 // `kernels SPEC`, `kernelexclude EXPR`, `launchskip N`, `launchcount N` and
 // `kernelfilterscope counters|all`, parsed. Matching a launch is the shim's
-// (shim/process/kernel_selection), which decides once per kernel what depends on its name.
+// (shim/process/recorded_operation), which decides once per kernel what depends on its name.
 #include <cstdint>
 #include <optional>
 #include <regex>

@@ -4,7 +4,7 @@
 #include <span>
 #include <utility>
 
-#include "shim/process/kernel_selection.hpp"
+#include "shim/process/recorded_operation.hpp"
 
 namespace computeprof::shim {
 

@@ -81,7 +81,7 @@ class ActivityMatcher {
   // Before the first operation is expected.
   void keep_order(bool in_order) { in_order_ = in_order; }
   // Before the first operation is expected: graph launches' nodes are written only where
-  // graph_node_selected (shim/process/kernel_selection.hpp) says so.
+  // graph_node_selected (shim/process/recorded_operation.hpp) says so.
   void select_graph_nodes(bool select) { select_nodes_ = select; }
 
   void add(const GpuActivity& activity, std::uint64_t now_ns, ReadySink& out);

@@ -26,7 +26,7 @@
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/clock.hpp"
 #include "shim/process/context_registry.hpp"
-#include "shim/process/kernel_selection.hpp"
+#include "shim/process/recorded_operation.hpp"
 #include "shim/process/internal_worker.hpp"
 #include "shim/process/lifecycle.hpp"
 #include "shim/process/profiling_state.hpp"

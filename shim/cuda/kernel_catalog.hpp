@@ -11,7 +11,7 @@
 
 #include "records/record.hpp"
 #include "shim/intercept/cuda_api.hpp"
-#include "shim/process/kernel_selection.hpp"
+#include "shim/process/recorded_operation.hpp"
 #include "shim/process/profiling_state.hpp"
 
 namespace computeprof::shim {

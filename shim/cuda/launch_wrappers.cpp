@@ -1,7 +1,8 @@
 // Kernel launches and graph launches.
 #include "shim/cuda/kernel_catalog.hpp"
-#include "shim/cuda/recorded_call.hpp"
+#include "shim/intercept/cuda_entry_functions.hpp"
 #include "shim/intercept/driver_calls.hpp"
+#include "shim/timing/operation_timing.hpp"
 
 namespace computeprof::shim {
 namespace {

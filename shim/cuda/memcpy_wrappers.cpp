@@ -3,7 +3,8 @@
 #include <array>
 
 #include "shim/cuda/memory_sides.hpp"
-#include "shim/cuda/recorded_call.hpp"
+#include "shim/intercept/cuda_entry_functions.hpp"
+#include "shim/timing/operation_timing.hpp"
 
 namespace computeprof::shim {
 

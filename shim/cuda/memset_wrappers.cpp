@@ -1,5 +1,6 @@
 // Memsets (method `memset`): 8, 16 and 32 bit, 1D and 2D, synchronous and not.
-#include "shim/cuda/recorded_call.hpp"
+#include "shim/intercept/cuda_entry_functions.hpp"
+#include "shim/timing/operation_timing.hpp"
 
 namespace computeprof::shim {
 namespace {

@@ -10,6 +10,13 @@
 extern "C" __attribute__((visibility("hidden"))) std::atomic<void*>
     computeprof_real_functions[computeprof::shim::kEntryCount];
 
+// The wrapper of a RECORDED_ENTRY: its exported symbol NAME is a trampoline
+// (cuda_trampolines.S) that jumps straight to the driver while CUDA operations
+// are not recorded and calls this otherwise; the body follows the macro:
+//   COMPUTEPROF_WRAPPER(cuMemsetD8_v2, (CUdeviceptr d, unsigned char v, size_t n)) { ... }
+#define COMPUTEPROF_WRAPPER(NAME, PARAMS) \
+  extern "C" __attribute__((visibility("hidden"))) CUresult computeprof_recorded_##NAME PARAMS
+
 namespace computeprof::shim {
 
 // The shim's wrapper for an entry (its exported function).

@@ -17,7 +17,7 @@
 namespace computeprof::shim {
 
 struct EventSlot {
-  // Created at the slot's use, or lent by a slot no longer used (concurrent_operation.cpp,
+  // Created at the slot's use, or lent by a slot no longer used (operation_timing.cpp,
   // lend_events); kept with the context.
   CUevent start = nullptr;
   CUevent end = nullptr;

@@ -18,7 +18,7 @@ struct ThreadContext {
   const ProfiledContext* profiled = nullptr;
   CUevent start = nullptr;
   CUevent end = nullptr;
-  // The thread's conckerneltrace track in the context (concurrent_operation.cpp owns
+  // The thread's conckerneltrace track in the context (operation_timing.cpp owns
   // it), kept here so that an operation finds it without a search; null until then,
   // and again once the view is checked anew.
   EventTrack* track = nullptr;

@@ -97,7 +97,7 @@ TEST_CASE("a slot takes a pair parked before the reference, never one from the r
 
 TEST_CASE("a thread keeps at most as many pairs as it has operations in flight, plus two, however the tail jumps",
           "[event_lending]") {
-  // The owner's way (concurrent_operation.cpp): lend, else take a parked pair, else
+  // The owner's way (shim/timing/operation_timing.cpp): lend, else take a parked pair, else
   // create one. The resolver completes slots in jumps and falls behind by up to
   // `lag`; lending alone created a pair at each jump of more than one, for good.
   const std::size_t lag = GENERATE(std::size_t{1}, std::size_t{4}, std::size_t{15}, std::size_t{40});

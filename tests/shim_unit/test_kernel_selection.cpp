@@ -1,4 +1,4 @@
-// The kernel filters' evaluation (shim/process/kernel_selection); their parsing is
+// The kernel filters' evaluation (shim/process/recorded_operation); their parsing is
 // tested in tests/unit/test_kernel_filter.cpp.
 #include "catch.hpp"
 
@@ -7,7 +7,7 @@
 
 #include "config/kernel_filter.hpp"
 #include "config/profile_config.hpp"
-#include "shim/process/kernel_selection.hpp"
+#include "shim/process/recorded_operation.hpp"
 
 using namespace computeprof::config;
 using namespace computeprof::shim;

@@ -1,4 +1,4 @@
-#include "shim/process/kernel_selection.hpp"
+#include "shim/process/recorded_operation.hpp"
 
 #include <regex>
 #include <string>

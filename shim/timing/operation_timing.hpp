@@ -1,7 +1,13 @@
 #pragma once
-// How a CUDA operation is recorded: one timing chosen in one place (operation_timing),
-// then the one sequence of every recorded operation (shim/process/recorded_operation.hpp):
-// claim, describe, around the call, complete.
+// How one CUDA operation is timed on the thread that makes it (docs/design.md, "Timing"):
+// the timing chosen in one place (operation_timing), then the one sequence of every
+// recorded operation (shim/process/recorded_operation.hpp): claim, describe, around the
+// call, complete. The timings: an event pair waited for (OperationTimer, serialized), a
+// slot of the thread's track that the resolver completes (ConcurrentOperation,
+// conckerneltrace; shim/timing/event_resolver), CUPTI's activity records
+// (ActivityOperation), and a launch collected for counters (CountedOperation).
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <mutex>
 
@@ -10,23 +16,156 @@
 #include "records/record.hpp"
 #include "shim/activity/activity_trace.hpp"
 #include "shim/activity/counter_session.hpp"
-#include "shim/intercept/cuda_entry_functions.hpp"
+#include "shim/intercept/cuda_api.hpp"
+#include "shim/intercept/driver_calls.hpp"
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/blank.hpp"
-#include "shim/process/kernel_selection.hpp"
+#include "shim/process/clock.hpp"
 #include "shim/process/profiling_state.hpp"
 #include "shim/process/recorded_operation.hpp"
-#include "shim/timing/concurrent_operation.hpp"
-#include "shim/timing/operation_timer.hpp"
+#include "shim/timing/event_resolver.hpp"
+#include "shim/timing/event_track.hpp"
+#include "shim/timing/thread_context.hpp"
 
 namespace computeprof::shim {
 
-// The wrapper of a RECORDED_ENTRY: its exported symbol NAME is a trampoline
-// (intercept/cuda_trampolines.S) that jumps straight to the driver while CUDA operations
-// are not recorded and calls this otherwise; the body follows the macro:
-//   COMPUTEPROF_WRAPPER(cuMemsetD8_v2, (CUdeviceptr d, unsigned char v, size_t n)) { ... }
-#define COMPUTEPROF_WRAPPER(NAME, PARAMS) \
-  extern "C" __attribute__((visibility("hidden"))) CUresult computeprof_recorded_##NAME PARAMS
+// Serialized timing of one driver operation, as the old profiler did it: an event
+// before and after the real call on the operation's own stream, then a wait for the
+// second. gputime is the events' elapsed time; cputime everything from entry to the
+// end of the wait.
+class OperationTimer {
+ public:
+  // `stream` as the program passed it; `per_thread_variant`: it called a _ptds/_ptsz
+  // entry point, where the NULL stream means the per-thread default stream.
+  // Inline: made at every operation, where a call and its frame would cost a dozen
+  // instructions more.
+  OperationTimer(CUstream stream, bool per_thread_variant)
+      : cpu_start_ns_(monotonic_ns()),
+        stream_(stream == nullptr && per_thread_variant ? CU_STREAM_PER_THREAD : stream) {
+    const DriverCalls* d = driver_calls();
+    if (!d || !d->can_time()) return;
+    CUcontext context = nullptr;
+    if (d->stream_get_ctx(stream_, &context) != CUDA_SUCCESS || !context) return;
+    if (d->stream_is_capturing) {
+      CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+      // An error here (e.g. the legacy stream while another stream captures) means the
+      // operation cannot execute either.
+      if (d->stream_is_capturing(stream_, &status) != CUDA_SUCCESS || status != CU_STREAM_CAPTURE_STATUS_NONE) return;
+    }
+    context_ = thread_context(context);
+  }
+
+  // False when this operation is not to be recorded: no usable context, or a stream
+  // being captured (the operation does not execute; waiting on an event there would
+  // break the capture).
+  bool active() const { return context_ != nullptr; }
+
+  // The stream the operation really runs on (CU_STREAM_PER_THREAD made explicit).
+  CUstream stream() const { return stream_; }
+
+  // Restarts the cpu clock: what the shim did for itself since construction (setting
+  // up counters) is not time spent in the driver call.
+  void restart_cpu_clock();
+  // Just before the real call. Inline: one driver call, which a call of its own would
+  // make half again as costly.
+  void start() { started_ = driver_calls()->event_record(context_->start, stream_) == CUDA_SUCCESS; }
+  // After the real call succeeded: waits, then fills the record's times and stream.
+  void finish(records::Record& record);
+  // After the real call succeeded, when something else gives the GPU times (CUPTI's
+  // activity records), serialized: waits for the operation's stream, as the old
+  // profiler did, then finish_cpu_side(). No event: a pair costs a launch more than
+  // the wait itself on a GPU (docs/validation/2026-11-26-h200.md).
+  void finish_waited(records::Record& record);
+  // After the real call succeeded (and any wait), when something else gives the GPU
+  // times: the CPU side of the record and its stream; its GPU start and end are this
+  // moment on the wall clock until then. Inline: a few stores, for which a call and its
+  // frame would cost a third more.
+  void finish_cpu_side(records::Record& record) {
+    completed_ns_ = monotonic_ns();
+    const ContextOrigin& origin = context_->profiled->origin;
+    record.cputime_ns = completed_ns_ - cpu_start_ns_;
+    record.timestamp_ns = cpu_start_ns_ >= origin.monotonic_ns ? cpu_start_ns_ - origin.monotonic_ns : 0;
+    record.gpu_end_ns = record.gpu_start_ns = origin.wall_ns + (completed_ns_ - origin.monotonic_ns);
+    describe_stream(record);
+  }
+  const ProfiledContext* profiled() const { return context_->profiled; }
+  ThreadContext& context() const { return *context_; }
+  // The record's stream id, when the log has the column (a driver call: only then).
+  void describe_stream(records::Record& record) const {
+    if (context_->profiled->profile->fields.stream_id) record_stream_id(record);
+  }
+  std::uint64_t cpu_start_ns() const { return cpu_start_ns_; }
+  std::uint64_t completed_ns() const { return completed_ns_; }
+
+ private:
+  void record_stream_id(records::Record& record) const;
+
+  std::uint64_t cpu_start_ns_;
+  std::uint64_t completed_ns_ = 0;
+  CUstream stream_;
+  ThreadContext* context_ = nullptr;
+  bool started_ = false;
+};
+
+// One operation under conckerneltrace, on the application's thread: a start and an end
+// event around the real call in a slot of the thread's track for the context, the
+// record filled but for its GPU times, the slot published. Nothing waits for the GPU
+// but a track's first operation (it anchors the track's GPU times) and a thread whose
+// track is full (it completes a batch of its oldest slots itself; nothing is dropped).
+class ConcurrentOperation {
+ public:
+  // Claims a slot of the calling thread's track in the timer's context. Inline, its
+  // rare paths out of line: made at every operation.
+  explicit ConcurrentOperation(const OperationTimer& timer) : timer_(timer) {
+    ThreadContext& tc = timer.context();
+    EventTrack* track = tc.track;
+    if (!track || track->context_gone.load(std::memory_order_relaxed)) track = find_track(tc);
+    if (!track) return;
+    const std::size_t h = track->head.load(std::memory_order_relaxed);
+    while (!track->slot_free(h)) make_room(*track);
+    EventSlot& slot = track->slots[h % EventTrack::kSlots];
+    if (!slot.start && !give_events(tc, *track, h)) return;
+    slot.record = blank<records::Record>();
+    slot.waited_wall_ns = 0;
+    track_ = track;
+    slot_ = &slot;
+    index_ = h;
+  }
+
+  // False when no slot could be had (no events): time the operation serialized.
+  bool claimed() const { return slot_ != nullptr; }
+  // The steps of record_operation (shim/process/recorded_operation.hpp), once claimed.
+  // The slot's record, to be described before the call.
+  [[gnu::always_inline]] records::Record& record() { return slot_->record; }
+  // The start event just before the real call.
+  template <typename Call>
+  [[gnu::always_inline]] CUresult around(Call& call) {
+    started_ = driver_calls()->event_record(slot_->start, timer_.stream()) == CUDA_SUCCESS;
+    return call();
+  }
+  // After the real call succeeded: the end event, the CPU side of the record, publish.
+  void complete();
+
+ private:
+  // The view's track, found in the thread's tracks (made when it has none) and kept in
+  // the view. Null when none can be had.
+  static EventTrack* find_track(ThreadContext& tc);
+  // Slot `h` has no events: a thread with few operations in flight lends it those of a
+  // slot it no longer uses (lend_events), others create a pair. False (said once) when
+  // they cannot be made.
+  static bool give_events(const ThreadContext& tc, EventTrack& track, std::size_t h);
+  // complete()'s rare paths, out of its frame. Not timed: the record is written now, as
+  // serialized mode writes such records.
+  [[gnu::noinline]] void submit_untimed(std::uint64_t cpu_end_ns);
+  // The track's GPU times need an anchor: this operation's end, waited for.
+  [[gnu::noinline]] void anchor();
+
+  const OperationTimer& timer_;
+  EventTrack* track_ = nullptr;
+  EventSlot* slot_ = nullptr;
+  std::size_t index_ = 0;
+  bool started_ = false;
+};
 
 // How CUDA operations are timed (docs/design.md, "Timing").
 enum class OperationTiming : std::uint8_t {
@@ -52,7 +191,7 @@ enum class OperationTiming : std::uint8_t {
   return concurrent ? OperationTiming::concurrent_events : OperationTiming::serialized_events;
 }
 
-// Serialized with an event pair (shim/timing/operation_timer): the record goes to the
+// Serialized with an event pair (OperationTimer): the record goes to the
 // pipeline once the end event was waited for. The timings' steps are forced inline, as
 // the paths they replaced were: the compiler would otherwise keep some out of line (a
 // call and its frame: about 20 instructions per operation).
