@@ -1,6 +1,8 @@
 // The two ways a program looks up driver functions by name: dlsym on a libcuda handle
-// and cuGetProcAddress. Both hand out the shim's wrapper of exactly the variant the
-// driver chose, and the driver's own function for everything else.
+// and cuGetProcAddress. Both ask the next layer (another interposer's dlsym or
+// cuGetProcAddress, else the driver's), hand out the shim's wrapper of exactly the
+// variant it answered with, and its answer unchanged for everything else; the wrapper
+// then calls that answer (docs/design.md, "Stacking").
 #include <string_view>
 
 #include "shim/intercept/cuda_entry_functions.hpp"
@@ -24,18 +26,26 @@ bool called_by_profiler_library(const void* caller) {
 
 // The wrapped variant whose exported address the driver handed out, if any: when the
 // driver's table and its exports agree, this is exact whatever our version table says.
+// The driver's own exports (glibc's dlsym): a layer hooking dlsym would answer with its
+// wrappers.
 std::optional<Entry> variant_at_address(std::string_view base, void* fn) {
   void* driver = loaded_driver_handle();
   if (!driver) return std::nullopt;
   for (std::size_t i = 0; i < kEntryCount; ++i) {
     if (kEntries[i].base != base) continue;
-    if (real_dlsym(driver, kEntries[i].symbol.data()) == fn) return static_cast<Entry>(i);
+    if (glibc_dlsym(driver, kEntries[i].symbol.data()) == fn) return static_cast<Entry>(i);
   }
   return std::nullopt;
 }
 
 void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t flags) {
   if (!symbol || !pfn || !*pfn) return;
+  // Already one of the shim's wrappers (a layer between resolved the name through the
+  // process's symbols, or a driver answered a per-thread request with the default-stream
+  // function, found that way): the variant it is, whatever was asked. Handed out as it
+  // is; noting it for the variant asked for would have one wrapper call another, and
+  // the operation recorded twice.
+  if (own_entry_at(*pfn)) return;
   auto entry = variant_at_address(symbol, *pfn);
   if (!entry) entry = select_variant(symbol, version, flags);
   if (!entry) return;
@@ -48,8 +58,10 @@ void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t 
 void* cuda_dlsym_substitute(void* handle, const char* name, const void* caller) {
   const auto entry = find_entry(name);
   if (!entry || !is_driver_handle(handle) || called_by_profiler_library(caller)) return nullptr;
+  // The next layer's answer: a layer hooking dlsym may hand out its own wrapper.
   void* real = real_dlsym(handle, name);
   if (!real) return nullptr;
+  if (own_entry_at(real)) return real;
   note_real_entry(*entry, real);
   return wrapper_of(*entry);
 }
