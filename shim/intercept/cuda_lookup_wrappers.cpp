@@ -3,6 +3,9 @@
 // cuGetProcAddress, else the driver's), hand out the shim's wrapper of exactly the
 // variant it answered with, and its answer unchanged for everything else; the wrapper
 // then calls that answer (docs/design.md, "Stacking").
+#include <dlfcn.h>
+
+#include <atomic>
 #include <string_view>
 
 #include "shim/intercept/cuda_entry_functions.hpp"
@@ -38,6 +41,33 @@ std::optional<Entry> variant_at_address(std::string_view base, void* fn) {
   return std::nullopt;
 }
 
+// The first definition of `name` in the process's global scope, as the program's own
+// references bind: looked up on the program's handle, whose search list holds the
+// preloaded libraries in their order (RTLD_DEFAULT asked from the shim, linked
+// -Bsymbolic, would find the shim's own first).
+void* process_definition(const char* name) {
+  static std::atomic<void*> program{nullptr};
+  void* h = program.load(std::memory_order_acquire);
+  if (!h) {
+    h = dlopen(nullptr, RTLD_LAZY);
+    program.store(h, std::memory_order_release);
+  }
+  return h ? glibc_dlsym(h, name) : nullptr;
+}
+
+// The wrapped variant of which `fn` is the process's own definition (the first in the
+// global scope), where that is not the shim's: another interposer's, loaded before the
+// shim, whose function leads back into the shim. Calling it from the shim would go round
+// in a circle; the shim's wrapper of that variant is what the program gets, and it calls
+// the next layer after the shim.
+std::optional<Entry> variant_defined_above(std::string_view base, void* fn) {
+  for (std::size_t i = 0; i < kEntryCount; ++i) {
+    if (kEntries[i].base != base) continue;
+    if (process_definition(kEntries[i].symbol.data()) == fn) return static_cast<Entry>(i);
+  }
+  return std::nullopt;
+}
+
 void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t flags) {
   if (!symbol || !pfn || !*pfn) return;
   // Already one of the shim's wrappers (a layer between resolved the name through the
@@ -46,6 +76,10 @@ void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t 
   // is; noting it for the variant asked for would have one wrapper call another, and
   // the operation recorded twice.
   if (own_entry_at(*pfn)) return;
+  if (auto above = variant_defined_above(symbol, *pfn)) {
+    *pfn = wrapper_of(*above);
+    return;
+  }
   auto entry = variant_at_address(symbol, *pfn);
   if (!entry) entry = select_variant(symbol, version, flags);
   if (!entry) return;
@@ -62,7 +96,9 @@ void* cuda_dlsym_substitute(void* handle, const char* name, const void* caller) 
   void* real = real_dlsym(handle, name);
   if (!real) return nullptr;
   if (own_entry_at(real)) return real;
-  note_real_entry(*entry, real);
+  // A layer before the shim (its answer is the process's definition of the name): the
+  // wrapper calls the next layer after the shim instead, as for cuGetProcAddress.
+  if (process_definition(name) != real) note_real_entry(*entry, real);
   return wrapper_of(*entry);
 }
 
