@@ -11,6 +11,7 @@
 #include "shim/intercept/cuda_entry_functions.hpp"
 #include "shim/intercept/cuda_lookup.hpp"
 #include "shim/intercept/library_names.hpp"
+#include "shim/intercept/object_symbols.hpp"
 #include "shim/intercept/real_dlsym.hpp"
 
 namespace computeprof::shim {
@@ -91,7 +92,14 @@ void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t 
 
 void* cuda_dlsym_substitute(void* handle, const char* name, const void* caller) {
   const auto entry = find_entry(name);
-  if (!entry || !is_driver_handle(handle) || called_by_profiler_library(caller)) return nullptr;
+  if (!entry || !is_driver_handle(handle) || called_by_profiler_library(caller) ||
+      // Another interposer after the shim looking up the function it wraps itself, to
+      // call it: it gets what it would get without the shim. The shim's wrapper would
+      // call that layer again, a loop. (One before the shim gets the wrapper: the shim
+      // is its next layer.)
+      (object_defines(caller, name) && loaded_after(caller, reinterpret_cast<const void*>(&cuda_dlsym_substitute)))) {
+    return nullptr;
+  }
   // The next layer's answer: a layer hooking dlsym may hand out its own wrapper.
   void* real = real_dlsym(handle, name);
   if (!real) return nullptr;

@@ -12,6 +12,8 @@
 // definition of exactly the variant it wraps (the default-stream cuLaunchKernel, the
 // _v2 allocations, either lookup function), so it never replaces a variant it does not
 // wrap. At exit it writes its counts to COUNTING_LAYER_FILE, one "name count" line each.
+// COUNTING_LAYER_NEXT and COUNTING_LAYER_LAUNCH (below) make it find its next layer, or
+// make its launches, in ways that lead back into a layer before it.
 #include <dlfcn.h>
 
 #include <atomic>
@@ -47,10 +49,18 @@ void write_counts() {
 
 __attribute__((constructor)) void register_counts() { std::atexit(write_counts); }
 
-// The next definition of `symbol` after this layer.
+bool env_is(const char* name, const char* value) {
+  const char* v = std::getenv(name);
+  return v && std::strcmp(v, value) == 0;
+}
+
+// The next definition of `symbol` after this layer. COUNTING_LAYER_NEXT=driver-handle:
+// as many simple interposers find it, the process's dlsym on the loaded libcuda's handle
+// (computeprof's dlsym, where computeprof comes first).
 void* next_function(const char* symbol) {
-  if (void* fn = glibc_dlsym()(RTLD_NEXT, symbol)) return fn;
   void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  if (env_is("COUNTING_LAYER_NEXT", "driver-handle")) return driver ? dlsym(driver, symbol) : nullptr;
+  if (void* fn = glibc_dlsym()(RTLD_NEXT, symbol)) return fn;
   return driver ? glibc_dlsym()(driver, symbol) : nullptr;
 }
 
@@ -85,9 +95,28 @@ void substitute(const char* symbol, void** pfn) {
 
 #define COUNTING_EXPORT extern "C" __attribute__((visibility("default")))
 
+// cuLaunchKernelEx's config, as cuda.h lays it out.
+struct LaunchConfig {
+  unsigned grid[3];
+  unsigned block[3];
+  unsigned shared_bytes;
+  void* stream;
+  void* attributes;
+  unsigned attribute_count;
+};
+using LaunchEx = Result (*)(const LaunchConfig*, void*, void**, void**);
+
 COUNTING_EXPORT Result cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                       unsigned bz, unsigned smem, void* stream, void** params, void** extra) {
   g_counts[kLaunch].fetch_add(1);
+  // COUNTING_LAYER_LAUNCH=ex: made as the cuLaunchKernelEx the process resolves (a layer
+  // that turns every launch into one kind, as remoting layers do): computeprof's, where
+  // it is loaded, which is then entered again inside its own cuLaunchKernel.
+  if (env_is("COUNTING_LAYER_LAUNCH", "ex")) {
+    static const auto ex = reinterpret_cast<LaunchEx>(dlsym(RTLD_DEFAULT, "cuLaunchKernelEx"));
+    const LaunchConfig config{{gx, gy, gz}, {bx, by, bz}, smem, stream, nullptr, 0};
+    return ex ? ex(&config, f, params, extra) : kNotFound;
+  }
   static const auto fn = next<Launch>("cuLaunchKernel");
   return fn ? fn(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra) : kNotFound;
 }
@@ -126,6 +155,7 @@ COUNTING_EXPORT Result cuGetProcAddress_v2(const char* symbol, void** pfn, int v
 namespace {
 
 void* own_function(const char* symbol) {
+  if (!symbol) return nullptr;
   if (std::strcmp(symbol, "cuLaunchKernel") == 0) return reinterpret_cast<void*>(&cuLaunchKernel);
   if (std::strcmp(symbol, "cuMemAlloc_v2") == 0) return reinterpret_cast<void*>(&cuMemAlloc_v2);
   if (std::strcmp(symbol, "cuMemFree_v2") == 0) return reinterpret_cast<void*>(&cuMemFree_v2);
@@ -145,7 +175,7 @@ COUNTING_EXPORT void* dlsym(void* handle, const char* name) {
     __asm__ volatile("" : : "r"(fn) : "memory");
     return fn;
   }
-  if (name && handle != RTLD_DEFAULT) {
+  if (handle != RTLD_DEFAULT) {
     if (void* own = own_function(name)) return own;
   }
   // The next dlsym after this layer: computeprof's, where it comes later.
