@@ -85,8 +85,14 @@ CUresult missing_driver_function(Entry e) {
 
 void note_real_entry(Entry e, void* fn) {
   if (!fn || own_entry_at(fn)) return;
-  void* expected = nullptr;
-  computeprof_real_functions[static_cast<std::size_t>(e)].compare_exchange_strong(expected, fn, std::memory_order_acq_rel);
+  void* kept = nullptr;
+  auto& slot = computeprof_real_functions[static_cast<std::size_t>(e)];
+  if (slot.compare_exchange_strong(kept, fn, std::memory_order_acq_rel) || kept == fn) return;
+  // Two answers for one entry point: another layer hands out a function of its own by
+  // one path and not by another. The shim has one function per entry point.
+  config::warn_once(std::string("another CUDA interposer answers ") + std::string(entry_info(e).symbol) +
+                    " by this lookup with another function than computeprof already calls; computeprof's "
+                    "wrapper calls the first it found");
 }
 
 }  // namespace computeprof::shim

@@ -33,7 +33,9 @@ inline void* real_entry(Entry e) {
 
 // Records the function behind an entry, when the next layer's lookup (dlsym,
 // cuGetProcAddress) has just handed it out. The first one seen is kept; one of the
-// shim's own wrappers never is.
+// shim's own wrappers never is. A different one later is said once (a `computeprof:`
+// line): the exception to "no allocation under dlsym", once a process, where one layer
+// answers by two paths with two functions.
 void note_real_entry(Entry e, void* fn);
 
 template <Entry E>

@@ -4,7 +4,7 @@
 //   driver_client <reach> <scenario> [--show-origins]
 //   reach:    linked | dlsym | procaddress | procaddress-ptds | runtime
 //   scenario: basic | legacy-order | bracket | reject | capture | library | exit-thread | no-cleanup | fork |
-//             overlap | waited-spin | destroy | busy-exit | outrun | ten-copies | end-<how> |
+//             overlap | waited-spin | destroy | busy-exit | outrun | ten-copies | launch-then-lookup | end-<how> |
 //             handler-<when>-<signal>-<end> | ...
 //
 // `runtime` reaches the driver exactly as libcudart 13 does: dlopen("libcuda.so.1"),
@@ -759,6 +759,20 @@ int scenario_ten_copies() {
   return 0;
 }
 
+// A spin through the entry point `reach` gave, then one through cuLaunchKernel looked up
+// with dlsym on libcuda's handle.
+int scenario_launch_then_lookup() {
+  Session s = open_session();
+  spin(s, 0);
+  auto launch = reinterpret_cast<PFN_cuLaunchKernel_v4000>(dlsym(open_driver(), "cuLaunchKernel"));
+  if (!launch) fail("dlsym cuLaunchKernel");
+  unsigned long long ns = 0;
+  void* args[] = {&ns};
+  check(launch(s.spin, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr), "cuLaunchKernel looked up");
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+  return 0;
+}
+
 // 3 spins of 50 ms, and return while they still run (no synchronisation, no cleanup).
 int scenario_busy_exit() {
   Session s = open_session();
@@ -800,6 +814,7 @@ int main(int argc, char** argv) {
   else if (scenario == "busy-exit") rc = scenario_busy_exit();
   else if (scenario == "outrun") rc = scenario_outrun();
   else if (scenario == "ten-copies") rc = scenario_ten_copies();
+  else if (scenario == "launch-then-lookup") rc = scenario_launch_then_lookup();
   else fail("unknown scenario");
   std::printf("PASS\n");
   return rc;

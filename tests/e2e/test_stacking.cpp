@@ -209,3 +209,19 @@ TEST_CASE("a layer that calls computeprof again inside a call, or finds its next
           std::string::npos);
   }
 }
+
+TEST_CASE("a layer that answers one entry point two ways, linked and looked up: one line says computeprof calls the "
+          "first it found",
+          "[e2e][stacking]") {
+  RunOptions o = profiling();
+  add_layer(o, false, true);
+  const auto r = run_client("linked", "launch-then-lookup", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err ==
+        "computeprof: another CUDA interposer answers cuLaunchKernel by this lookup with another function than "
+        "computeprof already calls; computeprof's wrapper calls the first it found\n");
+  CHECK(all_methods(o.directory) == Methods{"_Z4spiny", "_Z4spiny"});
+  // Alone, the layer sees the linked launch only; under computeprof both (the limit).
+  CHECK(layer_counts(o.directory + "/layer_counts").at("cuLaunchKernel") == 2);
+}
