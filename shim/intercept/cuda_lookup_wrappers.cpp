@@ -4,8 +4,8 @@
 // variant it answered with, and its answer unchanged for everything else; the wrapper
 // then calls that answer (docs/design.md, "Stacking").
 #include <dlfcn.h>
+#include <link.h>
 
-#include <atomic>
 #include <string_view>
 
 #include "shim/intercept/cuda_entry_functions.hpp"
@@ -43,17 +43,14 @@ std::optional<Entry> variant_at_address(std::string_view base, void* fn) {
 }
 
 // The first definition of `name` in the process's global scope, as the program's own
-// references bind: looked up on the program's handle, whose search list holds the
-// preloaded libraries in their order (RTLD_DEFAULT asked from the shim, linked
-// -Bsymbolic, would find the shim's own first).
+// references bind: looked up on the program's handle (glibc's handles are link maps; the
+// program's is the first), whose search list holds the preloaded libraries in their
+// order. RTLD_DEFAULT asked from the shim, linked -Bsymbolic, would find the shim's own
+// first; dlopen(nullptr) would do under dlsym what the shim does not (section
+// "Interposition" of docs/design.md).
 void* process_definition(const char* name) {
-  static std::atomic<void*> program{nullptr};
-  void* h = program.load(std::memory_order_acquire);
-  if (!h) {
-    h = dlopen(nullptr, RTLD_LAZY);
-    program.store(h, std::memory_order_release);
-  }
-  return h ? glibc_dlsym(h, name) : nullptr;
+  link_map* program = _r_debug.r_map;
+  return program ? glibc_dlsym(program, name) : nullptr;
 }
 
 // The wrapped variant of which `fn` is the process's own definition (the first in the
