@@ -25,6 +25,7 @@ template <typename Call>
 CUresult launch(std::string_view api, CUfunction f, const LaunchShape& shape, CUstream stream, bool per_thread,
                 Call&& call) {
   auto describe = [&](records::Record& r) { describe_kernel_launch(r, f, shape.grid, shape.block, shape.dynamic_smem); };
+  if (inside_recorded_call()) return call();
   OperationTimer timer(stream, per_thread);
   if (!timer.active()) return call();
   const LaunchSelection selection =

@@ -5,6 +5,7 @@
 #include "shim/cuda/memory_calls.hpp"
 #include "shim/intercept/cuda_entry_functions.hpp"
 #include "shim/intercept/driver_calls.hpp"
+#include "shim/process/nested_call.hpp"
 #include "shim/process/profiling_state.hpp"
 
 namespace computeprof::shim {
@@ -17,7 +18,10 @@ using records::MemoryOperation;
 template <typename Real, typename Describe>
 CUresult traced_allocation(std::string_view api, Real&& real, Describe&& describe) {
   MemoryCall call(api, MemoryOperation::allocation);
-  const CUresult r = real();
+  const CUresult r = [&] {
+    RecordedCallScope inside;
+    return real();
+  }();
   if (r == CUDA_SUCCESS) describe(call);
   return r;
 }
@@ -46,7 +50,10 @@ CUresult traced_free(std::string_view api, MemoryKind space, std::uint64_t addre
     }
     call.stream_ordered(stream, pool);
   }
-  const CUresult r = real();
+  const CUresult r = [&] {
+    RecordedCallScope inside;
+    return real();
+  }();
   call.freed(space, address, r);
   return r;
 }
@@ -65,7 +72,7 @@ using namespace computeprof::shim;
 
 #define COMPUTEPROF_UNTRACED_OR(NAME, ...)      \
   COMPUTEPROF_REAL_OR_RETURN(NAME);             \
-  if (!memory_tracing()) return real_fn(__VA_ARGS__)
+  if (!memory_tracing() || inside_recorded_call()) return real_fn(__VA_ARGS__)
 
 COMPUTEPROF_MEMORY_WRAPPER(cuMemAlloc_v2, (CUdeviceptr * dptr, size_t bytes)) {
   COMPUTEPROF_UNTRACED_OR(cuMemAlloc_v2, dptr, bytes);

@@ -50,20 +50,28 @@ void* loaded_driver_handle() {
   return h;
 }
 
+std::optional<Entry> own_entry_at(const void* fn) {
+  if (!fn) return std::nullopt;
+  for (std::size_t i = 0; i < kEntryCount; ++i) {
+    if (wrapper_of(static_cast<Entry>(i)) == fn) return static_cast<Entry>(i);
+  }
+  return std::nullopt;
+}
+
 void* find_real_entry(Entry e) {
   auto& slot = computeprof_real_functions[static_cast<std::size_t>(e)];
   if (void* fn = slot.load(std::memory_order_acquire)) return fn;
   // Symbols are string literals, so data() is NUL-terminated.
   const char* symbol = entry_info(e).symbol.data();
-  // The next definition after the shim: libcuda when the application links it.
-  void* fn = real_dlsym(RTLD_NEXT, symbol);
-  // Loaded RTLD_LOCAL by dlopen: only its own handle finds it.
-  if (!fn || fn == wrapper_of(e)) {
+  // The next definition after the shim: another layer's, or libcuda's when the
+  // application links it.
+  void* fn = next_definition(symbol);
+  // Loaded RTLD_LOCAL by dlopen, with no layer after the shim: only its own handle finds it.
+  if (!fn || own_entry_at(fn)) {
     void* h = loaded_driver_handle();
-    fn = h ? real_dlsym(h, symbol) : nullptr;
+    fn = h ? glibc_dlsym(h, symbol) : nullptr;
   }
-  if (fn == wrapper_of(e)) fn = nullptr;
-  if (!fn) return nullptr;
+  if (!fn || own_entry_at(fn)) return nullptr;
   void* expected = nullptr;
   slot.compare_exchange_strong(expected, fn, std::memory_order_acq_rel);
   return slot.load(std::memory_order_acquire);
@@ -76,9 +84,15 @@ CUresult missing_driver_function(Entry e) {
 }
 
 void note_real_entry(Entry e, void* fn) {
-  if (!fn || fn == wrapper_of(e)) return;
-  void* expected = nullptr;
-  computeprof_real_functions[static_cast<std::size_t>(e)].compare_exchange_strong(expected, fn, std::memory_order_acq_rel);
+  if (!fn || own_entry_at(fn)) return;
+  void* kept = nullptr;
+  auto& slot = computeprof_real_functions[static_cast<std::size_t>(e)];
+  if (slot.compare_exchange_strong(kept, fn, std::memory_order_acq_rel) || kept == fn) return;
+  // Two answers for one entry point: another layer hands out a function of its own by
+  // one path and not by another. The shim has one function per entry point.
+  config::warn_once(std::string("another CUDA interposer answers ") + std::string(entry_info(e).symbol) +
+                    " by this lookup with another function than computeprof already calls; computeprof's "
+                    "wrapper calls the first it found");
 }
 
 }  // namespace computeprof::shim

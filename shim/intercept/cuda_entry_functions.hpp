@@ -1,11 +1,13 @@
 #pragma once
-// The shim's wrappers of the entry points of entry_table.hpp, and the driver's real
-// functions behind them.
+// The shim's wrappers of the entry points of entry_table.hpp, and the functions behind
+// them: the next layer's (docs/design.md, "Stacking"), the driver's when no other
+// interposer comes after the shim.
 #include <atomic>
+#include <optional>
 
 #include "shim/intercept/cuda_entry_table.hpp"
 
-// The driver's functions found so far, by entry: null until the first lookup. Named
+// The next layer's functions found so far, by entry: null until the first lookup. Named
 // for the trampolines of cuda_trampolines.S, which read it.
 extern "C" __attribute__((visibility("hidden"))) std::atomic<void*>
     computeprof_real_functions[computeprof::shim::kEntryCount];
@@ -22,19 +24,25 @@ namespace computeprof::shim {
 // The shim's wrapper for an entry (its exported function).
 void* wrapper_of(Entry e);
 
-// The driver's function behind an entry, looked up in the already loaded libcuda; null
-// when the driver does not have it.
+// The entry whose wrapper (exported function) is at `fn`, if `fn` is one of the shim's.
+std::optional<Entry> own_entry_at(const void* fn);
+
+// The function behind an entry: the next definition after the shim, else the already
+// loaded libcuda's own; never one of the shim's wrappers; null when none has it.
 void* find_real_entry(Entry e);
 
-// The driver's function behind an entry; found lazily (find_real_entry), then one load
+// The function behind an entry; found lazily (find_real_entry), then one load
 // per call.
 inline void* real_entry(Entry e) {
   if (void* fn = computeprof_real_functions[static_cast<std::size_t>(e)].load(std::memory_order_acquire)) return fn;
   return find_real_entry(e);
 }
 
-// Records where the driver's function is, when a lookup (dlsym, cuGetProcAddress) has
-// just handed it out. The first one seen is kept.
+// Records the function behind an entry, when the next layer's lookup (dlsym,
+// cuGetProcAddress) has just handed it out. The first one seen is kept; one of the
+// shim's own wrappers never is. A different one later is said once (a `computeprof:`
+// line): the exception to "no allocation under dlsym", once a process, where one layer
+// answers by two paths with two functions.
 void note_real_entry(Entry e, void* fn);
 
 template <Entry E>

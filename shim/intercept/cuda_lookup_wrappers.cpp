@@ -1,11 +1,17 @@
 // The two ways a program looks up driver functions by name: dlsym on a libcuda handle
-// and cuGetProcAddress. Both hand out the shim's wrapper of exactly the variant the
-// driver chose, and the driver's own function for everything else.
+// and cuGetProcAddress. Both ask the next layer (another interposer's dlsym or
+// cuGetProcAddress, else the driver's), hand out the shim's wrapper of exactly the
+// variant it answered with, and its answer unchanged for everything else; the wrapper
+// then calls that answer (docs/design.md, "Stacking").
+#include <dlfcn.h>
+#include <link.h>
+
 #include <string_view>
 
 #include "shim/intercept/cuda_entry_functions.hpp"
 #include "shim/intercept/cuda_lookup.hpp"
 #include "shim/intercept/library_names.hpp"
+#include "shim/intercept/object_symbols.hpp"
 #include "shim/intercept/real_dlsym.hpp"
 
 namespace computeprof::shim {
@@ -24,18 +30,54 @@ bool called_by_profiler_library(const void* caller) {
 
 // The wrapped variant whose exported address the driver handed out, if any: when the
 // driver's table and its exports agree, this is exact whatever our version table says.
+// The driver's own exports (glibc's dlsym): a layer hooking dlsym would answer with its
+// wrappers.
 std::optional<Entry> variant_at_address(std::string_view base, void* fn) {
   void* driver = loaded_driver_handle();
   if (!driver) return std::nullopt;
   for (std::size_t i = 0; i < kEntryCount; ++i) {
     if (kEntries[i].base != base) continue;
-    if (real_dlsym(driver, kEntries[i].symbol.data()) == fn) return static_cast<Entry>(i);
+    if (glibc_dlsym(driver, kEntries[i].symbol.data()) == fn) return static_cast<Entry>(i);
+  }
+  return std::nullopt;
+}
+
+// The first definition of `name` in the process's global scope, as the program's own
+// references bind: looked up on the program's handle (glibc's handles are link maps; the
+// program's is the first), whose search list holds the preloaded libraries in their
+// order. RTLD_DEFAULT asked from the shim, linked -Bsymbolic, would find the shim's own
+// first; dlopen(nullptr) would do under dlsym what the shim does not (section
+// "Interposition" of docs/design.md).
+void* process_definition(const char* name) {
+  link_map* program = _r_debug.r_map;
+  return program ? glibc_dlsym(program, name) : nullptr;
+}
+
+// The wrapped variant of which `fn` is the process's own definition (the first in the
+// global scope), where that is not the shim's: another interposer's, loaded before the
+// shim, whose function leads back into the shim. Calling it from the shim would go round
+// in a circle; the shim's wrapper of that variant is what the program gets, and it calls
+// the next layer after the shim.
+std::optional<Entry> variant_defined_above(std::string_view base, void* fn) {
+  for (std::size_t i = 0; i < kEntryCount; ++i) {
+    if (kEntries[i].base != base) continue;
+    if (process_definition(kEntries[i].symbol.data()) == fn) return static_cast<Entry>(i);
   }
   return std::nullopt;
 }
 
 void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t flags) {
   if (!symbol || !pfn || !*pfn) return;
+  // Already one of the shim's wrappers (a layer between resolved the name through the
+  // process's symbols, or a driver answered a per-thread request with the default-stream
+  // function, found that way): the variant it is, whatever was asked. Handed out as it
+  // is; noting it for the variant asked for would have one wrapper call another, and
+  // the operation recorded twice.
+  if (own_entry_at(*pfn)) return;
+  if (auto above = variant_defined_above(symbol, *pfn)) {
+    *pfn = wrapper_of(*above);
+    return;
+  }
   auto entry = variant_at_address(symbol, *pfn);
   if (!entry) entry = select_variant(symbol, version, flags);
   if (!entry) return;
@@ -47,10 +89,21 @@ void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t 
 
 void* cuda_dlsym_substitute(void* handle, const char* name, const void* caller) {
   const auto entry = find_entry(name);
-  if (!entry || !is_driver_handle(handle) || called_by_profiler_library(caller)) return nullptr;
+  if (!entry || !is_driver_handle(handle) || called_by_profiler_library(caller) ||
+      // Another interposer after the shim looking up the function it wraps itself, to
+      // call it: it gets what it would get without the shim. The shim's wrapper would
+      // call that layer again, a loop. (One before the shim gets the wrapper: the shim
+      // is its next layer.)
+      (object_defines(caller, name) && loaded_after(caller, reinterpret_cast<const void*>(&cuda_dlsym_substitute)))) {
+    return nullptr;
+  }
+  // The next layer's answer: a layer hooking dlsym may hand out its own wrapper.
   void* real = real_dlsym(handle, name);
   if (!real) return nullptr;
-  note_real_entry(*entry, real);
+  if (own_entry_at(real)) return real;
+  // A layer before the shim (its answer is the process's definition of the name): the
+  // wrapper calls the next layer after the shim instead, as for cuGetProcAddress.
+  if (process_definition(name) != real) note_real_entry(*entry, real);
   return wrapper_of(*entry);
 }
 

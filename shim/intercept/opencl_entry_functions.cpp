@@ -27,7 +27,7 @@ std::atomic<void*> g_real[kEntryCount];
 // opened the loader itself (dlopen, RTLD_LOCAL) has it outside the global scope: then
 // the loader's own handle.
 void* find_real(const char* name) {
-  if (void* fn = real_dlsym(RTLD_NEXT, name)) return fn;
+  if (void* fn = next_definition(name)) return fn;
   void* loader = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_NOLOAD);
   if (!loader) return nullptr;
   void* fn = real_dlsym(loader, name);

@@ -21,6 +21,7 @@
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/blank.hpp"
 #include "shim/process/clock.hpp"
+#include "shim/process/nested_call.hpp"
 #include "shim/process/profiling_state.hpp"
 #include "shim/process/recorded_operation.hpp"
 #include "shim/timing/event_resolver.hpp"
@@ -298,7 +299,12 @@ inline unsigned stack_depth() { return process_profile().cuda.operations.callsta
 // frame and call costing about 40 instructions per launch.
 template <typename Describe, typename Call>
 CUresult run_recorded_with(std::string_view api, OperationTimer& timer, LaunchSelection selection,
-                           Describe&& describe, Call&& call) {
+                           Describe&& describe, Call&& real_call) {
+  // A call that comes back into the shim from inside this one is this operation again.
+  auto call = [&real_call] {
+    RecordedCallScope inside;
+    return real_call();
+  };
   const OperationTiming timing = operation_timing(timer, selection);
   switch (timing) {
     case OperationTiming::serialized_activities:
@@ -326,6 +332,7 @@ CUresult run_recorded_with(std::string_view api, OperationTimer& timer, LaunchSe
 // kernels launched directly and graphs' kernel nodes only).
 template <typename Describe, typename Call>
 CUresult run_recorded(std::string_view api, CUstream stream, bool per_thread, Describe&& describe, Call&& call) {
+  if (inside_recorded_call()) return call();
   OperationTimer timer(stream, per_thread);
   if (!timer.active()) return call();
   return run_recorded_with(api, timer, LaunchSelection::recorded, describe, call);

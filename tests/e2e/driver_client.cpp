@@ -4,7 +4,8 @@
 //   driver_client <reach> <scenario> [--show-origins]
 //   reach:    linked | dlsym | procaddress | procaddress-ptds | runtime
 //   scenario: basic | legacy-order | bracket | reject | capture | library | exit-thread | no-cleanup | fork |
-//             overlap | waited-spin | destroy | busy-exit | outrun | end-<how> | handler-<when>-<signal>-<end> | ...
+//             overlap | waited-spin | destroy | busy-exit | outrun | ten-copies | launch-then-lookup | end-<how> |
+//             handler-<when>-<signal>-<end> | ...
 //
 // `runtime` reaches the driver exactly as libcudart 13 does: dlopen("libcuda.so.1"),
 // dlsym(h, "cuGetProcAddress_v2"), asks that for "cuGetProcAddress" at 11030 and 12000,
@@ -737,6 +738,41 @@ int scenario_outrun() {
   return 0;
 }
 
+// 10 copies: 5 cuMemcpyHtoD and 5 cuMemcpyDtoHAsync on stream 0, 4096 bytes each.
+int scenario_ten_copies() {
+  open_session();
+  constexpr size_t bytes = 4096;
+  std::vector<unsigned char> host(bytes, 7);
+  CUdeviceptr device = 0;
+  check(g.mem_alloc(&device, bytes), "cuMemAlloc");
+  void* pinned = nullptr;
+  check(g.mem_alloc_host(&pinned, bytes), "cuMemAllocHost");
+  for (int i = 0; i < 5; ++i) {
+    check(g.memcpy_htod(device, host.data(), bytes), "cuMemcpyHtoD");
+    check(g.memcpy_dtoh_async(pinned, device, bytes, nullptr), "cuMemcpyDtoHAsync");
+  }
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+  if (static_cast<const unsigned char*>(pinned)[bytes - 1] != 7) fail("copied bytes");
+  check(g.mem_free(device), "cuMemFree");
+  check(g.mem_free_host(pinned), "cuMemFreeHost");
+  std::printf("10 copies ok\n");
+  return 0;
+}
+
+// A spin through the entry point `reach` gave, then one through cuLaunchKernel looked up
+// with dlsym on libcuda's handle.
+int scenario_launch_then_lookup() {
+  Session s = open_session();
+  spin(s, 0);
+  auto launch = reinterpret_cast<PFN_cuLaunchKernel_v4000>(dlsym(open_driver(), "cuLaunchKernel"));
+  if (!launch) fail("dlsym cuLaunchKernel");
+  unsigned long long ns = 0;
+  void* args[] = {&ns};
+  check(launch(s.spin, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr), "cuLaunchKernel looked up");
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+  return 0;
+}
+
 // 3 spins of 50 ms, and return while they still run (no synchronisation, no cleanup).
 int scenario_busy_exit() {
   Session s = open_session();
@@ -777,6 +813,8 @@ int main(int argc, char** argv) {
   else if (scenario == "destroy") rc = scenario_destroy();
   else if (scenario == "busy-exit") rc = scenario_busy_exit();
   else if (scenario == "outrun") rc = scenario_outrun();
+  else if (scenario == "ten-copies") rc = scenario_ten_copies();
+  else if (scenario == "launch-then-lookup") rc = scenario_launch_then_lookup();
   else fail("unknown scenario");
   std::printf("PASS\n");
   return rc;

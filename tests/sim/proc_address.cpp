@@ -1,7 +1,16 @@
 // cuGetProcAddress: hands out the simulated driver's OWN entry points, like the real
 // driver (never a preloaded library's functions of the same names: the library links
 // with -Bsymbolic). No cuda.h here, so every entry point can be declared alike.
+//
+// SIMCUDA_PER_THREAD_AS_DEFAULT=1: a request with the per-thread flag is answered with
+// the default-stream variant, as drivers answer for an entry point that has no
+// per-thread variant, found by its name in the process's global scope (as a driver stub
+// or a layer that resolves names with dlsym(RTLD_DEFAULT) finds it): under an
+// interposer, the interposer's function of the default-stream variant.
+#include <dlfcn.h>
+
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 #ifdef SIMCUDA_OLD_DRIVER
@@ -28,6 +37,7 @@ enum Status { kFound = 0, kSymbolNotFound = 1, kVersionNotSufficient = 2 };
 
 struct Entry {
   const char* base;
+  const char* symbol;
   void (*address)();
   int version;
   bool per_thread;
@@ -37,11 +47,11 @@ extern "C" int cuGetProcAddress(const char*, void**, int, unsigned long long);
 extern "C" int cuGetProcAddress_v2(const char*, void**, int, unsigned long long, int*);
 
 const Entry kEntries[] = {
-#define SIM_ENTRY(base, symbol, version, per_thread) {#base, &symbol, version, per_thread != 0},
+#define SIM_ENTRY(base, symbol, version, per_thread) {#base, #symbol, &symbol, version, per_thread != 0},
 #include "proc_address_table.def"
 #undef SIM_ENTRY
-    {"cuGetProcAddress", reinterpret_cast<void (*)()>(&cuGetProcAddress), 11030, false},
-    {"cuGetProcAddress", reinterpret_cast<void (*)()>(&cuGetProcAddress_v2), 12000, false},
+    {"cuGetProcAddress", "cuGetProcAddress", reinterpret_cast<void (*)()>(&cuGetProcAddress), 11030, false},
+    {"cuGetProcAddress", "cuGetProcAddress_v2", reinterpret_cast<void (*)()>(&cuGetProcAddress_v2), 12000, false},
 };
 
 int lookup(const char* symbol, void** pfn, int version, unsigned long long flags, int* status) {
@@ -59,8 +69,16 @@ int lookup(const char* symbol, void** pfn, int version, unsigned long long flags
     const Entry*& slot = e.per_thread ? best_per_thread : best;
     if (!slot || slot->version < e.version) slot = &e;
   }
+  static const bool per_thread_as_default = [] {
+    const char* v = std::getenv("SIMCUDA_PER_THREAD_AS_DEFAULT");
+    return v && std::strcmp(v, "1") == 0;
+  }();
   const Entry* chosen = want_per_thread && best_per_thread ? best_per_thread : best;
   if (chosen) *pfn = reinterpret_cast<void*>(chosen->address);
+  if (want_per_thread && per_thread_as_default && best) {
+    chosen = best;
+    *pfn = dlsym(RTLD_DEFAULT, best->symbol);
+  }
   if (status) *status = chosen ? kFound : known ? kVersionNotSufficient : kSymbolNotFound;
   return kSuccess;
 }

@@ -408,6 +408,62 @@ TEST_CASE("KVP: line breaks in names are escaped, so each record is one line", "
   CHECK(field == "method=[ a\\nb\\\\ ] gputime=[ 7.424 ] cputime=[ 17.288 ] occupancy=[ 0.500 ] \n");
 }
 
+namespace {
+
+// A reader of docs/format.md's words for key-value method names, written from them: the
+// text between the line's first "method=[ " and its last " ] gputime=[ ", in which \n,
+// \r and \\ stand for a line feed, a carriage return and a backslash.
+std::string documented_method(std::string_view line) {
+  constexpr std::string_view kStart = "method=[ ";
+  constexpr std::string_view kEnd = " ] gputime=[ ";
+  const std::size_t start = line.find(kStart);
+  const std::size_t end = line.rfind(kEnd);
+  REQUIRE(start != std::string_view::npos);
+  REQUIRE(end != std::string_view::npos);
+  REQUIRE(end >= start + kStart.size());
+  const std::string_view text = line.substr(start + kStart.size(), end - start - kStart.size());
+  std::string name;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\') {
+      name.push_back(text[i]);
+      continue;
+    }
+    REQUIRE(i + 1 < text.size());
+    const char c = text[++i];
+    REQUIRE((c == 'n' || c == 'r' || c == '\\'));
+    name.push_back(c == 'n' ? '\n' : c == 'r' ? '\r' : '\\');
+  }
+  return name;
+}
+
+}  // namespace
+
+TEST_CASE("KVP: a reader of the documented form gets every method name back, control characters included",
+          "[writer][kvp]") {
+  auto layout = layout_for(std::string("timestamp\ngpustarttimestamp\ngpuendtimestamp\n") + std::string(kAll));
+  std::vector<std::string> names;
+  for (int byte = 1; byte < 256; ++byte) {
+    names.emplace_back(1, static_cast<char>(byte));
+    names.push_back("a" + std::string(1, static_cast<char>(byte)) + "\\n" + std::string(1, static_cast<char>(byte)));
+  }
+  for (const char* tricky : {"\\", "\\\\", "x\\", "\\n", "\\\n", "\r\n", "\n\n\r", " ] gputime=[ 1.000 ] ",
+                             "method=[ x ] ", "a ] b", "\t\v\f\x1b[0m", "void f<\n>(int)\\r", " ", "=[ ] "}) {
+    names.emplace_back(tricky);
+  }
+  for (const auto& name : names) {
+    Record k = sample_kernel();
+    k.method = name;
+    std::string line;
+    test::append_kvp_line(line, k, layout);
+    REQUIRE(line.ends_with(" \n"));
+    const std::string_view body(line.data(), line.size() - 1);
+    // One line per record.
+    CHECK(body.find('\n') == std::string_view::npos);
+    CHECK(body.find('\r') == std::string_view::npos);
+    CHECK(documented_method(body) == name);
+  }
+}
+
 TEST_CASE("KVP escaping leaves CSV as it was: RFC 4180 quoting", "[writer][csv]") {
   auto layout = layout_for("");
   Record k = sample_kernel();
