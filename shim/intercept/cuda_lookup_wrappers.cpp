@@ -7,6 +7,7 @@
 #include "shim/intercept/cuda_lookup.hpp"
 #include "shim/intercept/library_names.hpp"
 #include "shim/intercept/real_dlsym.hpp"
+#include "shim/process/cuda_runtime_presence.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -36,6 +37,7 @@ std::optional<Entry> variant_at_address(std::string_view base, void* fn) {
 
 void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t flags) {
   if (!symbol || !pfn || !*pfn) return;
+  if (std::string_view(symbol) == "cuGetProcAddress") note_cuda_runtime();
   auto entry = variant_at_address(symbol, *pfn);
   if (!entry) entry = select_variant(symbol, version, flags);
   if (!entry) return;
