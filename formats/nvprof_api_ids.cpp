@@ -39,4 +39,12 @@ std::string_view nvprof_function_name(std::string_view cupti_name) {
   return name;
 }
 
+std::string_view nvprof_call_name(bool runtime, int cbid) {
+  for (const Row& r : kRows) {
+    if (runtime && r.ids.runtime_cbid == cbid) return nvprof_function_name(r.ids.runtime_name);
+    if (!runtime && r.ids.driver_cbid == cbid) return nvprof_function_name(r.entry);
+  }
+  return "unknown";
+}
+
 }  // namespace computeprof::formats

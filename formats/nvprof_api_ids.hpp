@@ -22,4 +22,8 @@ std::optional<NvprofApiIds> nvprof_api_ids(std::string_view entry);
 // stream suffixes (cudaMemcpyAsync_ptsz_v7000: cudaMemcpyAsync).
 std::string_view nvprof_function_name(std::string_view cupti_name);
 
+// The name nvprof printed for a RUNTIME (`runtime`) or DRIVER row's callback id:
+// cudaMemcpy, cuMemcpyHtoD; "unknown" for an id computeprof does not write.
+std::string_view nvprof_call_name(bool runtime, int cbid);
+
 }  // namespace computeprof::formats

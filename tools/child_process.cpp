@@ -133,7 +133,8 @@ ChildOutcome outcome_of(int exec_error, int status) {
 
 }  // namespace
 
-ChildOutcome run_child(const std::vector<std::string>& command, const std::vector<std::string>& environment) {
+ChildOutcome run_child(const std::vector<std::string>& command, const std::vector<std::string>& environment,
+                       const std::function<void(pid_t)>& started) {
   std::vector<char*> argv = exec_array(command);
   std::vector<char*> envp = exec_array(environment);
 
@@ -162,6 +163,7 @@ ChildOutcome run_child(const std::vector<std::string>& command, const std::vecto
     ::_exit(127);
   }
   ::close(exec_error_pipe[1]);
+  if (started) started(child);
   const int exec_error = read_exec_error(exec_error_pipe[0]);
   ::close(exec_error_pipe[0]);
 

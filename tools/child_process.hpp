@@ -2,6 +2,9 @@
 // Runs the application as a child process (fork + execvpe) and waits for it, passing on
 // SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1 and SIGUSR2 that were sent to the launcher
 // alone. The application gets SIGTERM if the launcher dies first.
+#include <sys/types.h>
+
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,6 +20,9 @@ struct ChildOutcome {
 
 // `command` is the program (searched in PATH) and its arguments; `environment` holds
 // the child's "NAME=value" entries.
-ChildOutcome run_child(const std::vector<std::string>& command, const std::vector<std::string>& environment);
+// `started`, when given, is called with the child's pid as soon as it is forked, before
+// the application runs (computeprof nvprof's "Profiling application" line).
+ChildOutcome run_child(const std::vector<std::string>& command, const std::vector<std::string>& environment,
+                       const std::function<void(pid_t)>& started = {});
 
 }  // namespace computeprof::tools

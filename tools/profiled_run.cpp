@@ -27,15 +27,6 @@ namespace {
 constexpr int kCommandNotExecutable = 126;
 constexpr int kCommandNotFound = 127;
 
-std::filesystem::path find_shim() {
-  const char* explicit_choice = std::getenv("COMPUTEPROF_LIBRARY");
-  std::optional<std::string_view> choice;
-  if (explicit_choice != nullptr && *explicit_choice != '\0') choice = explicit_choice;
-  std::error_code error;
-  const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
-  return locate_shim(shim_candidates(choice, executable));
-}
-
 std::vector<std::string> current_environment() {
   std::vector<std::string> entries;
   for (char** entry = environ; *entry != nullptr; ++entry) entries.emplace_back(*entry);

@@ -35,3 +35,12 @@ TEST_CASE("nvprof ids: a driver entry point's ids and its runtime function", "[n
   CHECK(nvprof_function_name("cudaLaunchKernelExC_v11060") == "cudaLaunchKernelExC");
   CHECK(nvprof_function_name("cuMemcpyHtoD_v2") == "cuMemcpyHtoD");
 }
+
+TEST_CASE("nvprof ids: a row's callback id names its function as nvprof printed it", "[nvprof]") {
+  using computeprof::formats::nvprof_call_name;
+  CHECK(nvprof_call_name(true, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020) == "cudaMemcpy");
+  CHECK(nvprof_call_name(true, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000) == "cudaLaunchKernel");
+  CHECK(nvprof_call_name(false, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2) == "cuMemcpyHtoD");
+  CHECK(nvprof_call_name(false, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz) == "cuLaunchKernel");
+  CHECK(nvprof_call_name(false, 0) == "unknown");
+}
