@@ -21,7 +21,7 @@ struct ChildOutcome {
 // `command` is the program (searched in PATH) and its arguments; `environment` holds
 // the child's "NAME=value" entries.
 // `started`, when given, is called with the child's pid as soon as it is forked, before
-// the application runs (computeprof nvprof's "Profiling application" line).
+// the application runs (computeprof nvprof's first line).
 ChildOutcome run_child(const std::vector<std::string>& command, const std::vector<std::string>& environment,
                        const std::function<void(pid_t)>& started = {});
 

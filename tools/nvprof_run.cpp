@@ -164,13 +164,16 @@ int run_nvprof(const NvprofOptions& o) {
       run_child(o.command, build_launch_environment(current_environment(), settings), [&](pid_t pid) {
         main_pid = pid;
         out.open(pid);
-        if (!o.quiet) out.write(fmt::format("=={}== Profiling application: {}\n", pid, joined(o.command)));
+        if (!o.quiet) {
+          out.write(fmt::format("=={0}== NVPROF is profiling process {0}, command: {1}\n", pid, joined(o.command)));
+        }
       });
   if (outcome.exec_error != 0) {
     config::warn(fmt::format("cannot run '{}': {}", o.command.front(), std::strerror(outcome.exec_error)));
     const bool permission = outcome.exec_error == EACCES || outcome.exec_error == EPERM;
     return permission ? kCommandNotExecutable : kCommandNotFound;
   }
+  if (!o.quiet) out.write(fmt::format("=={}== Profiling application: {}\n", main_pid, joined(o.command)));
   // One database per process: nvprof_<pid>.nvvp. The application's first, then its
   // children's (--profile-child-processes), by pid.
   std::map<long, std::string> databases;

@@ -5,8 +5,8 @@ prints what it read, for the end-to-end tests to compare:
     read_nvprof_csv.py FILE
 
 Python's csv module: the lines before the header ("==PID== ..."), the header row, the
-units row, then the rows; pandas.read_csv(FILE, skiprows=[0, 1, 3]) (the two ==PID==
-lines of a --log-file and the units row) where pandas is installed, else one line
+units row, then the rows; pandas.read_csv(FILE, skiprows=[0, 1, 2, 4]) (the three
+==PID== lines of a --log-file and the units row) where pandas is installed, else one line
 saying it is not.
 """
 import csv
@@ -34,7 +34,7 @@ def main(path):
     except ImportError:
         print("pandas: not installed")
         return
-    frame = pandas.read_csv(path, skiprows=[0, 1, 3])
+    frame = pandas.read_csv(path, skiprows=[0, 1, 2, 4])
     print("pandas: %d rows, %d columns, names %s" % (
         len(frame), len(frame.columns), "|".join(sorted(set(frame["Name"])))))
 

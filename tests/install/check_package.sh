@@ -79,7 +79,7 @@ output=$(cd "$scratch" && "$command" /bin/sh -c 'echo "preload=$LD_PRELOAD"' 2>&
 nvprof=$root/usr/$libexecdir/computeprof/nvprof
 [[ -L $nvprof && $(readlink -f "$nvprof") == "$(readlink -f "$command")" ]] || fail "$nvprof is not a link to $command"
 output=$(cd "$scratch" && "$nvprof" /bin/true 2>&1) || fail "nvprof run failed: $output"
-[[ $output == "=="*"== Profiling application: /bin/true"$'\n'"=="*"== Warning: No profile data collected." ]] ||
+[[ $output == "=="*"== NVPROF is profiling process "*", command: /bin/true"$'\n'"=="*"== Profiling application: /bin/true"$'\n'"=="*"== Warning: No profile data collected." ]] ||
   fail "nvprof run: $output"
 
 # Man pages: groff's warnings are errors (only where groff is installed).
