@@ -240,7 +240,7 @@ TEST_CASE("nvprof: -o writes the database nvprof's tools read, -f overwrites it,
   CHECK(forced.err.ends_with("Generated result file: " + o.directory + "/prof.nvvp\n"));
 }
 
-TEST_CASE("nvprof: the launcher run under the name nvprof; --quiet; --profile-from-start off; --kernels",
+TEST_CASE("nvprof: the launcher run under the name nvprof, --quiet, --profile-from-start off, --kernels",
           "[e2e][nvprof-command]") {
   auto o = nvprof({"--quiet", CLIENT_PATH, "runtime", "basic"});
   std::filesystem::create_symlink(COMPUTEPROF_CLI_PATH, o.directory + "/nvprof");
