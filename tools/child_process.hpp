@@ -25,4 +25,11 @@ struct ChildOutcome {
 ChildOutcome run_child(const std::vector<std::string>& command, const std::vector<std::string>& environment,
                        const std::function<void(pid_t)>& started = {});
 
+// The launcher's own environment ("NAME=value" entries), from which the child's is made.
+std::vector<std::string> current_environment();
+
+// Says that `program` could not be run (one line) and returns the exit status a shell
+// gives such a command: 126 when it may not be executed, 127 otherwise.
+int report_exec_failure(const std::string& program, int exec_error);
+
 }  // namespace computeprof::tools

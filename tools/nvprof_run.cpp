@@ -24,8 +24,6 @@
 namespace computeprof::tools {
 namespace {
 
-constexpr int kCommandNotExecutable = 126;
-constexpr int kCommandNotFound = 127;
 
 // A private directory for the run's logs and databases, removed with everything in it.
 class TemporaryDirectory {
@@ -50,12 +48,6 @@ class TemporaryDirectory {
  private:
   std::string path_;
 };
-
-std::vector<std::string> current_environment() {
-  std::vector<std::string> entries;
-  for (char** entry = environ; *entry != nullptr; ++entry) entries.emplace_back(*entry);
-  return entries;
-}
 
 // The config lines nvprof's options stand for.
 std::string config_text(const NvprofOptions& o) {
@@ -168,11 +160,7 @@ int run_nvprof(const NvprofOptions& o) {
           out.write(fmt::format("=={0}== NVPROF is profiling process {0}, command: {1}\n", pid, joined(o.command)));
         }
       });
-  if (outcome.exec_error != 0) {
-    config::warn(fmt::format("cannot run '{}': {}", o.command.front(), std::strerror(outcome.exec_error)));
-    const bool permission = outcome.exec_error == EACCES || outcome.exec_error == EPERM;
-    return permission ? kCommandNotExecutable : kCommandNotFound;
-  }
+  if (outcome.exec_error != 0) return report_exec_failure(o.command.front(), outcome.exec_error);
   if (!o.quiet) out.write(fmt::format("=={}== Profiling application: {}\n", main_pid, joined(o.command)));
   // One database per process: nvprof_<pid>.nvvp. The application's first, then its
   // children's (--profile-child-processes), by pid.
