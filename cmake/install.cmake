@@ -45,3 +45,11 @@ else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libgcc-s1, libstdc++6, libsqlite3-0")
 endif()
 include(CPack)
+
+# nvprof's name for the launcher, outside PATH (<libexec>/computeprof/nvprof, a relative
+# symbolic link to the command): a user who puts that folder first on PATH runs
+# `nvprof ./app` as before (docs/format.md, "computeprof nvprof").
+file(RELATIVE_PATH nvprof_target ${CMAKE_INSTALL_FULL_LIBEXECDIR}/computeprof ${CMAKE_INSTALL_FULL_BINDIR}/computeprof)
+file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/libexec)
+file(CREATE_LINK ${nvprof_target} ${PROJECT_BINARY_DIR}/libexec/nvprof SYMBOLIC)
+install(FILES ${PROJECT_BINARY_DIR}/libexec/nvprof DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/computeprof)

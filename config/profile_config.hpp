@@ -26,8 +26,9 @@ inline constexpr std::size_t kOptionCount = 0
 enum class LogFormat { kvp, csv };
 
 // Files beside the classic logs, one per process (`export json`, `export sqlite`).
-enum class ExportFormat : unsigned char { json, sqlite };
-inline constexpr std::size_t kExportFormatCount = 2;
+// nvprof: a database in nvprof's own schema (`.nvvp`), for the tools that read nvprof's files.
+enum class ExportFormat : unsigned char { json, sqlite, nvprof };
+inline constexpr std::size_t kExportFormatCount = 3;
 
 struct ProfileConfig {
   std::bitset<kOptionCount> options;

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "config/report.hpp"
 #include "tools/launch_error.hpp"
 
 namespace computeprof::tools {
@@ -133,7 +134,8 @@ ChildOutcome outcome_of(int exec_error, int status) {
 
 }  // namespace
 
-ChildOutcome run_child(const std::vector<std::string>& command, const std::vector<std::string>& environment) {
+ChildOutcome run_child(const std::vector<std::string>& command, const std::vector<std::string>& environment,
+                       const std::function<void(pid_t)>& started) {
   std::vector<char*> argv = exec_array(command);
   std::vector<char*> envp = exec_array(environment);
 
@@ -162,10 +164,23 @@ ChildOutcome run_child(const std::vector<std::string>& command, const std::vecto
     ::_exit(127);
   }
   ::close(exec_error_pipe[1]);
+  if (started) started(child);
   const int exec_error = read_exec_error(exec_error_pipe[0]);
   ::close(exec_error_pipe[0]);
 
   return outcome_of(exec_error, wait_forwarding_signals(child, blocked.signals()));
+}
+
+std::vector<std::string> current_environment() {
+  std::vector<std::string> entries;
+  for (char** entry = environ; *entry != nullptr; ++entry) entries.emplace_back(*entry);
+  return entries;
+}
+
+int report_exec_failure(const std::string& program, int exec_error) {
+  config::warn(fmt::format("cannot run '{}': {}", program, std::strerror(exec_error)));
+  const bool permission = exec_error == EACCES || exec_error == EPERM;
+  return permission ? 126 : 127;
 }
 
 }  // namespace computeprof::tools

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -10,6 +11,8 @@
 #include "config/report.hpp"
 #include "tools/command_line.hpp"
 #include "tools/launch_error.hpp"
+#include "tools/nvprof_command_line.hpp"
+#include "tools/nvprof_run.hpp"
 #include "tools/profiled_run.hpp"
 #include "tools/query_counters.hpp"
 #include "tools/stats.hpp"
@@ -19,11 +22,29 @@ namespace {
 
 constexpr int kUsageErrorExit = 2;
 
+// `computeprof nvprof ...`, or the launcher run under the name nvprof.
+int run_as_nvprof(std::span<const std::string_view> args) {
+  const auto parsed = computeprof::tools::parse_nvprof_command_line(args);
+  if (const auto* error = std::get_if<computeprof::tools::UsageError>(&parsed)) {
+    computeprof::config::warn(error->message);
+    return kUsageErrorExit;
+  }
+  try {
+    return computeprof::tools::run_nvprof(std::get<computeprof::tools::NvprofOptions>(parsed));
+  } catch (const computeprof::tools::LaunchError& error) {
+    computeprof::config::warn(error.what());
+    return kUsageErrorExit;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using computeprof::tools::CommandLine;
   const std::vector<std::string_view> args(argv + 1, argv + argc);
+  const std::string_view invoked_as = argc > 0 ? std::string_view(argv[0]) : std::string_view();
+  if (invoked_as == "nvprof" || invoked_as.ends_with("/nvprof")) return run_as_nvprof(args);
+  if (!args.empty() && args.front() == "nvprof") return run_as_nvprof(std::span(args).subspan(1));
   const auto parsed = computeprof::tools::parse_command_line(args);
   if (const auto* error = std::get_if<computeprof::tools::UsageError>(&parsed)) {
     computeprof::config::warn(error->message);

@@ -23,24 +23,6 @@
 namespace computeprof::tools {
 namespace {
 
-// The exit statuses a shell uses for a command it could not run.
-constexpr int kCommandNotExecutable = 126;
-constexpr int kCommandNotFound = 127;
-
-std::filesystem::path find_shim() {
-  const char* explicit_choice = std::getenv("COMPUTEPROF_LIBRARY");
-  std::optional<std::string_view> choice;
-  if (explicit_choice != nullptr && *explicit_choice != '\0') choice = explicit_choice;
-  std::error_code error;
-  const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
-  return locate_shim(shim_candidates(choice, executable));
-}
-
-std::vector<std::string> current_environment() {
-  std::vector<std::string> entries;
-  for (char** entry = environ; *entry != nullptr; ++entry) entries.emplace_back(*entry);
-  return entries;
-}
 
 // The --config file's text, read where the launcher needs it: to extend a copy of it
 // (then a file it cannot read stops the run) or to compare it with --csv (then the shim
@@ -86,11 +68,7 @@ int run_profiled(const RunOptions& options) {
   }
 
   const ChildOutcome outcome = run_child(options.command, build_launch_environment(current_environment(), settings));
-  if (outcome.exec_error != 0) {
-    config::warn(fmt::format("cannot run '{}': {}", options.command.front(), std::strerror(outcome.exec_error)));
-    const bool permission = outcome.exec_error == EACCES || outcome.exec_error == EPERM;
-    return permission ? kCommandNotExecutable : kCommandNotFound;
-  }
+  if (outcome.exec_error != 0) return report_exec_failure(options.command.front(), outcome.exec_error);
   for (const std::string& line : log_report_lines(log_index.read(), outcome.signal)) config::warn(line);
   return outcome.exit_code;
 }

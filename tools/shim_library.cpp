@@ -1,5 +1,7 @@
 #include "tools/shim_library.hpp"
 
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 #include "tools/launch_error.hpp"
@@ -38,6 +40,15 @@ std::filesystem::path locate_shim(std::span<const std::filesystem::path> candida
   }
   throw LaunchError(
       fmt::format("cannot find libcomputeprof.so (tried {}); set COMPUTEPROF_LIBRARY to its path", tried));
+}
+
+std::filesystem::path find_shim() {
+  const char* explicit_choice = std::getenv("COMPUTEPROF_LIBRARY");
+  std::optional<std::string_view> choice;
+  if (explicit_choice != nullptr && *explicit_choice != '\0') choice = explicit_choice;
+  std::error_code error;
+  const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  return locate_shim(shim_candidates(choice, executable));
 }
 
 }  // namespace computeprof::tools

@@ -26,4 +26,8 @@ std::vector<std::filesystem::path> shim_candidates(std::optional<std::string_vie
 // does, or when the path cannot be put in LD_PRELOAD (it splits at ':' and white space).
 std::filesystem::path locate_shim(std::span<const std::filesystem::path> candidates);
 
+// The library this computeprof preloads: COMPUTEPROF_LIBRARY's, else the one beside the
+// running executable (installed, or in the build tree). Throws LaunchError.
+std::filesystem::path find_shim();
+
 }  // namespace computeprof::tools

@@ -12,6 +12,7 @@ constexpr std::string_view kUsage = R"(Usage: computeprof [options] [--] applica
        computeprof --query-counters [--chip NAME] [--config FILE]
                    [--counters a,b]
        computeprof stats FILE...
+       computeprof nvprof [nvprof options] application [arguments...]
        computeprof --version | --help
 
 Runs the application with libcomputeprof.so preloaded and COMPUTE_PROFILE=1:
@@ -22,6 +23,9 @@ COMPUTE_PROFILE log.
 
 stats FILE...: nvprof's summary table of GPU activities from logs (key-value or
 CSV, several added together) and databases written with --export sqlite.
+
+nvprof ...: nvprof's command line (-o, --log-file, --csv, --print-gpu-trace,
+--print-api-trace, ...) and its outputs; also the command run as nvprof.
 
 Environment:
   COMPUTEPROF_LIBRARY  the libcomputeprof.so to preload; by default, relative to

@@ -13,6 +13,7 @@
 #include "shim/intercept/library_names.hpp"
 #include "shim/intercept/object_symbols.hpp"
 #include "shim/intercept/real_dlsym.hpp"
+#include "shim/process/cuda_runtime_presence.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -68,6 +69,7 @@ std::optional<Entry> variant_defined_above(std::string_view base, void* fn) {
 
 void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t flags) {
   if (!symbol || !pfn || !*pfn) return;
+  if (std::string_view(symbol) == "cuGetProcAddress") note_cuda_runtime();
   // Already one of the shim's wrappers (a layer between resolved the name through the
   // process's symbols, or a driver answered a per-thread request with the default-stream
   // function, found that way): the variant it is, whatever was asked. Handed out as it

@@ -28,6 +28,8 @@ DriverCalls* load(void* driver) {
   resolve(driver, d->ctx_synchronize, "cuCtxSynchronize");
   resolve(driver, d->device_get_name, "cuDeviceGetName");
   resolve(driver, d->device_get_attribute, "cuDeviceGetAttribute");
+  resolve(driver, d->device_total_mem, "cuDeviceTotalMem_v2");
+  resolve(driver, d->device_get_uuid, "cuDeviceGetUuid_v2");
   resolve(driver, d->stream_get_ctx, "cuStreamGetCtx");
   resolve(driver, d->stream_get_id, "cuStreamGetId");
   resolve(driver, d->stream_is_capturing, "cuStreamIsCapturing");

@@ -19,6 +19,8 @@ struct DriverCalls {
   PFN_cuCtxSynchronize_v2000 ctx_synchronize = nullptr;
   PFN_cuDeviceGetName_v2000 device_get_name = nullptr;
   PFN_cuDeviceGetAttribute_v2000 device_get_attribute = nullptr;
+  PFN_cuDeviceTotalMem_v3020 device_total_mem = nullptr;
+  PFN_cuDeviceGetUuid_v11040 device_get_uuid = nullptr;
   PFN_cuStreamGetCtx_v9020 stream_get_ctx = nullptr;
   PFN_cuStreamGetId_v12000 stream_get_id = nullptr;
   PFN_cuStreamIsCapturing_v10000 stream_is_capturing = nullptr;

@@ -3,6 +3,7 @@
 #include "shim/output/classic_log_sink.hpp"
 #include "shim/output/json_trace_sink.hpp"
 #include "shim/output/memory_report_sink.hpp"
+#include "shim/output/nvprof_database_sink.hpp"
 #include "shim/output/sqlite_export_sink.hpp"
 #include "shim/output/stack_file_sink.hpp"
 #include "shim/output/summary_sink.hpp"
@@ -29,6 +30,9 @@ SinkList make_process_sinks() {
   if (settings.config.exports_to(config::ExportFormat::json)) sinks.push_back(std::make_unique<JsonTraceSink>(settings));
   if (settings.config.exports_to(config::ExportFormat::sqlite)) {
     sinks.push_back(std::make_unique<SqliteExportSink>(settings));
+  }
+  if (settings.config.exports_to(config::ExportFormat::nvprof)) {
+    sinks.push_back(std::make_unique<NvprofDatabaseSink>(settings));
   }
   if (settings.config.summary) sinks.push_back(std::make_unique<SummarySink>());
   if (settings.config.callstack_depth != 0) sinks.push_back(std::make_unique<StackFileSink>(settings));

@@ -1,5 +1,5 @@
 #pragma once
-// SQLite, loaded when an `export sqlite` needs it: a DT_NEEDED would load it into every
+// SQLite, loaded when an `export sqlite` or `export nvprof` needs it: a DT_NEEDED would load it into every
 // process the library is preloaded into, profiled or not (Debian's libsqlite3-0).
 #include <sqlite3.h>
 
@@ -15,6 +15,7 @@ struct SqliteLibrary {
   decltype(&::sqlite3_bind_int64) bind_int64 = nullptr;
   decltype(&::sqlite3_bind_text) bind_text = nullptr;
   decltype(&::sqlite3_bind_null) bind_null = nullptr;
+  decltype(&::sqlite3_bind_blob) bind_blob = nullptr;
   decltype(&::sqlite3_step) step = nullptr;
   decltype(&::sqlite3_reset) reset = nullptr;
   decltype(&::sqlite3_finalize) finalize = nullptr;

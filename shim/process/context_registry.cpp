@@ -66,7 +66,7 @@ const ProfiledContext* find_or_create_context(const ContextKey& key,
   if (auto it = r.known.find(key); it != r.known.end()) return it->second;
   if (r.next_number == 1) r.first_origin = origin;
   auto* context = new ProfiledContext{r.next_number++, d.device, std::move(d.device_name), key.api, origin,
-                                      &profile_of(key.api)};
+                                      &profile_of(key.api), d.device_properties};
   r.known.emplace(key, context);
   return context;
 }

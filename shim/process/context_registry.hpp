@@ -23,6 +23,33 @@ struct ContextOrigin {
   }
 };
 
+// What the driver says of a CUDA context's device (nvprof's DEVICE rows); zero where it
+// did not say, and for OpenCL contexts.
+struct DeviceProperties {
+  std::int64_t global_memory_bytes = 0;
+  std::int64_t constant_memory_bytes = 0;
+  std::int64_t l2_cache_bytes = 0;
+  std::int64_t warp_size = 0;
+  std::int64_t clock_khz = 0;
+  std::int64_t memory_clock_khz = 0;
+  std::int64_t memory_bus_bits = 0;
+  std::int64_t copy_engines = 0;
+  std::int64_t multiprocessors = 0;
+  std::int64_t max_threads_per_multiprocessor = 0;
+  std::int64_t max_blocks_per_multiprocessor = 0;
+  std::int64_t max_shared_per_multiprocessor = 0;
+  std::int64_t max_registers_per_multiprocessor = 0;
+  std::int64_t max_registers_per_block = 0;
+  std::int64_t max_shared_per_block = 0;
+  std::int64_t max_threads_per_block = 0;
+  std::int64_t max_block[3] = {};
+  std::int64_t max_grid[3] = {};
+  std::int64_t compute_major = 0;
+  std::int64_t compute_minor = 0;
+  std::int64_t ecc_enabled = 0;
+  unsigned char uuid[16] = {};
+};
+
 struct ProfiledContext {
   int number = 0;  // from 1, in the order contexts were first seen; reset in a forked child
   int device = 0;
@@ -30,6 +57,7 @@ struct ProfiledContext {
   config::Api api = config::Api::cuda;
   ContextOrigin origin;
   const ApiProfile* profile = nullptr;  // the settings of its kind of context
+  DeviceProperties device_properties;
 };
 
 struct ContextKey {
@@ -41,6 +69,7 @@ struct ContextKey {
 struct ContextDescription {
   int device = 0;
   std::string device_name;
+  DeviceProperties device_properties;
 };
 
 // The context of `key`, created from `describe()` the first time it is asked for.

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstring>
 
 #include "config/report.hpp"
 #include "shim/intercept/driver_calls.hpp"
@@ -33,6 +34,47 @@ bool with_context(const DriverCalls& d, CUcontext context, Fn&& fn) {
   return ok;
 }
 
+DeviceProperties device_properties(const DriverCalls& d, CUdevice device) {
+  DeviceProperties p;
+  const auto attribute = [&](CUdevice_attribute a) -> std::int64_t {
+    int value = 0;
+    return d.device_get_attribute && d.device_get_attribute(&value, a, device) == CUDA_SUCCESS ? value : 0;
+  };
+  std::size_t bytes = 0;
+  if (d.device_total_mem && d.device_total_mem(&bytes, device) == CUDA_SUCCESS) {
+    p.global_memory_bytes = static_cast<std::int64_t>(bytes);
+  }
+  p.constant_memory_bytes = attribute(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY);
+  p.l2_cache_bytes = attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+  p.warp_size = attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  p.clock_khz = attribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+  p.memory_clock_khz = attribute(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+  p.memory_bus_bits = attribute(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+  p.copy_engines = attribute(CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT);
+  p.multiprocessors = attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  p.max_threads_per_multiprocessor = attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+  p.max_blocks_per_multiprocessor = attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+  p.max_shared_per_multiprocessor = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+  p.max_registers_per_multiprocessor = attribute(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+  p.max_registers_per_block = attribute(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+  p.max_shared_per_block = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+  p.max_threads_per_block = attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  p.max_block[0] = attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
+  p.max_block[1] = attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y);
+  p.max_block[2] = attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z);
+  p.max_grid[0] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
+  p.max_grid[1] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
+  p.max_grid[2] = attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
+  p.compute_major = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  p.compute_minor = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  p.ecc_enabled = attribute(CU_DEVICE_ATTRIBUTE_ECC_ENABLED);
+  CUuuid uuid{};
+  if (d.device_get_uuid && d.device_get_uuid(&uuid, device) == CUDA_SUCCESS) {
+    std::memcpy(p.uuid, uuid.bytes, sizeof p.uuid);
+  }
+  return p;
+}
+
 ContextDescription describe(const DriverCalls& d, CUcontext context) {
   ContextDescription desc;
   with_context(d, context, [&] {
@@ -41,6 +83,7 @@ ContextDescription describe(const DriverCalls& d, CUcontext context) {
     desc.device = device;
     char name[256] = {};
     if (d.device_get_name && d.device_get_name(name, sizeof name - 1, device) == CUDA_SUCCESS) desc.device_name = name;
+    desc.device_properties = device_properties(d, device);
     return true;
   });
   return desc;

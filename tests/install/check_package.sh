@@ -3,10 +3,10 @@
 # stripped binaries, and the extracted command running with the extracted library
 # (found relative to itself, as an install finds it); the bash completion; the
 # uninstall script removing exactly what was installed.
-# Usage: check_package.sh BUILD_DIR SCRATCH_DIR SOURCE_DIR VERSION BINDIR LIBDIR
-# (BINDIR, LIBDIR: CMAKE_INSTALL_BINDIR and _LIBDIR, relative to the package's /usr)
+# Usage: check_package.sh BUILD_DIR SCRATCH_DIR SOURCE_DIR VERSION BINDIR LIBDIR LIBEXECDIR
+# (CMAKE_INSTALL_BINDIR, _LIBDIR and _LIBEXECDIR, relative to the package's /usr)
 set -euo pipefail
-build=$1 scratch=$2 source=$3 version=$4 bindir=$5 libdir=$6
+build=$1 scratch=$2 source=$3 version=$4 bindir=$5 libdir=$6 libexecdir=$7
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 rm -rf "$scratch"
@@ -34,10 +34,11 @@ packages=("$scratch"/computeprof_"$version"_*.deb)
 ((${#packages[@]} == 1)) || fail "expected one computeprof_${version}_<arch>.deb in $scratch, found ${#packages[*]}"
 deb=${packages[0]}
 
-# Regular files only (directories are lines ending in /).
-actual=$(dpkg-deb -c "$deb" | awk '{print $NF}' | grep -v '/$' | sort)
+# Files and links (directories are lines ending in /; a link's line ends "-> target").
+actual=$(dpkg-deb -c "$deb" | awk '{print $6}' | grep -v '/$' | sort)
 expected=$(sort <<LIST
 ./usr/$bindir/computeprof
+./usr/$libexecdir/computeprof/nvprof
 ./usr/$libdir/libcomputeprof.so
 ./usr/share/bash-completion/completions/computeprof
 ./usr/share/doc/computeprof/LICENSE
@@ -74,6 +75,12 @@ output=$(cd "$scratch" && "$command" /bin/sh -c 'echo "preload=$LD_PRELOAD"' 2>&
 [[ $output == *"preload=$root/usr/$libdir/libcomputeprof.so"* ]] || fail "the extracted library was not preloaded: $output"
 [[ $output == *"no log written"* ]] || fail "no 'no log written' line: $output"
 [[ $output != *"cannot find libcomputeprof.so"* ]] || fail "$output"
+# nvprof's name, outside PATH: the same command, in nvprof's mode.
+nvprof=$root/usr/$libexecdir/computeprof/nvprof
+[[ -L $nvprof && $(readlink -f "$nvprof") == "$(readlink -f "$command")" ]] || fail "$nvprof is not a link to $command"
+output=$(cd "$scratch" && "$nvprof" /bin/true 2>&1) || fail "nvprof run failed: $output"
+[[ $output == "=="*"== NVPROF is profiling process "*", command: /bin/true"$'\n'"=="*"== Profiling application: /bin/true"$'\n'"=="*"== Warning: No profile data collected." ]] ||
+  fail "nvprof run: $output"
 
 # Man pages: groff's warnings are errors (only where groff is installed).
 if command -v groff >/dev/null; then
@@ -89,10 +96,10 @@ complete_words() {
   bash -c 'complete() { :; }; compopt() { :; }; source "$1"; shift
            COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _computeprof; echo "${COMPREPLY[*]}"' _ "$completion" "$@"
 }
-[[ $(complete_words computeprof --export '') == "json sqlite json,sqlite" ]] || fail "completion of --export"
+[[ $(complete_words computeprof --export '') == "json sqlite nvprof json,sqlite json,sqlite,nvprof" ]] || fail "completion of --export"
 [[ $(complete_words computeprof --kernel-filter-scope '') == "counters all" ]] || fail "completion of --kernel-filter-scope"
 [[ $(complete_words computeprof --chip G) == "GH100 GA100 GB100" ]] || fail "completion of --chip"
-[[ $(complete_words computeprof --export = j) == "json json,sqlite" ]] || fail "completion of --export=j"
+[[ $(complete_words computeprof --export = j) == "json json,sqlite json,sqlite,nvprof" ]] || fail "completion of --export=j"
 [[ $(complete_words computeprof --out) == "--output" ]] || fail "completion of options"
 [[ $(complete_words computeprof -o "$root/usr/share/doc/computeprof/LI") == "$root/usr/share/doc/computeprof/LICENSE" ]] ||
   fail "completion of -o"

@@ -41,7 +41,7 @@ TEST_CASE("the trace ends like JSON after every flush, and says once when it gro
   config::set_warning_sink(collect, &warnings);
   {
     JsonTraceSink sink(settings, 20);
-    ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr};
+    ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
     records::Record r;
     r.method = "_Z4spiny";
     r.api = "cuLaunchKernel";

@@ -99,6 +99,15 @@ SIM_API CUresult cuDeviceTotalMem_v2(size_t* bytes, CUdevice device) {
   return CUDA_SUCCESS;
 }
 
+// Byte i of device d's UUID is 0x10 * d + i.
+SIM_API CUresult cuDeviceGetUuid_v2(CUuuid* uuid, CUdevice device) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  if (!uuid) return CUDA_ERROR_INVALID_VALUE;
+  if (!valid_device(device)) return CUDA_ERROR_INVALID_DEVICE;
+  for (int i = 0; i < 16; ++i) uuid->bytes[i] = static_cast<char>(0x10 * device + i);
+  return CUDA_SUCCESS;
+}
+
 SIM_API CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribute, CUdevice device) {
   if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
   if (!value) return CUDA_ERROR_INVALID_VALUE;
@@ -123,6 +132,12 @@ SIM_API CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribute, 
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = 0; break;
     case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: *value = 1; break;
     case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *value = 1980000; break;
+    case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: *value = 65536; break;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *value = 52428800; break;
+    case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: *value = 2619000; break;
+    case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: *value = 5120; break;
+    case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: *value = 3; break;
+    case CU_DEVICE_ATTRIBUTE_ECC_ENABLED: *value = 1; break;
     default: *value = 0; break;
   }
   return CUDA_SUCCESS;

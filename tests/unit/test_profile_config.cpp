@@ -134,14 +134,17 @@ TEST_CASE("export and summary: formats on one line or several, an unknown one is
   CHECK_FALSE(both.summary);
   auto lines = parse_profile_config("export sqlite\nexport json\n", "cfg");
   CHECK(lines.exports.count() == 2);
+  auto all = parse_profile_config("export json,sqlite,nvprof\n", "cfg");
+  CHECK(all.exports.count() == 3);
+  CHECK(all.exports_to(ExportFormat::nvprof));
   CHECK(warnings.lines().empty());
 
   auto bad = parse_profile_config("export pftrace,json\nexport\nsummary yes\n", "cfg");
   CHECK(bad.exports_to(ExportFormat::json));
   CHECK(bad.exports.count() == 1);
   CHECK(bad.summary);
-  CHECK(warnings.lines() == std::vector<std::string>{"cfg:1: unknown export format 'pftrace' (json, sqlite), ignored",
-                                                     "cfg:2: export needs a format: json or sqlite",
+  CHECK(warnings.lines() == std::vector<std::string>{"cfg:1: unknown export format 'pftrace' (json, sqlite, nvprof), ignored",
+                                                     "cfg:2: export needs a format: json, sqlite or nvprof",
                                                      "cfg:3: 'summary' takes no value; 'yes' ignored"});
 }
 

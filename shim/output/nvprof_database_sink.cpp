@@ -1,0 +1,283 @@
+#include "shim/output/nvprof_database_sink.hpp"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "config/report.hpp"
+#include "formats/nvprof_api_ids.hpp"
+#include "records/copy_kind.hpp"
+#include "shim/output/log_paths.hpp"
+#include "shim/output/nvprof_schema.hpp"
+#include "shim/process/cuda_runtime_presence.hpp"
+
+namespace computeprof::shim {
+namespace {
+
+constexpr const char* kStatementSql[] = {
+    "INSERT INTO StringTable (_id_, value) VALUES (?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (cbid, start, end, processId, threadId, correlationId, returnValue) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_DRIVER (cbid, start, end, processId, threadId, correlationId, returnValue) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL (cacheConfig, sharedMemoryConfig, registersPerThread, "
+    "partitionedGlobalCacheRequested, partitionedGlobalCacheExecuted, start, end, completed, deviceId, contextId, "
+    "streamId, gridX, gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, "
+    "localMemoryPerThread, localMemoryTotal, correlationId, gridId, name, queued, submitted, launchType, "
+    "isSharedMemoryCarveoutRequested, sharedMemoryCarveoutRequested, sharedMemoryExecuted) VALUES "
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (copyKind, srcKind, dstKind, flags, bytes, start, end, deviceId, "
+    "contextId, streamId, correlationId, runtimeCorrelationId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY2 (copyKind, srcKind, dstKind, flags, bytes, start, end, deviceId, "
+    "contextId, streamId, srcDeviceId, srcContextId, dstDeviceId, dstContextId, correlationId) VALUES "
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (value, bytes, start, end, deviceId, contextId, streamId, correlationId, "
+    "flags, memoryKind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_DEVICE (flags, globalMemoryBandwidth, globalMemorySize, constantMemorySize, "
+    "l2CacheSize, numThreadsPerWarp, coreClockRate, numMemcpyEngines, numMultiprocessors, maxIPC, "
+    "maxWarpsPerMultiprocessor, maxBlocksPerMultiprocessor, maxSharedMemoryPerMultiprocessor, "
+    "maxRegistersPerMultiprocessor, maxRegistersPerBlock, maxSharedMemoryPerBlock, maxThreadsPerBlock, maxBlockDimX, "
+    "maxBlockDimY, maxBlockDimZ, maxGridDimX, maxGridDimY, maxGridDimZ, computeCapabilityMajor, "
+    "computeCapabilityMinor, id, eccEnabled, uuid, name) VALUES "
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_CONTEXT (contextId, deviceId, computeApiKind, nullStreamId) VALUES (?, ?, ?, ?)",
+};
+
+// nvprof 10.x and 11.x wrote 11.
+constexpr int kNvprofDatabaseVersion = 11;
+
+std::int64_t memory_kind(records::CopyEnd end, const records::Record& r) {
+  switch (end) {
+    case records::CopyEnd::host:
+      return r.host_mem_type == records::HostMemType::page_locked ? cupti_enum::pinned : cupti_enum::pageable;
+    case records::CopyEnd::array: return cupti_enum::array;
+    case records::CopyEnd::device:
+    case records::CopyEnd::peer: return cupti_enum::device;
+  }
+  return cupti_enum::unknown_memory;
+}
+
+std::int64_t copy_kind(const records::CopyEnds& e) {
+  using records::CopyEnd;
+  if (e.source == CopyEnd::peer || e.destination == CopyEnd::peer) return cupti_enum::ptop;
+  constexpr int kKinds[3][3] = {// [source][destination]: host, device, array
+                                {cupti_enum::htoh, cupti_enum::htod, cupti_enum::htoa},
+                                {cupti_enum::dtoh, cupti_enum::dtod, cupti_enum::dtoa},
+                                {cupti_enum::atoh, cupti_enum::atod, cupti_enum::atoa}};
+  return kKinds[static_cast<int>(e.source)][static_cast<int>(e.destination)];
+}
+
+// Copies and memsets made by an asynchronous call (CUPTI's flag bit 0).
+std::int64_t async_flag(std::string_view api) {
+  return api.find("Async") != std::string_view::npos ? cupti_enum::kMemcpyAsyncFlag : 0;
+}
+
+}  // namespace
+
+NvprofDatabaseSink::NvprofDatabaseSink(const config::Settings& settings) : settings_(settings) {}
+
+NvprofDatabaseSink::~NvprofDatabaseSink() { close(); }
+
+void NvprofDatabaseSink::fail(std::string_view what) {
+  config::warn(fmt::format("nvprof export '{}': {}: {}; the database stops here", file_.path(), what,
+                           db_ && sql_ ? sql_->errmsg(db_) : "no database"));
+  close();
+}
+
+bool NvprofDatabaseSink::exec(const char* sql) {
+  if (sql_->exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK) return true;
+  fail(sql);
+  return false;
+}
+
+bool NvprofDatabaseSink::open(const std::string& path) {
+  std::string error;
+  sql_ = sqlite_library(error);
+  if (!sql_) {
+    config::warn(fmt::format("export nvprof: {}; no database is written", error));
+    return false;
+  }
+  // Made (or emptied) the way logs are; SQLite takes an empty file as a new database.
+  if (!open_output_file(file_, path)) return false;
+  // A journal left by an earlier database at this path would be rolled back into the new one.
+  ::unlink((file_.path() + "-journal").c_str());
+  if (sql_->open_v2(file_.path().c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, nullptr) != SQLITE_OK) {
+    fail("cannot open");
+    return false;
+  }
+  // A killed process loses at most the batch in flight: the journal rolls it back.
+  if (!exec("PRAGMA synchronous=OFF") || !exec("BEGIN") || !exec(nvprof_schema())) return false;
+  if (!exec(fmt::format("INSERT INTO Version VALUES ({})", kNvprofDatabaseVersion).c_str())) return false;
+  for (std::size_t i = 0; i < kStatements; ++i) {
+    if (sql_->prepare_v2(db_, kStatementSql[i], -1, &statements_[i], nullptr) != SQLITE_OK) {
+      fail(kStatementSql[i]);
+      return false;
+    }
+  }
+  return exec("COMMIT");
+}
+
+void NvprofDatabaseSink::begin() {
+  pid_ = getpid();
+  open(claim_export_path(settings_.log_template, ".nvvp"));
+}
+
+bool NvprofDatabaseSink::in_transaction() {
+  if (!db_) return false;
+  if (!in_transaction_) {
+    if (!exec("BEGIN")) return false;
+    in_transaction_ = true;
+  }
+  return true;
+}
+
+void NvprofDatabaseSink::insert(Statement s, std::initializer_list<Value> values) {
+  if (!db_) return;
+  sqlite3_stmt* st = statements_[s];
+  int column = 1;
+  for (const Value& v : values) {
+    if (v.is_blob) {
+      sql_->bind_blob(st, column, v.bytes.data(), static_cast<int>(v.bytes.size()), SQLITE_TRANSIENT);
+    } else {
+      sql_->bind_int64(st, column, v.integer);
+    }
+    ++column;
+  }
+  if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
+  sql_->reset(st);
+}
+
+std::int64_t NvprofDatabaseSink::string_id_of(std::string_view text) {
+  if (auto it = string_ids_.find(text); it != string_ids_.end()) return it->second;
+  // From 1, as nvprof's AUTOINCREMENT numbered them.
+  const auto id = static_cast<std::int64_t>(string_ids_.size()) + 1;
+  string_ids_.emplace(std::string(text), id);
+  if (!db_) return id;
+  sqlite3_stmt* st = statements_[string_row];
+  sql_->bind_int64(st, 1, id);
+  sql_->bind_text(st, 2, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  if (sql_->step(st) != SQLITE_DONE) {
+    fail(kStatementSql[string_row]);
+    return id;
+  }
+  sql_->reset(st);
+  return id;
+}
+
+bool NvprofDatabaseSink::insert_call(std::string_view api, std::int64_t start, std::int64_t end, std::uint32_t thread,
+                                     std::int64_t correlation) {
+  const auto ids = formats::nvprof_api_ids(api);
+  const bool by_runtime = ids && ids->runtime_cbid != 0 && cuda_runtime_present();
+  // Only calls the driver accepted are recorded: CUDA_SUCCESS, 0.
+  if (by_runtime) {
+    insert(runtime_row, {ids->runtime_cbid, start, end, pid_, thread, correlation, 0});
+  } else {
+    insert(driver_row, {ids ? ids->driver_cbid : 0, start, end, pid_, thread, correlation, 0});
+  }
+  return by_runtime;
+}
+
+void NvprofDatabaseSink::insert_device(const ProfiledContext& c) {
+  const DeviceProperties& p = c.device_properties;
+  // KB/s: two transfers a memory clock (kHz) across the bus.
+  const std::int64_t bandwidth = 2 * p.memory_clock_khz * (p.memory_bus_bits / 8);
+  const std::int64_t warps = p.warp_size != 0 ? p.max_threads_per_multiprocessor / p.warp_size : 0;
+  const std::string_view uuid(reinterpret_cast<const char*>(p.uuid), sizeof p.uuid);
+  insert(device_row, {0, bandwidth, p.global_memory_bytes, p.constant_memory_bytes, p.l2_cache_bytes, p.warp_size,
+                      p.clock_khz, p.copy_engines, p.multiprocessors, 0, warps, p.max_blocks_per_multiprocessor,
+                      p.max_shared_per_multiprocessor, p.max_registers_per_multiprocessor, p.max_registers_per_block,
+                      p.max_shared_per_block, p.max_threads_per_block, p.max_block[0], p.max_block[1], p.max_block[2],
+                      p.max_grid[0], p.max_grid[1], p.max_grid[2], p.compute_major, p.compute_minor, c.device,
+                      p.ecc_enabled, uuid, string_id_of(c.device_name)});
+}
+
+void NvprofDatabaseSink::write_memory(const records::MemoryEvent& e, const records::MemoryLedger&) {
+  if (!in_transaction()) return;
+  insert_call(e.api, static_cast<std::int64_t>(e.start_ns), static_cast<std::int64_t>(e.wall_ns), e.thread_id,
+              static_cast<std::int64_t>(e.correlation_id));
+}
+
+void NvprofDatabaseSink::write(const ProfiledContext& c, const records::Record& r) {
+  if (c.api != config::Api::cuda || !in_transaction()) return;
+  if (devices_.insert(c.device).second) insert_device(c);
+  if (contexts_.insert(c.number).second) insert(context_row, {c.number, c.device, cupti_enum::kComputeApiCuda, 0});
+  const auto correlation = static_cast<std::int64_t>(r.correlation_id);
+  // One API row per call: a graph launch's nodes share theirs.
+  if (r.correlation_id == 0 || r.correlation_id != last_call_) {
+    last_call_ = r.correlation_id;
+    const auto call_start = static_cast<std::int64_t>(c.origin.wall_ns + r.timestamp_ns);
+    last_call_runtime_ =
+        insert_call(r.api, call_start, call_start + static_cast<std::int64_t>(r.cputime_ns), r.thread_id, correlation);
+  }
+  const auto start = static_cast<std::int64_t>(r.gpu_start_ns);
+  const std::int64_t end = start + static_cast<std::int64_t>(r.gputime_ns);
+  const std::int64_t device = c.device;
+  const std::int64_t context = c.number;
+  const auto stream = static_cast<std::int64_t>(r.stream_id);
+  switch (r.kind) {
+    case records::RecordKind::kernel: {
+      // CUPTI's cacheConfig byte: the requested configuration in the low nibble, the executed in the high.
+      const char cache = static_cast<char>((r.cache_config_requested & 0xF) | ((r.cache_config_executed & 0xF) << 4));
+      const std::int64_t launch_type = r.api.find("Cooperative") != std::string_view::npos
+                                           ? cupti_enum::cooperative_single_device
+                                           : cupti_enum::regular;
+      insert(kernel_row, {std::string_view(&cache, 1), 0, r.registers, 0, 0, start, end, end, device, context, stream,
+                          r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z, r.static_smem,
+                          r.dynamic_smem, 0, 0, correlation, ++grids_, string_id_of(r.method), 0, 0, launch_type, 0, 0,
+                          0});
+      break;
+    }
+    case records::RecordKind::memcpy: {
+      const auto ends = records::copy_ends(r.method);
+      if (!ends) break;
+      const std::int64_t kind = copy_kind(*ends);
+      const auto bytes = static_cast<std::int64_t>(r.transfer_bytes);
+      if (kind == cupti_enum::ptop) {
+        // The peer's device and context are not recorded: both sides name the call's.
+        insert(memcpy2_row, {kind, memory_kind(ends->source, r), memory_kind(ends->destination, r),
+                             async_flag(r.api), bytes, start, end, device, context, stream, device, context, device,
+                             context, correlation});
+      } else {
+        insert(memcpy_row, {kind, memory_kind(ends->source, r), memory_kind(ends->destination, r), async_flag(r.api),
+                            bytes, start, end, device, context, stream, correlation,
+                            last_call_runtime_ ? correlation : 0});
+      }
+      break;
+    }
+    case records::RecordKind::memset:
+      // The value set is not recorded: 0.
+      insert(memset_row, {0, static_cast<std::int64_t>(r.transfer_bytes), start, end, device, context, stream,
+                          correlation, async_flag(r.api), cupti_enum::device});
+      break;
+    case records::RecordKind::graph: break;  // its call's API row only: no single GPU activity
+  }
+}
+
+void NvprofDatabaseSink::flush() {
+  if (db_ && in_transaction_ && exec("COMMIT")) in_transaction_ = false;
+}
+
+void NvprofDatabaseSink::end() {
+  flush();
+  close();
+}
+
+void NvprofDatabaseSink::close() {
+  if (!db_) return;
+  for (sqlite3_stmt*& st : statements_) {
+    if (st) sql_->finalize(st);
+    st = nullptr;
+  }
+  sql_->close_v2(db_);
+  db_ = nullptr;
+  file_.close();
+}
+
+void NvprofDatabaseSink::abandon() {
+  // The parent's connection is not the child's to use, nor to close.
+  db_ = nullptr;
+  for (sqlite3_stmt*& st : statements_) st = nullptr;
+  file_.abandon();
+}
+
+}  // namespace computeprof::shim

@@ -1,0 +1,85 @@
+#pragma once
+// `export nvprof`: one database of the whole process in nvprof's own schema
+// (nvprof_schema.hpp, docs/format.md "nvprof database"), `<stem>.nvvp`, for the tools
+// written for `nvprof -o` files. Like `export sqlite`, rows are written by the writer
+// thread in one transaction per batch of records, committed at every flush: a process
+// killed at any point leaves a database that opens, with every batch before.
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "formats/log_file.hpp"
+#include "shim/output/record_sink.hpp"
+#include "shim/output/sqlite_library.hpp"
+
+namespace computeprof::shim {
+
+class NvprofDatabaseSink final : public RecordSink {
+ public:
+  explicit NvprofDatabaseSink(const config::Settings& settings);
+  ~NvprofDatabaseSink() override;
+
+  void begin() override;
+  // CUDA contexts only: nvprof's schema has no place for OpenCL.
+  void write(const ProfiledContext& context, const records::Record& record) override;
+  // The allocation's or free's API row.
+  void write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) override;
+  void flush() override;
+  void end() override;
+  void abandon() override;
+
+ private:
+  enum Statement : std::size_t {
+    string_row,
+    runtime_row,
+    driver_row,
+    kernel_row,
+    memcpy_row,
+    memcpy2_row,
+    memset_row,
+    device_row,
+    context_row,
+    kStatements
+  };
+  // A value bound to a statement: an integer, or bytes for a BLOB column.
+  struct Value {
+    Value(std::int64_t v) : integer(v) {}  // NOLINT: rows are lists of plain numbers
+    Value(std::string_view b) : bytes(b), is_blob(true) {}  // NOLINT
+    std::int64_t integer = 0;
+    std::string_view bytes;
+    bool is_blob = false;
+  };
+
+  bool exec(const char* sql);
+  bool open(const std::string& path);
+  void close();
+  void fail(std::string_view what);
+  bool in_transaction();
+  void insert(Statement s, std::initializer_list<Value> values);
+  std::int64_t string_id_of(std::string_view text);
+  // The call's RUNTIME row when the CUDA runtime made it, else its DRIVER row.
+  // Returns whether it was filed as a runtime call.
+  bool insert_call(std::string_view api, std::int64_t start, std::int64_t end, std::uint32_t thread,
+                   std::int64_t correlation);
+  void insert_device(const ProfiledContext& context);
+
+  const config::Settings& settings_;
+  const SqliteLibrary* sql_ = nullptr;
+  sqlite3* db_ = nullptr;
+  // Held open for the life of the database: the path stays claimed by this process.
+  formats::LogFile file_;
+  sqlite3_stmt* statements_[kStatements] = {};
+  bool in_transaction_ = false;
+  std::int64_t pid_ = 0;
+  std::int64_t grids_ = 0;        // kernels written: each one's gridId
+  std::uint64_t last_call_ = 0;   // correlation id of the last API row
+  bool last_call_runtime_ = false;
+  std::map<std::string, std::int64_t, std::less<>> string_ids_;
+  std::set<int> devices_;
+  std::set<int> contexts_;
+};
+
+}  // namespace computeprof::shim

@@ -1,0 +1,137 @@
+// export nvprof: the .nvvp of a driver-API program and of one driven by the CUDA runtime,
+// in both timing modes, read as the public tools for nvprof's files read it
+// (check_nvvp.py against the schema fixture nvprof_schema.txt); readable after a kill.
+#include <sys/wait.h>
+
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+
+#include "database_query.hpp"
+#include "e2e_support.hpp"
+
+using namespace e2e;
+
+namespace {
+
+std::string check_nvvp(const std::string& database) {
+  const std::string command =
+      std::string(PYTHON3_PATH) + " " + CHECK_NVVP_PATH + " " + database + " " + NVPROF_SCHEMA_PATH + " 2>&1";
+  std::string out;
+  FILE* p = popen(command.c_str(), "r");
+  REQUIRE(p);
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, p)) > 0;) out.append(buffer, n);
+  const int status = pclose(p);
+  INFO(out);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  return out;
+}
+
+// What both reaches share: the schema, the device, the GPU rows (driver_client's "basic").
+const std::string kSchema =
+    "schema: 49 tables, 36 indexes, as nvprof's\n"
+    "version: 11\n"
+    "nulls: 0\n"
+    "strings: _Z4spiny, _Z6vecAddPKfS0_Pfi, computeprof simulated GPU\n";
+const std::string kDevice =
+    "device 0: computeprof simulated GPU, cc 9.0, 132 SMs, 85899345920 bytes, 3352320000 KB/s, "
+    "uuid 000102030405060708090a0b0c0d0e0f\n"
+    "context 1: device 0, api 1\n";
+const std::string kGpuRows =
+    "kernel _Z4spiny grid 1,1,1 block 32,1,1 launch 0 x2\n"
+    "kernel _Z6vecAddPKfS0_Pfi grid 40,1,1 block 256,1,1 launch 0 x1\n"
+    "memcpy kind 1 src 1 dst 3 flags 0 bytes 40960 x2\n"
+    "memcpy kind 2 src 3 dst 2 flags 1 bytes 40960 x1\n"
+    "memcpy kind 8 src 3 dst 3 flags 0 bytes 40960 x1\n"
+    "memset bytes 40960 flags 0 memoryKind 3\n"
+    "joined: 8 GPU rows to their calls, each after its call\n"
+    "marker ranges: 0\n";
+
+}  // namespace
+
+TEST_CASE("export nvprof: a driver-API program's calls are DRIVER rows, its work nvprof's rows", "[e2e][nvprof]") {
+  const bool concurrent = GENERATE(false, true);
+  const auto reach = GENERATE(as<std::string>{}, "linked", "dlsym");
+  INFO(reach << (concurrent ? ", conckerneltrace" : ", serialized"));
+  auto o = profiling(std::string("export nvprof\n") + (concurrent ? "conckerneltrace\n" : ""));
+  const auto r = run_client(reach, "basic", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.empty());
+  CHECK(list_directory(o.directory).size() == 3);  // profile.cfg, the log, the database
+  CHECK(check_nvvp(o.directory + "/compute_profile.nvvp") ==
+        kSchema +
+            "rows: CONCURRENT_KERNEL 3, CONTEXT 1, DEVICE 1, DRIVER 8, MEMCPY 4, MEMSET 1\n" + kDevice +
+            // cuMemsetD8_v2, cuMemcpyHtoD_v2, cuMemcpyDtoHAsync_v2, cuMemcpy, cuLaunchKernel, cuLaunchKernel_ptsz
+            "driver cbids: 249 x1, 276 x2, 279 x1, 305 x1, 307 x2, 442 x1\n" + kGpuRows);
+  // The process and thread ids of the calls, 32 bits.
+  CHECK(query(o.directory + "/compute_profile.nvvp",
+              "SELECT count(DISTINCT processId), count(DISTINCT threadId), max(threadId) < 4294967296, "
+              "min(processId) > 0 FROM CUPTI_ACTIVITY_KIND_DRIVER") == std::vector<std::string>{"1|1|1|1"});
+}
+
+TEST_CASE("export nvprof: a program driven by the CUDA runtime has RUNTIME rows with the runtime's ids",
+          "[e2e][nvprof]") {
+  const bool concurrent = GENERATE(false, true);
+  INFO((concurrent ? "conckerneltrace" : "serialized"));
+  auto o = profiling(std::string("export nvprof,sqlite\n") + (concurrent ? "conckerneltrace\n" : ""));
+  const auto r = run_client("runtime", "basic", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.empty());
+  const std::string database = o.directory + "/compute_profile.nvvp";
+  CHECK(check_nvvp(database) ==
+        kSchema + "rows: CONCURRENT_KERNEL 3, CONTEXT 1, DEVICE 1, MEMCPY 4, MEMSET 1, RUNTIME 8\n" + kDevice +
+            // cudaMemcpy, cudaMemcpyAsync, cudaMemset, cudaLaunchKernel, cudaLaunchKernel_ptsz
+            "runtime cbids: 31 x3, 41 x1, 49 x1, 211 x2, 214 x1\n" + kGpuRows);
+  // Kernels joined to their calls, as the tools join them; the copies carry the runtime's id too.
+  CHECK(query(database,
+              "SELECT s.value, r.cbid, count(*) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL k JOIN "
+              "CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId JOIN StringTable s ON s._id_ = k.name "
+              "WHERE k.start >= r.start GROUP BY 1, 2 ORDER BY 1, 2") ==
+        std::vector<std::string>{"_Z4spiny|211|1", "_Z4spiny|214|1", "_Z6vecAddPKfS0_Pfi|211|1"});
+  CHECK(query(database, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE runtimeCorrelationId = correlationId") ==
+        std::vector<std::string>{"4"});
+  // KERNEL exists and stays empty: kernels are CONCURRENT_KERNEL's in both timing modes.
+  CHECK(query(database, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL") == std::vector<std::string>{"0"});
+  // The same calls as the other database, by correlation id.
+  CHECK(query(o.directory + "/compute_profile.sqlite", "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME") ==
+        std::vector<std::string>{"8"});
+}
+
+TEST_CASE("export nvprof: the driver sample's database, named after the log template", "[e2e][nvprof]") {
+  auto o = profiling("export nvprof\n");
+  o.argv = {VECTOR_ADD_PATH};
+  o.env["COMPUTE_PROFILE_LOG"] = "vector_%p.log";
+  const auto r = run(o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  std::string nvvp;
+  for (const auto& f : list_directory(o.directory)) {
+    if (f.ends_with(".nvvp")) nvvp = f;
+  }
+  REQUIRE(nvvp.starts_with("vector_"));
+  const std::string database = o.directory + "/" + nvvp;
+  CHECK(check_nvvp(database).find("joined: ") != std::string::npos);
+  CHECK(query(database, "SELECT s.value, count(*) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL k JOIN StringTable s ON "
+                        "s._id_ = k.name GROUP BY 1 ORDER BY 1") == std::vector<std::string>{"_Z4spiny|1", "_Z6vecAddPKfS0_Pfi|1"});
+  CHECK(query(database, "SELECT copyKind, count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY 1 ORDER BY 1") ==
+        std::vector<std::string>{"1|2", "2|1"});
+}
+
+TEST_CASE("export nvprof: a process killed after a flush point leaves a database that opens", "[e2e][nvprof]") {
+  auto o = profiling("export nvprof\n");
+  const auto r = run_client("dlsym", "stop-then-kill", o);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 128 + SIGKILL);
+  const std::string database = o.directory + "/compute_profile.nvvp";
+  CHECK(query(database, "PRAGMA integrity_check") == std::vector<std::string>{"ok"});
+  CHECK(query(database, "SELECT version FROM Version") == std::vector<std::string>{"11"});
+  CHECK(query(database, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL") == std::vector<std::string>{"1"});
+  CHECK(query(database, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY") == std::vector<std::string>{"1"});
+}
