@@ -12,6 +12,7 @@ constexpr std::string_view kUsage = R"(Usage: computeprof [options] [--] applica
        computeprof --query-counters [--chip NAME] [--config FILE]
                    [--counters a,b]
        computeprof stats FILE...
+       computeprof stacks FILE.stacks
        computeprof --version | --help
 
 Runs the application with libcomputeprof.so preloaded and COMPUTE_PROFILE=1:
@@ -22,6 +23,10 @@ COMPUTE_PROFILE log.
 
 stats FILE...: nvprof's summary table of GPU activities from logs (key-value or
 CSV, several added together) and databases written with --export sqlite.
+
+stacks FILE.stacks: the call stacks of a run (callstack) with their frames
+named again from the binaries or debug files on this machine, found through
+the module list beside it (FILE.modules).
 
 Environment:
   COMPUTEPROF_LIBRARY  the libcomputeprof.so to preload; by default, relative to
