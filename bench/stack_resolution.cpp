@@ -1,14 +1,16 @@
 // What naming call stacks costs, and whom (`callstack`, docs/format.md "Call stacks"):
 // 100,000 captures from 1,000 distinct call sites (a template instantiated 1,000 times,
 // each site a function of its own, 100 captures each, interleaved), through the shim's
-// own capture_call_stack in libstack_capture_shim.so (bench/stack_capture_shim.cpp).
-//   1. The calling thread's CPU time per capture, nothing named yet.
-//   2. The same 100,000 captures again while another thread names the first 100,000
-//      records' stacks as the writer thread does (symbolized_stack per record; each
-//      stack's text once, as the stacks file writes it): the calling thread's CPU time
-//      per capture, to compare with 1 (naming runs on the writer, never on the caller).
-//   3. That naming: wall and CPU time for the 100,000 records, frames named, with elfutils'
-//      libdw loaded on the first frame (the one-time cost included).
+// own capture_call_stack in libstack_capture_shim.so (bench/stack_capture_shim.cpp);
+// two such families of sites, A and B.
+//   1. The calling thread's CPU time per capture from A, nothing named yet.
+//   2. 100,000 captures from B, then their records named alone, as the writer thread
+//      names them (symbolized_stack per record; each stack's text once, as the stacks
+//      file writes it): wall and CPU time, elfutils' libdw loaded on the first frame
+//      (its one-time cost included).
+//   3. The records of 1 named on another thread (A's sites not named yet) while the
+//      calling thread captures from A again: its CPU time per capture, to compare with 1
+//      (naming runs on the writer, never on the caller).
 //
 //   stack_resolution
 #include <pthread.h>
@@ -39,7 +41,7 @@ std::uint64_t cpu_ns() {
   return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
-template <int N>
+template <int Family, int N>
 __attribute__((noinline)) std::uint32_t call_site() {
   const std::uint32_t id = stack_capture_shim_capture(kDepth);
   asm volatile("");  // not a tail call: the site's own frame stays on the stack
@@ -48,50 +50,67 @@ __attribute__((noinline)) std::uint32_t call_site() {
 
 using Site = std::uint32_t (*)();
 
-template <int... N>
+template <int Family, int... N>
 constexpr std::array<Site, sizeof...(N)> sites_of(std::integer_sequence<int, N...>) {
-  return {&call_site<N>...};
+  return {&call_site<Family, N>...};
 }
-constexpr auto kSiteTable = sites_of(std::make_integer_sequence<int, kSites>());
+constexpr auto kSitesA = sites_of<0>(std::make_integer_sequence<int, kSites>());
+constexpr auto kSitesB = sites_of<1>(std::make_integer_sequence<int, kSites>());
 
 // kRounds captures from each site, interleaved; the calling thread's CPU ns per capture.
-double capture_all(std::vector<std::uint32_t>& ids) {
+double capture_all(const std::array<Site, kSites>& sites, std::vector<std::uint32_t>& ids) {
   ids.clear();
   ids.reserve(kSites * kRounds);
   const std::uint64_t start = cpu_ns();
   for (int round = 0; round < kRounds; ++round) {
-    for (Site site : kSiteTable) ids.push_back(site());
+    for (Site site : sites) ids.push_back(site());
   }
   return static_cast<double>(cpu_ns() - start) / static_cast<double>(ids.size());
+}
+
+struct Naming {
+  double wall_ms = 0;
+  double cpu_ms = 0;
+  std::size_t frames = 0;
+  std::size_t bytes = 0;
+};
+
+// The records' stacks named as the writer names them: each record's frames, each
+// stack's text once.
+Naming name_all(const std::vector<std::uint32_t>& ids) {
+  Naming n;
+  const auto start = std::chrono::steady_clock::now();
+  const std::uint64_t cpu_start = cpu_ns();
+  std::set<std::uint32_t> described;
+  for (std::uint32_t id : ids) n.frames += stack_capture_shim_name(id, described.insert(id).second, &n.bytes);
+  n.cpu_ms = static_cast<double>(cpu_ns() - cpu_start) / 1e6;
+  n.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return n;
 }
 
 }  // namespace
 
 int main() {
-  std::vector<std::uint32_t> first;
-  const double alone = capture_all(first);
-  const std::set<std::uint32_t> distinct(first.begin(), first.end());
+  std::vector<std::uint32_t> a;
+  const double alone = capture_all(kSitesA, a);
+  std::vector<std::uint32_t> b;
+  capture_all(kSitesB, b);
+  Naming cold = name_all(b);
 
-  // Naming on another thread, as the writer does, while the caller captures again.
-  double wall_ms = 0, cpu_ms = 0;
-  std::size_t frames = 0, bytes = 0;
-  std::thread writer([&] {
-    const auto start = std::chrono::steady_clock::now();
-    const std::uint64_t cpu_start = cpu_ns();
-    std::set<std::uint32_t> described;
-    for (std::uint32_t id : first) frames += stack_capture_shim_name(id, described.insert(id).second, &bytes);
-    cpu_ms = static_cast<double>(cpu_ns() - cpu_start) / 1e6;
-    wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  });
-  std::vector<std::uint32_t> second;
-  const double while_naming = capture_all(second);
+  Naming beside;
+  std::thread writer([&] { beside = name_all(a); });
+  std::vector<std::uint32_t> again;
+  const double while_naming = capture_all(kSitesA, again);
   writer.join();
 
-  std::printf("captures: %zu from %d call sites (%zu distinct stacks), %u frames deep\n", first.size(), kSites,
-              distinct.size(), kDepth);
+  std::printf("captures: %zu from %d call sites, %u frames deep\n", a.size(), kSites, kDepth);
   std::printf("calling thread, nothing named:            %8.0f ns CPU per capture\n", alone);
   std::printf("calling thread, while the writer names:   %8.0f ns CPU per capture\n", while_naming);
-  std::printf("naming %zu records (%zu frames, %zu bytes of text): %.1f ms wall, %.1f ms CPU on the writer thread\n",
-              first.size(), frames, bytes, wall_ms, cpu_ms);
-  return second == first ? 0 : 1;
+  for (const auto& [what, n] : {std::pair{"alone, libdw loaded for them", &cold},
+                                std::pair{"beside the calling thread", &beside}}) {
+    std::printf("naming %zu records %s (%zu frames, %zu bytes of text): %.1f ms wall, %.1f ms CPU\n", a.size(), what,
+                n->frames, n->bytes, n->wall_ms, n->cpu_ms);
+  }
+  const auto distinct = [](const std::vector<std::uint32_t>& ids) { return std::set(ids.begin(), ids.end()).size(); };
+  return distinct(a) == kSites && distinct(b) == kSites && distinct(again) == kSites ? 0 : 1;
 }
