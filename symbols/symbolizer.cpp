@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -267,8 +268,26 @@ std::vector<Frame> Symbolizer::frames(const ModuleIdentity& identity, std::uintp
     }
   }
 
+  // The scopes at the address, innermost first; an inlined function's are those of its
+  // abstract definition, so the chain of the functions it was inlined into comes from
+  // its instance (dwarf_getscopes_die), as eu-addr2line -i reads it.
   Dwarf_Die* scopes = nullptr;
-  const int count = cu != nullptr ? dw.dwarf_getscopes(cu, address - bias, &scopes) : -1;
+  int count = cu != nullptr ? dw.dwarf_getscopes(cu, address - bias, &scopes) : -1;
+  for (int i = 0; i < count; ++i) {
+    const int tag = dw.dwarf_tag(&scopes[i]);
+    if (tag == DW_TAG_inlined_subroutine) {
+      Dwarf_Die instance = scopes[i];
+      std::free(scopes);
+      scopes = nullptr;
+      count = dw.dwarf_getscopes_die(&instance, &scopes);
+      break;
+    }
+    if (tag == DW_TAG_subprogram) {
+      std::swap(scopes[0], scopes[i]);
+      count = 1;
+      break;
+    }
+  }
   std::string file = innermost.file;
   unsigned line = innermost.line;
   for (int i = 0; i < count; ++i) {
@@ -286,12 +305,13 @@ std::vector<Frame> Symbolizer::frames(const ModuleIdentity& identity, std::uintp
   std::free(scopes);
   if (out.empty() || out.back().inlined) {
     // No DWARF function here (or only inlined ones, the holder's DIE missing): the
-    // symbol names the function that holds the call.
+    // symbol names the function that holds the call. A line outside every function
+    // DWARF describes (code without DWARF, as crt1's _start) is not taken.
     Frame frame = innermost;
-    frame.file = out.empty() ? innermost.file : file;
-    frame.line = out.empty() ? innermost.line : line;
+    frame.file = out.empty() ? std::string() : file;
+    frame.line = out.empty() ? 0 : line;
     frame.function = symbol.empty() ? "??" : symbol;
-    if (frame.function == "??" && frame.file.empty() && out.empty()) return out;
+    if (frame.function == "??" && out.empty()) return out;
     out.push_back(std::move(frame));
   }
   return out;

@@ -33,6 +33,17 @@ int line_of(const std::string& source, const std::string& marker) {
   return 0;
 }
 
+// The line (from 1) of `source` that holds `text`.
+int line_holding(const std::string& source, const std::string& text) {
+  std::istringstream in(read_file(source));
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.find(text) != std::string::npos) return number;
+  }
+  FAIL("no line holds " << text << " in " << source);
+  return 0;
+}
+
 std::string program_line(const std::string& marker) {
   return "stack_program.cpp:" + std::to_string(line_of(STACK_PROGRAM_SOURCE, marker));
 }
@@ -193,6 +204,25 @@ TEST_CASE("callstack: static, inlined and hidden functions by name, file and lin
                                               std::string(STACK_PROGRAM_PATH) + "\n")));
   CHECK(std::regex_search(modules, std::regex("\nmodule libstack_library.so [0-9a-f]{40} " +
                                               std::string(STACK_LIBRARY_PATH) + "\n")));
+}
+
+TEST_CASE("callstack: the sample vector_add's first copy, from main through its inlined functions", "[e2e][callstack]") {
+  auto o = profiling("callstack\n");
+  o.argv = {VECTOR_ADD_PATH};
+  const auto r = e2e::run(o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string stacks = read_file(o.directory + "/compute_profile.stacks");
+  INFO(stacks);
+  // Whether run and run_sample are inlined depends on the build type: not checked here.
+  const std::string expected =
+      "#0 run (vector_add+?) vector_add.cpp:" +
+      std::to_string(line_holding(VECTOR_ADD_SOURCE, "CU_CHECK(cuMemcpyHtoD(device_a,")) +
+      "\n#1 int samples::run_sample<void (*)()>(void (*)()) (vector_add+?) sample_outcome.hpp:" +
+      std::to_string(line_holding(SAMPLE_OUTCOME_SOURCE, "    body();")) + "\n#2 main (vector_add+?) vector_add.cpp:" +
+      std::to_string(line_holding(VECTOR_ADD_SOURCE, "int main()")) + "\n";
+  const std::string first = tops_of(std::regex_replace(stacks, std::regex(" inlined\n"), "\n"), 3).at(0);
+  CHECK(first == expected);
 }
 
 TEST_CASE("callstack: a stripped program is named from its separate debug file (.gnu_debuglink)", "[e2e][callstack]") {
