@@ -5,16 +5,22 @@
 
 #include <algorithm>
 #include <array>
+#include <string_view>
 
 #include <fmt/format.h>
 
 namespace computeprof::symbols {
 namespace {
 
+// The program's path; the kernel marks a program removed since it started " (deleted)",
+// which is not part of its name (the file there now, if any, is another one).
 std::string program_path() {
   std::array<char, 4096> buffer{};
   const ssize_t n = ::readlink("/proc/self/exe", buffer.data(), buffer.size() - 1);
-  return n > 0 ? std::string(buffer.data(), static_cast<std::size_t>(n)) : std::string();
+  std::string path = n > 0 ? std::string(buffer.data(), static_cast<std::size_t>(n)) : std::string();
+  constexpr std::string_view kDeleted = " (deleted)";
+  if (std::string_view(path).ends_with(kDeleted)) path.resize(path.size() - kDeleted.size());
+  return path;
 }
 
 // The NT_GNU_BUILD_ID note of a loaded image's PT_NOTE segments.

@@ -4,13 +4,18 @@
 // linked with -rdynamic: its functions are in .symtab only. The tests find the lines
 // by the "// at:" markers, so that editing this file moves nothing they expect.
 //
-//   stack_program
+//   stack_program [delete-self | replace-self FILE]
 //
-// In this order: a cuMemAlloc (allocate_buffer), a launch from the inlined
+// delete-self removes the program's file first, replace-self puts FILE at its path
+// (the image in memory stays what it was). Then, in this order: a cuMemAlloc (allocate_buffer), a launch from the inlined
 // launch_inlined (in static launch_from_static), a launch from the library
 // (stack_library_launch), a cuMemFree. Prints PASS.
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 
 #include <cuda.h>
 
@@ -47,7 +52,11 @@ __attribute__((noinline)) static CUdeviceptr allocate_buffer() {
   return p;
 }
 
-int main() {
+int main(int argc, char** argv) {
+  char self[4096] = {};
+  if (argc > 1 && ::readlink("/proc/self/exe", self, sizeof self - 1) <= 0) return 2;
+  if (argc == 2 && std::strcmp(argv[1], "delete-self") == 0 && ::unlink(self) != 0) return 2;
+  if (argc == 3 && std::strcmp(argv[1], "replace-self") == 0 && std::rename(argv[2], self) != 0) return 2;
   check(cuInit(0), "cuInit");
   CUdevice dev = 0;
   check(cuDeviceGet(&dev, 0), "cuDeviceGet");
