@@ -156,6 +156,10 @@ RunOptions command_line(const std::vector<std::string>& args) {
   o.simulated_driver = false;
   o.argv = {COMPUTEPROF_CLI_PATH};
   o.argv.insert(o.argv.end(), args.begin(), args.end());
+  // Under ASan, GCC 12's LeakSanitizer reads a garbage dynamic TLS range of the thread
+  // that loaded libdw (whose libelf has thread-locals; glibc 2.36) and its tracer faults
+  // at exit: it does not scan thread-local storage here (nor lists its suppressions).
+  o.env["LSAN_OPTIONS"] = "use_tls=0:print_suppressions=0";
   return o;
 }
 
@@ -215,16 +219,17 @@ TEST_CASE("callstack: the sample vector_add's first copy, from main through its 
   const std::string stacks = read_file(o.directory + "/compute_profile.stacks");
   INFO(stacks);
   // Whether run and run_sample are inlined depends on the build type: not checked here.
-  // run, static, has no linkage name in DWARF: inlined, it is named "run"; out of line,
-  // by the symbol table, "run()".
+  // run, in an anonymous namespace, has no linkage name in DWARF: inlined, it is named
+  // "run"; out of line, by the symbol table, "(anonymous namespace)::run()".
   const std::string expected =
       "#0 run (vector_add+?) vector_add.cpp:" +
       std::to_string(line_holding(VECTOR_ADD_SOURCE, "CU_CHECK(cuMemcpyHtoD(device_a,")) +
       "\n#1 int samples::run_sample<void (*)()>(void (*)()) (vector_add+?) sample_outcome.hpp:" +
       std::to_string(line_holding(SAMPLE_OUTCOME_SOURCE, "    body();")) + "\n#2 main (vector_add+?) vector_add.cpp:" +
       std::to_string(line_holding(VECTOR_ADD_SOURCE, "int main()")) + "\n";
-  const std::string first = std::regex_replace(
-      tops_of(std::regex_replace(stacks, std::regex(" inlined\n"), "\n"), 3).at(0), std::regex("^#0 run\\(\\) "), "#0 run ");
+  const std::string first =
+      std::regex_replace(tops_of(std::regex_replace(stacks, std::regex(" inlined\n"), "\n"), 3).at(0),
+                         std::regex("^#0 (\\(anonymous namespace\\)::)?run(\\(\\))? "), "#0 run ");
   CHECK(first == expected);
 }
 
