@@ -93,14 +93,10 @@ struct Symbolizer::OpenModule {
   }
 };
 
-Symbolizer::Symbolizer() {
+Symbolizer::Symbolizer(std::string_view without_libdw) {
   std::string why;
   available_ = libdw_library(&why) != nullptr;
-  if (!available_) {
-    config::warn_once(fmt::format("call stacks: libdw not loaded: {}; frames are named from exported symbols only, "
-                                  "without files and lines (install libdw1)",
-                                  why));
-  }
+  if (!available_) config::warn_once(fmt::format("call stacks: libdw not loaded: {}; {} (install libdw1)", why, without_libdw));
 }
 
 Symbolizer::~Symbolizer() = default;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -23,7 +24,8 @@ struct ModuleIdentity {
 
 class Symbolizer {
  public:
-  Symbolizer();
+  // Where libdw cannot be loaded, one line says so and what follows: `without_libdw`.
+  explicit Symbolizer(std::string_view without_libdw);
   ~Symbolizer();
   Symbolizer(const Symbolizer&) = delete;
   Symbolizer& operator=(const Symbolizer&) = delete;

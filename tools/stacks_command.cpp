@@ -67,7 +67,7 @@ int print_resolved_stacks(const std::string& path, std::FILE* out) {
   }
   const std::vector<symbols::ModuleIdentity> modules =
       modules_text ? symbols::parse_module_list(*modules_text) : std::vector<symbols::ModuleIdentity>{};
-  symbols::Symbolizer symbolizer;
+  symbols::Symbolizer symbolizer("the stacks are printed as they were");
   std::map<std::string, symbols::ModuleIdentity, std::less<>> located;  // by module name
 
   std::string result;

@@ -228,7 +228,10 @@ StackFrame exported_symbol_frame(std::uintptr_t call, const symbols::LoadedModul
 const std::vector<StackFrame>& frames_at(std::uintptr_t ip) {
   FrameNames& names = frame_names();
   if (auto it = names.by_address.find(ip); it != names.by_address.end()) return it->second;
-  if (!names.symbolizer) names.symbolizer = std::make_unique<symbols::Symbolizer>();
+  if (!names.symbolizer) {
+    names.symbolizer =
+        std::make_unique<symbols::Symbolizer>("frames are named from exported symbols only, without files and lines");
+  }
   // The call instruction, not the one after it (which may be another function's).
   const std::uintptr_t call = ip - 1;
   const symbols::LoadedModule* module = names.modules.find(call);

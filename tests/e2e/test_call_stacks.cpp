@@ -337,6 +337,19 @@ TEST_CASE("computeprof stacks: a module replaced or broken since the run keeps m
     // The program's frames as they were (their inlined frames too).
     CHECK(r.out == read_file(elsewhere + "/run.stacks"));
   }
+  SECTION("without libdw: as they were") {
+    copy(STACK_PROGRAM_PATH, binary);
+    modules_naming("-");
+    auto o = command_line({"stacks", elsewhere + "/run.stacks"});
+    const std::string missing = elsewhere + "/no-libdw.so.1";
+    o.env["COMPUTEPROF_LIBDW_LIBRARY"] = missing;
+    const auto r = e2e::run(o);
+    CHECK(r.exit_code == 0);
+    CHECK(r.err == "computeprof: call stacks: libdw not loaded: " + missing +
+                       ": cannot open shared object file: No such file or directory; the stacks are printed as they "
+                       "were (install libdw1)\n");
+    CHECK(r.out == read_file(elsewhere + "/run.stacks"));
+  }
   SECTION("deleted") {
     modules_naming("-");
     const auto r = e2e::run(command_line({"stacks", elsewhere + "/run.stacks"}));

@@ -59,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::fwrite(data, 1, size, f);
     std::fclose(f);
   }
-  symbols::Symbolizer symbolizer;
+  symbols::Symbolizer symbolizer("nothing is named");
   // Offsets from the input's last bytes, and around the usual start of code.
   std::uintptr_t offsets[] = {0x1000, 0x1139, 0x11a0, 0};
   if (size >= 4) std::memcpy(&offsets[3], data + size - 4, 4);
