@@ -16,13 +16,28 @@ __attribute__((visibility("default"))) std::uint32_t stack_capture_shim_capture(
   return computeprof::shim::capture_call_stack(depth);
 }
 
-// The return addresses of stack `id`, innermost first; how many were written.
+// The return addresses of stack `id`, innermost first (one per address: the frames of
+// functions inlined at a call share it); how many were written.
 __attribute__((visibility("default"))) std::size_t stack_capture_shim_frames(std::uint32_t id, std::uintptr_t* out,
                                                                              std::size_t most) {
-  const auto& frames = computeprof::shim::symbolized_stack(id);
   std::size_t n = 0;
-  for (; n < frames.size() && n < most; ++n) out[n] = frames[n].address;
+  for (const auto& frame : computeprof::shim::symbolized_stack(id)) {
+    if (n == most) break;
+    if (!frame.inlined) out[n++] = frame.address;
+  }
   return n;
+}
+
+// Stack `id` named as the writer names it (symbolized_stack), and, when `describe`,
+// its frames' text as the stacks file writes them; the number of frames, and of bytes
+// of text in `*bytes`.
+__attribute__((visibility("default"))) std::size_t stack_capture_shim_name(std::uint32_t id, bool describe,
+                                                                           std::size_t* bytes) {
+  const auto& frames = computeprof::shim::symbolized_stack(id);
+  if (describe) {
+    for (const auto& frame : frames) *bytes += computeprof::shim::describe_frame(frame).size();
+  }
+  return frames.size();
 }
 
 }  // extern "C"

@@ -44,6 +44,10 @@ if(COMPUTEPROF_DPKG_SHLIBDEPS)
 else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libgcc-s1, libstdc++6, libsqlite3-0")
 endif()
+# Loaded at run time when call stacks are asked for (docs/format.md, "Call stacks"):
+# libunwind captures them fast, libdw names their frames; without either the shim
+# works, slower or with fewer names, and says so.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libunwind8, libdw1")
 include(CPack)
 
 # nvprof's name for the launcher, outside PATH (<libexec>/computeprof/nvprof, a relative

@@ -56,7 +56,7 @@ std::variant<CommandLine, UsageError> query_command_line(const RunOptions& run, 
   if (run.log_path) return usage_error("option '-o' cannot be used with --query-counters");
   if (!run.config_lines.empty()) return usage_error("config options cannot be used with --query-counters");
   if (!rest.empty()) return usage_error(fmt::format("--query-counters runs no application ('{}')", rest.front()));
-  CommandLine result{CommandLine::Action::query_counters, {}, {}, {}};
+  CommandLine result{CommandLine::Action::query_counters, {}, {}, {}, {}};
   if (chip) result.query.chip = *chip;
   result.query.config_path = run.config_path;
   result.query.counters = run.counters;
@@ -65,8 +65,15 @@ std::variant<CommandLine, UsageError> query_command_line(const RunOptions& run, 
 
 std::variant<CommandLine, UsageError> stats_command_line(std::span<const std::string_view> files) {
   if (files.empty()) return usage_error("stats needs at least one log or database");
-  CommandLine result{CommandLine::Action::stats, {}, {}, {}};
+  CommandLine result{CommandLine::Action::stats, {}, {}, {}, {}};
   result.stats_files.assign(files.begin(), files.end());
+  return result;
+}
+
+std::variant<CommandLine, UsageError> stacks_command_line(std::span<const std::string_view> files) {
+  if (files.size() != 1) return usage_error("stacks needs one stacks file");
+  CommandLine result{CommandLine::Action::stacks, {}, {}, {}, {}};
+  result.stacks_file = std::string(files.front());
   return result;
 }
 
@@ -74,6 +81,7 @@ std::variant<CommandLine, UsageError> stats_command_line(std::span<const std::st
 
 std::variant<CommandLine, UsageError> parse_command_line(std::span<const std::string_view> args) {
   if (!args.empty() && args.front() == "stats") return stats_command_line(args.subspan(1));
+  if (!args.empty() && args.front() == "stacks") return stacks_command_line(args.subspan(1));
   CommandLine result;
   RunOptions& run = result.run;
   std::optional<std::string> chip;
@@ -87,9 +95,9 @@ std::variant<CommandLine, UsageError> parse_command_line(std::span<const std::st
     const auto& [option, value] = std::get<ScannedOption>(next);
     switch (option->effect) {
       case Effect::help:
-        return CommandLine{CommandLine::Action::help, {}, {}, {}};
+        return CommandLine{CommandLine::Action::help, {}, {}, {}, {}};
       case Effect::version:
-        return CommandLine{CommandLine::Action::version, {}, {}, {}};
+        return CommandLine{CommandLine::Action::version, {}, {}, {}, {}};
       case Effect::csv:
         run.csv = true;
         break;

@@ -3,6 +3,7 @@
 //   computeprof [--csv] [-o PATH] [--config FILE] [--counters a,b,...] [config options] [--] app args...
 //   computeprof --query-counters [--chip NAME] [--config FILE] [--counters a,b,...]
 //   computeprof stats FILE...
+//   computeprof stacks FILE.stacks
 //   computeprof --version | --help
 // The config options (--export, --kernels, ...) are the config file's lines as flags.
 // Every option is a row of the table in tools/options.cpp.
@@ -39,11 +40,12 @@ struct QueryOptions {
 };
 
 struct CommandLine {
-  enum class Action { run, query_counters, stats, help, version };
+  enum class Action { run, query_counters, stats, stacks, help, version };
   Action action = Action::run;
   RunOptions run;                       // only meaningful for Action::run
   QueryOptions query;                   // only meaningful for Action::query_counters
   std::vector<std::string> stats_files; // only meaningful for Action::stats, never empty
+  std::string stacks_file;              // only meaningful for Action::stacks
 
   bool operator==(const CommandLine&) const = default;
 };

@@ -15,6 +15,7 @@
 #include "tools/nvprof_run.hpp"
 #include "tools/profiled_run.hpp"
 #include "tools/query_counters.hpp"
+#include "tools/stacks_command.hpp"
 #include "tools/stats.hpp"
 #include "tools/usage.hpp"
 
@@ -66,6 +67,8 @@ int main(int argc, char** argv) {
     }
     case CommandLine::Action::stats:
       return computeprof::tools::print_stats(command_line.stats_files, stdout);
+    case CommandLine::Action::stacks:
+      return computeprof::tools::print_resolved_stacks(command_line.stacks_file, stdout);
     case CommandLine::Action::run:
       break;
   }

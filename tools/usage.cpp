@@ -13,6 +13,7 @@ constexpr std::string_view kUsage = R"(Usage: computeprof [options] [--] applica
                    [--counters a,b]
        computeprof stats FILE...
        computeprof nvprof [nvprof options] application [arguments...]
+       computeprof stacks FILE.stacks
        computeprof --version | --help
 
 Runs the application with libcomputeprof.so preloaded and COMPUTE_PROFILE=1:
@@ -26,6 +27,10 @@ CSV, several added together) and databases written with --export sqlite.
 
 nvprof ...: nvprof's command line (-o, --log-file, --csv, --print-gpu-trace,
 --print-api-trace, ...) and its outputs; also the command run as nvprof.
+
+stacks FILE.stacks: the call stacks of a run (callstack) with their frames
+named again from the binaries or debug files on this machine, found through
+the module list beside it (FILE.modules).
 
 Environment:
   COMPUTEPROF_LIBRARY  the libcomputeprof.so to preload; by default, relative to

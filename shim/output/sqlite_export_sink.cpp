@@ -39,6 +39,7 @@ constexpr const char* kStatementSql[] = {
     "localMemoryPoolSize, localMemoryPoolUtilizedSize, importedMemoryPoolAddress, importedMemoryPoolProcessId) VALUES "
     "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "INSERT INTO CUDA_CALLCHAINS (id, symbol, module, unresolved, originalIP, stackDepth) VALUES (?, ?, ?, ?, ?, ?)",
+    "INSERT INTO COMPUTEPROF_CALLCHAIN_SOURCES (id, stackDepth, sourceFile, lineNumber, inlined) VALUES (?, ?, ?, ?, ?)",
 };
 
 // OpenCL devices are numbered after CUDA's (as the JSON trace's processes).
@@ -200,6 +201,10 @@ void SqliteExportSink::insert_call(std::int64_t start, std::int64_t end, std::in
       insert(callchain, {static_cast<std::int64_t>(stack), string_id_of(f.function), string_id_of(f.module),
                          f.function == "??" ? 1 : 0, static_cast<std::int64_t>(f.address),
                          static_cast<std::int64_t>(depth)});
+      if (!f.file.empty()) {
+        insert(callchain_source, {static_cast<std::int64_t>(stack), static_cast<std::int64_t>(depth),
+                                  string_id_of(f.file), static_cast<std::int64_t>(f.line), f.inlined ? 1 : 0});
+      }
     }
   }
   const bool with_stack = stack != 0 && event_class == nsys::cuda_driver;

@@ -39,6 +39,7 @@ class SqliteExportSink final : public RecordSink {
     gpu,
     memory_usage,
     callchain,
+    callchain_source,
     kStatements
   };
 

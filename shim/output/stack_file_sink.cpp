@@ -4,6 +4,7 @@
 
 #include "shim/output/log_paths.hpp"
 #include "shim/process/call_stacks.hpp"
+#include "symbols/module_list.hpp"
 
 namespace computeprof::shim {
 
@@ -11,6 +12,17 @@ void StackFileSink::begin() {
   const std::string path = claim_export_path(settings_.log_template, ".stacks");
   if (!open_output_file(file_, path)) return;
   file_.append("# COMPUTEPROF_STACKS 1\n");
+  if (!open_output_file(modules_, claim_export_path(settings_.log_template, ".modules"))) return;
+  modules_.rewrite(symbols::kModulesHeader);
+}
+
+void StackFileSink::write_modules() {
+  const auto& modules = symbolized_modules();
+  if (!modules_.is_open() || modules.size() == modules_written_) return;
+  modules_written_ = modules.size();
+  std::string text(symbols::kModulesHeader);
+  for (const auto& module : modules) text += symbols::module_line(module);
+  modules_.rewrite(text);
 }
 
 void StackFileSink::write_stack(std::uint32_t id) {
@@ -29,10 +41,20 @@ void StackFileSink::write_memory(const records::MemoryEvent& event, const record
   write_stack(event.stack_id);
 }
 
-void StackFileSink::flush() { file_.flush(); }
+void StackFileSink::flush() {
+  write_modules();
+  file_.flush();
+}
 
-void StackFileSink::end() { file_.close(); }
+void StackFileSink::end() {
+  write_modules();
+  file_.close();
+  modules_.close();
+}
 
-void StackFileSink::abandon() { file_.abandon(); }
+void StackFileSink::abandon() {
+  file_.abandon();
+  modules_.abandon();
+}
 
 }  // namespace computeprof::shim

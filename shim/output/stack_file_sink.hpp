@@ -1,7 +1,8 @@
 #pragma once
 // `callstack`: the stacks the records and memory events name, `<log stem>.stacks`
 // (docs/format.md, "Call stacks"): each written once, when a record first names it,
-// symbolized then by this (the writer) thread.
+// symbolized then by this (the writer) thread; beside it `<log stem>.modules`, the
+// modules the stacks name with their build-ids, rewritten when one is added.
 #include <cstdint>
 #include <set>
 
@@ -23,9 +24,12 @@ class StackFileSink final : public RecordSink {
 
  private:
   void write_stack(std::uint32_t id);
+  void write_modules();
 
   const config::Settings& settings_;
   formats::LogFile file_;
+  formats::LogFile modules_;
+  std::size_t modules_written_ = 0;
   std::set<std::uint32_t> written_;
 };
 

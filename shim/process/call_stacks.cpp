@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdlib>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <string>
@@ -18,6 +19,7 @@
 
 #include "config/report.hpp"
 #include "shim/process/lifecycle.hpp"
+#include "symbols/loaded_modules.hpp"
 
 
 namespace computeprof::shim {
@@ -125,6 +127,20 @@ struct StackTable {
   std::unordered_map<std::uint32_t, std::vector<StackFrame>> symbolized;  // writer only
 };
 
+// What names frames: writer thread only.
+struct FrameNames {
+  symbols::LoadedModules modules;
+  std::unique_ptr<symbols::Symbolizer> symbolizer;  // made (and libdw loaded) at the first frame
+  std::unordered_map<std::uintptr_t, std::vector<StackFrame>> by_address;
+  std::vector<symbols::ModuleIdentity> used;
+  std::unordered_map<std::string, std::size_t> used_index;
+};
+
+FrameNames& frame_names() {
+  static auto* names = new FrameNames;  // leaked: read until exit
+  return *names;
+}
+
 // Fork with the table's lock held by another thread would leave the child's locked.
 void lock_for_fork();
 void unlock_after_fork();
@@ -193,19 +209,41 @@ std::string demangled(const char* symbol) {
   return out;
 }
 
-StackFrame symbolize(std::uintptr_t ip) {
+// A frame from the exported symbols alone: what the dynamic linker knows (dladdr).
+StackFrame exported_symbol_frame(std::uintptr_t call, const symbols::LoadedModule* module) {
   StackFrame frame;
-  frame.address = ip;
-  frame.function = "??";
-  // The call instruction, not the one after it (which may be another function's).
-  const std::uintptr_t call = ip - 1;
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(call), &info) != 0) {
     if (info.dli_fname) frame.module = info.dli_fname;
     frame.offset = call - reinterpret_cast<std::uintptr_t>(info.dli_fbase);
     if (info.dli_sname) frame.function = demangled(info.dli_sname);
   }
+  if (module != nullptr) {
+    frame.module = module->path;
+    frame.offset = call - module->start;
+  }
   return frame;
+}
+
+const std::vector<StackFrame>& frames_at(std::uintptr_t ip) {
+  FrameNames& names = frame_names();
+  if (auto it = names.by_address.find(ip); it != names.by_address.end()) return it->second;
+  if (!names.symbolizer) {
+    names.symbolizer =
+        std::make_unique<symbols::Symbolizer>("frames are named from exported symbols only, without files and lines");
+  }
+  // The call instruction, not the one after it (which may be another function's).
+  const std::uintptr_t call = ip - 1;
+  const symbols::LoadedModule* module = names.modules.find(call);
+  std::vector<StackFrame> frames;
+  if (module != nullptr) {
+    const symbols::ModuleIdentity identity{module->path, module->build_id};
+    frames = names.symbolizer->frames(identity, call - module->start);
+    if (names.used_index.emplace(identity.path, names.used.size()).second) names.used.push_back(identity);
+  }
+  if (frames.empty()) frames.push_back(exported_symbol_frame(call, module));
+  for (StackFrame& frame : frames) frame.address = ip;
+  return names.by_address.emplace(ip, std::move(frames)).first->second;
 }
 
 }  // namespace
@@ -241,15 +279,13 @@ const std::vector<StackFrame>& symbolized_stack(std::uint32_t id) {
   }
   std::vector<StackFrame> out;
   out.reserve(frames.size());
-  for (std::uintptr_t ip : frames) out.push_back(symbolize(ip));
+  for (std::uintptr_t ip : frames) {
+    const auto& named = frames_at(ip);
+    out.insert(out.end(), named.begin(), named.end());
+  }
   return t.symbolized.emplace(id, std::move(out)).first->second;
 }
 
-std::string describe_frame(const StackFrame& frame) {
-  const std::size_t slash = frame.module.rfind('/');
-  const std::string_view file =
-      slash == std::string::npos ? std::string_view(frame.module) : std::string_view(frame.module).substr(slash + 1);
-  return fmt::format("{} ({}+{:#x})", frame.function, file.empty() ? "??" : file, frame.offset);
-}
+const std::vector<symbols::ModuleIdentity>& symbolized_modules() { return frame_names().used; }
 
 }  // namespace computeprof::shim

@@ -3,10 +3,14 @@
 // "Call stacks"): captured on the calling thread as return addresses, the shim's own
 // frames left out, and interned: each distinct stack gets a number once, and later
 // captures of the same stack find it in a per-thread cache without a lock. Names are
-// looked up only by the writer (symbolized_stack), never on the calling thread.
+// looked up only by the writer (symbolized_stack), never on the calling thread: from
+// the binaries with libdw (symbols/), else from the exported symbols (dladdr).
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "symbols/frame.hpp"
+#include "symbols/symbolizer.hpp"
 
 namespace computeprof::shim {
 
@@ -19,18 +23,17 @@ std::uint32_t capture_call_stack(unsigned depth);
 // unwind tables, so they work through code built without frame pointers.
 // bench/stack_capture compares them with glibc's backtrace() and frame pointers.
 
-struct StackFrame {
-  std::uintptr_t address = 0;  // the return address
-  std::string function;        // demangled; "??" where no symbol covers it
-  std::string module;          // the object's path
-  std::uintptr_t offset = 0;   // of the call instruction (return address - 1) in the module
-};
+using StackFrame = symbols::Frame;
 
-// The frames of stack `id`, innermost first; symbolized the first time it is asked
-// for and kept. Writer thread only (and flushes, under the record pipeline's lock).
+// The frames of stack `id`, innermost first, a function inlined at a call a frame of
+// its own; symbolized the first time it is asked for and kept. Writer thread only (and
+// flushes, under the record pipeline's lock).
 const std::vector<StackFrame>& symbolized_stack(std::uint32_t id);
 
-// "function (module+0xoffset)", the module by its file name.
-std::string describe_frame(const StackFrame& frame);
+// The modules the frames symbolized so far lie in, in the order first seen, with the
+// build-ids of their images in memory (the stacks file's module list). Writer thread only.
+const std::vector<symbols::ModuleIdentity>& symbolized_modules();
+
+using symbols::describe_frame;
 
 }  // namespace computeprof::shim

@@ -55,7 +55,9 @@ depends=$(dpkg-deb -f "$deb" Depends)
 for dependency in libc6 libsqlite3-0; do
   [[ $depends =~ (^|, )$dependency( |,|$) ]] || fail "Depends ($depends) lacks $dependency"
 done
-[[ ! $depends =~ (libcuda|libcupti|libOpenCL|libunwind) ]] || fail "Depends ($depends) names a library loaded at run time"
+[[ ! $depends =~ (libcuda|libcupti|libOpenCL|libunwind|libdw) ]] || fail "Depends ($depends) names a library loaded at run time"
+# What call stacks load when asked for: recommended, so that apt installs them by default.
+[[ $(dpkg-deb -f "$deb" Recommends) == "libunwind8, libdw1" ]] || fail "Recommends is not 'libunwind8, libdw1'"
 
 root=$scratch/root
 dpkg-deb -x "$deb" "$root"

@@ -177,6 +177,16 @@ TEST_CASE("stats takes the files after it", "[command_line]") {
   CHECK(parsed_run({"--", "stats", "x"}).command == std::vector<std::string>{"stats", "x"});
 }
 
+TEST_CASE("stacks takes one stacks file", "[command_line]") {
+  const auto result = parse({"stacks", "run.stacks"});
+  REQUIRE(std::holds_alternative<CommandLine>(result));
+  CHECK(std::get<CommandLine>(result).action == CommandLine::Action::stacks);
+  CHECK(std::get<CommandLine>(result).stacks_file == "run.stacks");
+  CHECK(parse_error({"stacks"}) == "stacks needs one stacks file (see computeprof --help)");
+  CHECK(parse_error({"stacks", "a.stacks", "b.stacks"}) == "stacks needs one stacks file (see computeprof --help)");
+  CHECK(parsed_run({"--", "stacks", "x"}).command == std::vector<std::string>{"stacks", "x"});
+}
+
 TEST_CASE("the value of -o comes attached or after it, --output is -o", "[command_line]") {
   const RunOptions expected{false, "run.log", std::nullopt, {}, {"./app", "1"}, {}};
   CHECK(parsed_run({"-orun.log", "./app", "1"}) == expected);
