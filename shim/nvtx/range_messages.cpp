@@ -1,0 +1,123 @@
+#include "shim/nvtx/range_messages.hpp"
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "config/report.hpp"
+
+namespace computeprof::shim {
+namespace {
+
+using records::kRangeNameLimit;
+using records::RangeNameId;
+
+std::atomic<bool> g_cut_said{false};
+
+// One line for the first message cut; the others are cut without a word.
+void say_cut() {
+  if (g_cut_said.exchange(true, std::memory_order_relaxed)) return;
+  config::warn(fmt::format("an NVTX message longer than {} bytes was cut to its first {} (and so is any other)",
+                           kRangeNameLimit, kRangeNameLimit));
+}
+
+// The message's bytes, at most kRangeNameLimit; a longer one is cut.
+std::string_view bounded(const char* message) {
+  const std::size_t n = strnlen(message, kRangeNameLimit + 1);
+  if (n > kRangeNameLimit) {
+    say_cut();
+    return {message, kRangeNameLimit};
+  }
+  return {message, n};
+}
+
+// Per thread: the messages met last, by address (direct-mapped). An entry is used only
+// when the bytes at the address are still the name's: a buffer the program reuses for
+// other texts finds its new text by content, in the table.
+struct CachedName {
+  const char* address = nullptr;
+  const char* raw = nullptr;  // the table's copy of the bytes
+  RangeNameId id = 0;
+  std::uint32_t size = 0;
+};
+constexpr std::size_t kCachedNames = 256;
+constinit thread_local std::array<CachedName, kCachedNames>* t_names = nullptr;
+
+[[gnu::noinline]] RangeNameId ascii_name_slowly(const char* message, CachedName* entry) {
+  const std::string_view raw = bounded(message);
+  const RangeNameId id = records::range_table().intern_name(raw);
+  const std::string_view kept = records::range_table().raw_name(id);
+  *entry = {message, kept.data(), id, static_cast<std::uint32_t>(kept.size())};
+  return id;
+}
+
+[[gnu::noinline]] RangeNameId ascii_name_first(const char* message) {
+  // Never freed: a thread's few kilobytes, kept until the process ends (a pthread key's
+  // destructor would run after the thread's last NVTX call only where one registered).
+  t_names = new std::array<CachedName, kCachedNames>{};
+  return ascii_name_slowly(message, &(*t_names)[(reinterpret_cast<std::uintptr_t>(message) >> 3) % kCachedNames]);
+}
+
+}  // namespace
+
+RangeNameId ascii_name(const char* message) {
+  if (message == nullptr) return 0;
+  if (t_names == nullptr) [[unlikely]] return ascii_name_first(message);
+  CachedName& entry = (*t_names)[(reinterpret_cast<std::uintptr_t>(message) >> 3) % kCachedNames];
+  if (entry.address == message) {
+    // A name cut to the limit is the same name whatever follows its first bytes.
+    if (std::memcmp(message, entry.raw, entry.size) == 0 &&
+        (message[entry.size] == '\0' || entry.size == kRangeNameLimit)) {
+      return entry.id;
+    }
+  }
+  return ascii_name_slowly(message, &entry);
+}
+
+RangeNameId wide_name(const wchar_t* message) {
+  if (message == nullptr) return 0;
+  std::string text;
+  for (const wchar_t* p = message; *p != L'\0' && text.size() < kRangeNameLimit + 4; ++p) {
+    auto c = static_cast<std::uint32_t>(*p);
+    if (c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) c = 0xfffd;
+    if (c < 0x80) {
+      text += static_cast<char>(c);
+    } else if (c < 0x800) {
+      text += static_cast<char>(0xc0 | (c >> 6));
+      text += static_cast<char>(0x80 | (c & 0x3f));
+    } else if (c < 0x10000) {
+      text += static_cast<char>(0xe0 | (c >> 12));
+      text += static_cast<char>(0x80 | ((c >> 6) & 0x3f));
+      text += static_cast<char>(0x80 | (c & 0x3f));
+    } else {
+      text += static_cast<char>(0xf0 | (c >> 18));
+      text += static_cast<char>(0x80 | ((c >> 12) & 0x3f));
+      text += static_cast<char>(0x80 | ((c >> 6) & 0x3f));
+      text += static_cast<char>(0x80 | (c & 0x3f));
+    }
+  }
+  if (text.size() > kRangeNameLimit) {
+    say_cut();
+    text.resize(kRangeNameLimit);  // a cut code point becomes U+FFFD in the table's text
+  }
+  return records::range_table().intern_name(text);
+}
+
+RangeNameId attributes_name(const nvtxEventAttributes_t* a) {
+  // Fields past the size the program filled in are not read.
+  constexpr std::size_t kMessageEnd = offsetof(nvtxEventAttributes_t, message) + sizeof(a->message);
+  if (a == nullptr || a->size < kMessageEnd) return 0;
+  switch (a->messageType) {
+    case NVTX_MESSAGE_TYPE_ASCII: return ascii_name(a->message.ascii);
+    case NVTX_MESSAGE_TYPE_UNICODE: return wide_name(a->message.unicode);
+    case NVTX_MESSAGE_TYPE_REGISTERED: return name_of_handle(a->message.registered);
+    default: return 0;
+  }
+}
+
+}  // namespace computeprof::shim
