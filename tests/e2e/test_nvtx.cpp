@@ -11,6 +11,7 @@
 #include "catch.hpp"
 
 #include "database_query.hpp"
+#include "formats/summary_table.hpp"
 #include "e2e_support.hpp"
 
 using namespace e2e;
@@ -143,4 +144,126 @@ TEST_CASE("nvtx: hostile messages and misuse are bounded, escaped, said once, an
         "are left out\n"
         "computeprof: an NVTX range was ended that was not started, or was ended already; that end and any other are "
         "left out\n");
+}
+
+namespace {
+
+std::string command_output(const std::string& command) {
+  std::string out;
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  REQUIRE(p);
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, p)) > 0;) out.append(buffer, n);
+  CHECK(pclose(p) == 0);
+  return out;
+}
+
+// The line of `text` that ends with `name`.
+std::string line_ending_with(const std::string& text, const std::string& name) {
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    const std::size_t end = text.find('\n', begin);
+    const std::string line = text.substr(begin, end - begin);
+    if (line.ends_with("  " + name)) return line;
+    if (end == std::string::npos) break;
+    begin = end + 1;
+  }
+  return "";
+}
+
+// The instances and GPU time columns of a range's summary row.
+std::pair<std::string, std::string> instances_and_gpu_time(const std::string& table, const std::string& name) {
+  const std::string line = line_ending_with(table, name);
+  std::vector<std::string> words;
+  std::size_t at = 0;
+  while (at < line.size() && words.size() < 6) {
+    at = line.find_first_not_of(' ', at);
+    if (at == std::string::npos) break;
+    const std::size_t end = line.find(' ', at);
+    words.push_back(line.substr(at, end - at));
+    at = end;
+  }
+  if (words.size() < 6) return {};
+  return {words[0], words[5]};
+}
+
+}  // namespace
+
+TEST_CASE("nvtx: the trace's user_annotation events, the database's NVTX_EVENTS, the summary's range table",
+          "[e2e][nvtx][exports]") {
+  const NvtxRun run = run_nvtx_client("ranges", "export json,sqlite\nsummary\n");
+  const std::string trace = run.directory + "/compute_profile.json";
+  const std::string database = run.directory + "/compute_profile.sqlite";
+
+  CHECK(command_output(std::string(PYTHON3_PATH) + " " + TRACE_RANGES_PATH + " " + trace) ==
+        "X ProfilerStep#1 path=ProfilerStep#1\n"
+        "X forward path=ProfilerStep#1/forward\n"
+        "X layer@lib domain=lib path=ProfilerStep#1/forward/layer@lib\n"
+        "b async\n"
+        "X worker path=worker\n"
+        "X inner path=worker/inner\n"
+        "e async other thread\n"
+        "X wide-\xc3\xbc path=wide-\xc3\xbc\n"
+        "X colored category=1 color=0xff00ff00 path=colored payload=7\n"
+        "i done\n"
+        "gpu Memcpy HtoD (Pageable -> Device) -\n"
+        "gpu vecAdd(float const*, float const*, float*, int) ProfilerStep#1\n"
+        "gpu spin(unsigned long long) ProfilerStep#1/forward\n"
+        "gpu blockSum(float const*, float*, int) ProfilerStep#1/forward/layer@lib\n"
+        "gpu vecAdd(float const*, float const*, float*, int) ProfilerStep#1\n"
+        "gpu vecAdd(float const*, float const*, float*, int) worker/inner\n"
+        "gpu spin(unsigned long long) wide-\xc3\xbc\n"
+        "gpu Memset (Device) colored\n");
+
+  // nsys's eventType codes: 33 category, 34 mark, 39 thread, 59 push/pop, 60 start/end,
+  // 75 domain created.
+  CHECK(query(database,
+              "SELECT eventType, text, COALESCE(domainId, '-'), COALESCE(category, '-'), COALESCE(color, '-'), "
+              "COALESCE(uint64Value, '-'), rangeId IS NOT NULL, end IS NOT NULL, globalTid = endGlobalTid "
+              "FROM NVTX_EVENTS ORDER BY start, eventType") ==
+        std::vector<std::string>{"39|main|-|-|-|-|0|0|NULL",
+                                 "33|cat-one|-|1|-|-|0|0|NULL",
+                                 "59|ProfilerStep#1|-|-|-|-|0|1|1",
+                                 "59|forward|-|-|-|-|0|1|1",
+                                 "75|lib|1|-|-|-|0|0|NULL",
+                                 "59|layer|1|-|-|-|0|1|1",
+                                 "60|async|-|-|-|-|1|1|0",
+                                 "39|worker|-|-|-|-|0|0|NULL",
+                                 "59|worker|-|-|-|-|0|1|1",
+                                 "59|inner|-|-|-|-|0|1|1",
+                                 "59|wide-\xc3\xbc|-|-|-|-|0|1|1",
+                                 "59|colored|-|1|4278255360|7|0|1|1",
+                                 "34|done|-|-|-|-|0|0|NULL"});
+  // The range path of each operation, by its call's correlation id.
+  CHECK(query(database,
+              "SELECT s.value, count(*) FROM COMPUTEPROF_NVTX_RANGES r JOIN StringIds s ON s.id = r.pathId "
+              "JOIN CUPTI_ACTIVITY_KIND_RUNTIME c ON c.correlationId = r.correlationId GROUP BY 1 ORDER BY 1") ==
+        std::vector<std::string>{"ProfilerStep#1|2", "ProfilerStep#1/forward|1", "ProfilerStep#1/forward/layer@lib|1",
+                                 "colored|1", "wide-\xc3\xbc|1", "worker/inner|1"});
+
+  // The summary's second table: instances, and the GPU time of what was issued inside
+  // (the log's gputimes: ProfilerStep#1 holds four kernels).
+  const std::string& err = run.result.err;
+  REQUIRE(err.find("== NVTX ranges:\nInstances      Time       Avg       Min       Max  GPU time  Name\n") !=
+          std::string::npos);
+  std::uint64_t step_gpu = 0, forward_gpu = 0;
+  const auto& records = run.log.records;
+  REQUIRE(records.size() == 8);
+  for (std::size_t i = 1; i <= 4; ++i) step_gpu += micros_to_ns(records[i].at("gputime"));
+  for (std::size_t i = 2; i <= 3; ++i) forward_gpu += micros_to_ns(records[i].at("gputime"));
+  const std::string range_table = err.substr(err.find("== NVTX ranges:\n") + 3);
+  const std::pair<std::string, std::string> one_instance_of_step{"1", computeprof::formats::format_summary_duration(step_gpu)};
+  CHECK(instances_and_gpu_time(range_table, "ProfilerStep#1") == one_instance_of_step);
+  CHECK(instances_and_gpu_time(range_table, "forward").second ==
+        computeprof::formats::format_summary_duration(forward_gpu));
+  for (const char* name : {"forward", "layer@lib", "async", "worker", "inner", "wide-\xc3\xbc", "colored"}) {
+    INFO(name);
+    CHECK(instances_and_gpu_time(range_table, name).first == "1");
+  }
+  CHECK(instances_and_gpu_time(range_table, "async").second == "0ns");  // start/end: not on a thread's path
+
+  // computeprof stats on the database: the same range table.
+  const std::string stats = command_output(std::string(COMPUTEPROF_CLI_PATH) + " stats " + database);
+  REQUIRE(stats.find("NVTX ranges:\n") != std::string::npos);
+  CHECK(stats.substr(stats.find("NVTX ranges:\n")) == range_table.substr(range_table.find("NVTX ranges:\n")));
 }
