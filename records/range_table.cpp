@@ -21,15 +21,16 @@ bool RangeTable::Entries<Entry>::append(Entry entry, std::uint32_t& id) {
 
 RangeTable::RangeTable() {
   std::uint32_t id = 0;
-  names_.append({}, id);
+  const std::string_view empty = keep({});
+  names_.append({empty, empty}, id);
   domains_.append({}, id);
-  paths_.append({}, id);
+  paths_.append({{}, empty}, id);
   name_ids_.emplace(std::string_view{}, 0);
 }
 
 std::string_view RangeTable::keep(std::string_view text) {
-  if (text.empty()) return {};
-  char* kept = new char[text.size()];  // never freed, as the entries that point to it
+  // Never freed, as the entries that point to it; zeros after it (kRangeTextPadding).
+  char* kept = new char[text.size() + kRangeTextPadding]();
   std::memcpy(kept, text.data(), text.size());
   return {kept, text.size()};
 }

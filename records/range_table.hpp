@@ -22,6 +22,10 @@ inline constexpr std::size_t kRangeNameLimit = 256;
 // The bytes kept of a path's text, at most: ranges nested deeper are left out of it.
 inline constexpr std::size_t kRangePathLimit = 1024;
 
+// The zero bytes after every text the table keeps: a reader may load that many bytes
+// from a text's start whatever its length (the shim's name caches compare words).
+inline constexpr std::size_t kRangeTextPadding = 16;
+
 // 0 is the empty name, the default domain and the empty path (no range open).
 using RangeNameId = std::uint32_t;
 using RangeDomainId = std::uint32_t;
@@ -52,7 +56,8 @@ class RangeTable {
   RangePathId intern_path(RangePathId parent, RangeDomainId domain, RangeNameId name);
 
   std::string_view name(RangeNameId id) const { return names_.at(id).text; }
-  // The program's bytes the name was interned from (what the shim's caches compare).
+  // The program's bytes the name was interned from (what the shim's caches compare),
+  // followed by kRangeTextPadding zero bytes.
   std::string_view raw_name(RangeNameId id) const { return names_.at(id).raw; }
   RangeNameId domain_name(RangeDomainId id) const { return domains_.at(id).name; }
   RangePathStep step(RangePathId id) const { return paths_.at(id).step; }

@@ -63,18 +63,39 @@ constinit thread_local std::array<CachedName, kCachedNames>* t_names = nullptr;
   return ascii_name_slowly(message, &(*t_names)[(reinterpret_cast<std::uintptr_t>(message) >> 3) % kCachedNames]);
 }
 
+// A short name (under 16 bytes) at `message` is still `entry`'s: its bytes and its end,
+// in two 8-byte words. The words may reach past the message's end, never past its page
+// (the caller checked), and past the table's copy only into its zero padding; hence no
+// AddressSanitizer (it would see a read past a short heap string).
+[[gnu::no_sanitize_address]] bool same_short_name(const char* message, const CachedName& entry) {
+  std::uint64_t m[2], r[2];
+  std::memcpy(m, message, sizeof m);
+  std::memcpy(r, entry.raw, sizeof r);
+  // The name's bytes and the terminating zero, which the padding gives r.
+  const unsigned bits = (entry.size + 1) * 8;
+  const std::uint64_t low = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  const std::uint64_t high = bits <= 64 ? 0 : bits >= 128 ? ~std::uint64_t{0} : (std::uint64_t{1} << (bits - 64)) - 1;
+  return ((m[0] ^ r[0]) & low) == 0 && ((m[1] ^ r[1]) & high) == 0;
+}
+
+constexpr std::uintptr_t kPage = 4096;
+
 }  // namespace
 
 RangeNameId ascii_name(const char* message) {
   if (message == nullptr) return 0;
   if (t_names == nullptr) [[unlikely]] return ascii_name_first(message);
   CachedName& entry = (*t_names)[(reinterpret_cast<std::uintptr_t>(message) >> 3) % kCachedNames];
-  if (entry.address == message) {
+  if (entry.address == message && entry.size < 16 &&
+      (reinterpret_cast<std::uintptr_t>(message) & (kPage - 1)) <= kPage - 16) [[likely]] {
+    if (same_short_name(message, entry)) return entry.id;
+  } else if (entry.address == message) {
+    // Byte by byte, stopping at the first difference: the bytes at the address may now
+    // be a shorter text, whose end must not be read past (memcmp may read all `size`).
+    std::uint32_t i = 0;
+    while (i != entry.size && message[i] == entry.raw[i]) ++i;
     // A name cut to the limit is the same name whatever follows its first bytes.
-    if (std::memcmp(message, entry.raw, entry.size) == 0 &&
-        (message[entry.size] == '\0' || entry.size == kRangeNameLimit)) {
-      return entry.id;
-    }
+    if (i == entry.size && (message[i] == '\0' || i == kRangeNameLimit)) return entry.id;
   }
   return ascii_name_slowly(message, &entry);
 }

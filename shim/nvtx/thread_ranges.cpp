@@ -27,7 +27,8 @@ constexpr RangeNameId kNoName = ~RangeNameId{0};
 std::atomic<RangeNameId> g_window_name{kNoName};
 std::atomic<RangeNameId> g_window_domain_name{0};
 
-bool in_window(RangeDomainId domain, RangeNameId name) {
+// Inline: at every push and pop; the domain is looked at only for the window's name.
+[[gnu::always_inline]] inline bool in_window(RangeDomainId domain, RangeNameId name) {
   return name == g_window_name.load(std::memory_order_relaxed) &&
          records::range_table().domain_name(domain) == g_window_domain_name.load(std::memory_order_relaxed);
 }
@@ -114,6 +115,18 @@ std::array<StartedShard, kStartedShards>& started_shards() {
   return *shards;
 }
 
+// A pop whose domain's innermost range is not the top (1 + its place), or 0 when the
+// domain has none open on the thread.
+[[gnu::noinline]] std::uint32_t interleaved_range(const ThreadRanges& t, RangeDomainId domain) {
+  std::uint32_t i = t.depth;
+  while (i != 0 && t.open[i - 1].domain != domain) --i;
+  if (i == 0) {
+    say_once(g_unmatched_pop_said, "an NVTX range was popped that was not pushed on its thread (and domain); "
+                                   "that pop and any other are left out");
+  }
+  return i;
+}
+
 }  // namespace
 
 void set_capture_range(RangeNameId name, RangeNameId domain_name) {
@@ -142,14 +155,30 @@ int pop_range(RangeDomainId domain) {
   }
   // The innermost range of the domain: the top, unless domains interleave.
   std::uint32_t i = t.depth;
-  while (i != 0 && t.open[i - 1].domain != domain) --i;
-  if (i == 0) [[unlikely]] {
-    say_once(g_unmatched_pop_said, "an NVTX range was popped that was not pushed on its thread (and domain); "
-                                   "that pop and any other are left out");
-    return -1;
+  if (i == 0 || t.open[i - 1].domain != domain) [[unlikely]] {
+    i = interleaved_range(t, domain);
+    if (i == 0) return -1;
   }
-  const OpenRange ended = t.open[i - 1];
+  const OpenRange& ended = t.open[i - 1];
   const std::uint64_t end_ns = wall_ns();
+  const std::uint32_t thread = this_thread_id();
+  // Written in place, in the ring's slot.
+  submit_range_event_with([&](RangeEvent& e) {
+    e.start_wall_ns = ended.start_ns;
+    e.end_wall_ns = end_ns;
+    e.range_id = 0;
+    e.payload_bits = ended.attributes.payload_bits;
+    e.path = ended.path;
+    e.name = ended.name;
+    e.domain = ended.domain;
+    e.thread_id = e.end_thread_id = thread;
+    e.category = ended.attributes.category;
+    e.color = ended.attributes.color;
+    e.kind = RangeEventKind::push_pop;
+    e.payload = ended.attributes.payload;
+    e.has_color = ended.attributes.has_color;
+  });
+  const bool window = in_window(ended.domain, ended.name);
   // Those pushed after it, in other domains, stay open: their paths lose it.
   for (std::uint32_t j = i; j < t.depth; ++j) {
     OpenRange& moved = t.open[j - 1];
@@ -158,12 +187,7 @@ int pop_range(RangeDomainId domain) {
   }
   --t.depth;
   set_thread_range_path(t.path());
-  RangeEvent e = event_of(RangeEventKind::push_pop, ended.domain, ended.name, ended.attributes);
-  e.start_wall_ns = ended.start_ns;
-  e.end_wall_ns = end_ns;
-  e.path = ended.path;
-  submit_range_event(e);
-  if (in_window(ended.domain, ended.name)) [[unlikely]] capture_range_closed();
+  if (window) [[unlikely]] capture_range_closed();
   return static_cast<int>(i - 1);
 }
 

@@ -57,11 +57,18 @@ extern constinit InternalWorker<RecordQueue> g_writer;
   detail::submit_record_otherwise(context, completed_ns, record);
 }
 
-// Hands one NVTX event to the writer (shim/nvtx/). Inline: at every pop and mark.
-[[gnu::always_inline]] inline void submit_range_event(const records::RangeEvent& event) {
+// Hands one NVTX event to the writer (shim/nvtx/), `fill(RangeEvent&)` writing it in its
+// ring's slot (every field: the slot holds an earlier event). Inline: at every pop.
+template <typename Fill>
+[[gnu::always_inline]] inline void submit_range_event_with(Fill&& fill) {
   detail::RecordQueue* q = detail::g_writer.shared();
-  if (q && try_submit_to<detail::g_writer>(q->ranges, [&](records::RangeEvent& e) { e = event; })) return;
+  if (q && try_submit_to<detail::g_writer>(q->ranges, fill)) return;
+  records::RangeEvent event;
+  fill(event);
   detail::submit_range_otherwise(event);
+}
+inline void submit_range_event(const records::RangeEvent& event) {
+  submit_range_event_with([&](records::RangeEvent& e) { e = event; });
 }
 
 // A record and what submit_record takes with it.
