@@ -267,3 +267,18 @@ TEST_CASE("nvtx: the trace's user_annotation events, the database's NVTX_EVENTS,
   REQUIRE(stats.find("NVTX ranges:\n") != std::string::npos);
   CHECK(stats.substr(stats.find("NVTX ranges:\n")) == range_table.substr(range_table.find("NVTX ranges:\n")));
 }
+
+TEST_CASE("nvtx: the computeprof command names the shim for NVTX and takes --capture-range", "[e2e][nvtx]") {
+  RunOptions o;
+  o.directory = make_scratch_directory();
+  o.preload_shim = false;
+  if (!std::string_view(SANITIZER_PRELOAD).empty()) o.env["LD_PRELOAD"] = SANITIZER_PRELOAD;
+  o.argv = {COMPUTEPROF_CLI_PATH, "--capture-range", "nvtx:iter", "--capture-range-end", "repeat:2",
+            NVTX_CLIENT_PATH,     "iterations"};
+  const RunResult r = e2e::run(o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(printed_value(r.out, "nvtx") == SHIM_PATH);
+  CHECK(methods(read_log(o.directory + "/compute_profile.log")) ==
+        Methods{"_Z6vecAddPKfS0_Pfi", "_Z6vecAddPKfS0_Pfi"});
+}
