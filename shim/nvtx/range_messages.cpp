@@ -1,5 +1,6 @@
 #include "shim/nvtx/range_messages.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -56,9 +57,18 @@ constinit thread_local std::array<CachedName, kCachedNames>* t_names = nullptr;
   return id;
 }
 
+// The thread's cache, freed when it exits.
+struct CachedNamesOwner {
+  ~CachedNamesOwner() {
+    delete t_names;
+    t_names = nullptr;
+  }
+};
+
 [[gnu::noinline]] RangeNameId ascii_name_first(const char* message) {
-  // Never freed: a thread's few kilobytes, kept until the process ends (a pthread key's
-  // destructor would run after the thread's last NVTX call only where one registered).
+  // Its destructor is registered at this first use, on threads that use NVTX only.
+  static thread_local CachedNamesOwner owner;
+  (void)owner;
   t_names = new std::array<CachedName, kCachedNames>{};
   return ascii_name_slowly(message, &(*t_names)[(reinterpret_cast<std::uintptr_t>(message) >> 3) % kCachedNames]);
 }
@@ -102,31 +112,34 @@ RangeNameId ascii_name(const char* message) {
 
 RangeNameId wide_name(const wchar_t* message) {
   if (message == nullptr) return 0;
-  std::string text;
-  for (const wchar_t* p = message; *p != L'\0' && text.size() < kRangeNameLimit + 4; ++p) {
+  // UTF-8 in a buffer of the thread's stack: the limit and one code point more.
+  char text[kRangeNameLimit + 4];
+  std::size_t n = 0;
+  const wchar_t* p = message;
+  for (; *p != L'\0' && n <= kRangeNameLimit; ++p) {
     auto c = static_cast<std::uint32_t>(*p);
     if (c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) c = 0xfffd;
     if (c < 0x80) {
-      text += static_cast<char>(c);
+      text[n++] = static_cast<char>(c);
     } else if (c < 0x800) {
-      text += static_cast<char>(0xc0 | (c >> 6));
-      text += static_cast<char>(0x80 | (c & 0x3f));
+      text[n++] = static_cast<char>(0xc0 | (c >> 6));
+      text[n++] = static_cast<char>(0x80 | (c & 0x3f));
     } else if (c < 0x10000) {
-      text += static_cast<char>(0xe0 | (c >> 12));
-      text += static_cast<char>(0x80 | ((c >> 6) & 0x3f));
-      text += static_cast<char>(0x80 | (c & 0x3f));
+      text[n++] = static_cast<char>(0xe0 | (c >> 12));
+      text[n++] = static_cast<char>(0x80 | ((c >> 6) & 0x3f));
+      text[n++] = static_cast<char>(0x80 | (c & 0x3f));
     } else {
-      text += static_cast<char>(0xf0 | (c >> 18));
-      text += static_cast<char>(0x80 | ((c >> 12) & 0x3f));
-      text += static_cast<char>(0x80 | ((c >> 6) & 0x3f));
-      text += static_cast<char>(0x80 | (c & 0x3f));
+      text[n++] = static_cast<char>(0xf0 | (c >> 18));
+      text[n++] = static_cast<char>(0x80 | ((c >> 12) & 0x3f));
+      text[n++] = static_cast<char>(0x80 | ((c >> 6) & 0x3f));
+      text[n++] = static_cast<char>(0x80 | (c & 0x3f));
     }
   }
-  if (text.size() > kRangeNameLimit) {
+  if (n > kRangeNameLimit || *p != L'\0') {
     say_cut();
-    text.resize(kRangeNameLimit);  // a cut code point becomes U+FFFD in the table's text
+    n = std::min(n, kRangeNameLimit);  // a cut code point becomes U+FFFD in the table's text
   }
-  return records::range_table().intern_name(text);
+  return records::range_table().intern_name({text, n});
 }
 
 RangeNameId attributes_name(const nvtxEventAttributes_t* a) {

@@ -65,10 +65,20 @@ struct ThreadRanges {
   }
 };
 
-// Never freed: a thread's few kilobytes, kept until the process ends.
+// Made at the thread's first NVTX range, freed when it exits.
 constinit thread_local ThreadRanges* t_ranges = nullptr;
 
+struct ThreadRangesOwner {
+  ~ThreadRangesOwner() {
+    delete t_ranges;
+    t_ranges = nullptr;
+  }
+};
+
 [[gnu::noinline]] ThreadRanges& make_thread_ranges() {
+  // Its destructor is registered at this first use, on threads that use NVTX only.
+  static thread_local ThreadRangesOwner owner;
+  (void)owner;
   t_ranges = new ThreadRanges;
   return *t_ranges;
 }

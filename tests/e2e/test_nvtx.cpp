@@ -79,7 +79,7 @@ TEST_CASE("nvtx: without the option, no column and the same records", "[e2e][nvt
   CHECK(run.log.column_line.find("nvtxrange") == std::string::npos);
 }
 
-TEST_CASE("nvtx: the shim names itself in NVTX_INJECTION64_PATH; a value the program has is kept", "[e2e][nvtx]") {
+TEST_CASE("nvtx: the shim names itself in NVTX_INJECTION64_PATH, and a value the program has is kept", "[e2e][nvtx]") {
   SECTION("unset: the shim's path") {
     const NvtxRun run = run_nvtx_client("ranges", "nvtxrange\n");
     CHECK(printed_value(run.result.out, "nvtx") == SHIM_PATH);
