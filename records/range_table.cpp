@@ -10,7 +10,7 @@ bool RangeTable::Entries<Entry>::append(Entry entry, std::uint32_t& id) {
   if (n >= kCapacity) return false;
   Entry* chunk = chunks_[n / kChunk].load(std::memory_order_relaxed);
   if (chunk == nullptr) {
-    chunk = new Entry[kChunk];  // never freed: readers hold no lock
+    chunk = new Entry[kChunk];  // freed with the table: readers hold no lock
     chunks_[n / kChunk].store(chunk, std::memory_order_release);
   }
   chunk[n % kChunk] = entry;
@@ -29,9 +29,9 @@ RangeTable::RangeTable() {
 }
 
 std::string_view RangeTable::keep(std::string_view text) {
-  // Never freed, as the entries that point to it; zeros after it (kRangeTextPadding).
-  char* kept = new char[text.size() + kRangeTextPadding]();
-  std::memcpy(kept, text.data(), text.size());
+  // Zeros after it (kRangeTextPadding). Under the lock, or in the constructor.
+  char* kept = texts_.emplace_back(new char[text.size() + kRangeTextPadding]()).get();
+  if (!text.empty()) std::memcpy(kept, text.data(), text.size());
   return {kept, text.size()};
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace computeprof::records {
 
@@ -80,6 +81,12 @@ class RangeTable {
   template <typename Entry>
   class Entries {
    public:
+    Entries() = default;
+    Entries(const Entries&) = delete;
+    Entries& operator=(const Entries&) = delete;
+    ~Entries() {
+      for (auto& chunk : chunks_) delete[] chunk.load(std::memory_order_relaxed);
+    }
     const Entry& at(std::uint32_t id) const {
       if (id >= count_.load(std::memory_order_acquire)) return chunks_[0].load(std::memory_order_acquire)[0];
       return chunks_[id / kChunk].load(std::memory_order_acquire)[id % kChunk];
@@ -107,6 +114,8 @@ class RangeTable {
   std::string_view keep(std::string_view text);
 
   std::mutex mutex_;
+  // The texts entries point to (keep): freed with the table, which the process's never is.
+  std::vector<std::unique_ptr<char[]>> texts_;
   Entries<NameEntry> names_;
   Entries<DomainEntry> domains_;
   Entries<PathEntry> paths_;
