@@ -178,6 +178,45 @@ bool apply_kernel_filter(ProfileConfig& config, std::string_view name, std::stri
   return false;
 }
 
+// capturerange nvtx NAME[@DOMAIN] (also nvtx:NAME[@DOMAIN], the launcher's spelling) and
+// capturerangeend stop|repeat:N; false for any other name.
+bool apply_capture_range(ProfileConfig& config, std::string_view name, std::string_view value, std::size_t number,
+                         ProblemReporter& problems) {
+  CaptureRange& c = config.capture_range;
+  if (name == "capturerange") {
+    std::string_view range;
+    if (value.starts_with("nvtx:")) {
+      range = value.substr(5);
+    } else if (value.starts_with("nvtx ") || value.starts_with("nvtx\t")) {
+      range = value.substr(5);
+      while (!range.empty() && (range.front() == ' ' || range.front() == '\t')) range.remove_prefix(1);
+    }
+    if (range.empty() || range.front() == '@') {
+      problems.line_problem(number, fmt::format("capturerange needs nvtx NAME[@DOMAIN], not '{}'; ignored",
+                                                escape_for_warning(value)));
+      return true;
+    }
+    const std::size_t at = range.rfind('@');
+    c.name = std::string(range.substr(0, at));
+    c.domain = at == std::string_view::npos ? std::string() : std::string(range.substr(at + 1));
+    return true;
+  }
+  if (name == "capturerangeend") {
+    constexpr std::uint64_t kMost = std::uint64_t{1} << 62;
+    if (value == "stop") {
+      c.instances = 1;
+    } else if (auto n = value.starts_with("repeat:") ? parse_count(value.substr(7), kMost) : std::nullopt;
+               n && *n != 0) {
+      c.instances = *n;
+    } else {
+      problems.line_problem(number, fmt::format("capturerangeend needs stop or repeat:N, not '{}'; ignored",
+                                                escape_for_warning(value)));
+    }
+    return true;
+  }
+  return false;
+}
+
 // callstack [DEPTH]: 32 frames by default, 1 to 128.
 void apply_callstack(ProfileConfig& config, std::string_view value, std::size_t number, ProblemReporter& problems) {
   constexpr unsigned kDefaultDepth = 32;
@@ -225,6 +264,7 @@ void apply_line(ProfileConfig& config, std::string_view line, std::size_t number
     return;
   }
   if (apply_kernel_filter(config, name, value, number, problems)) return;
+  if (apply_capture_range(config, name, value, number, problems)) return;
   if (name == "callstack") {
     apply_callstack(config, value, number, problems);
     return;

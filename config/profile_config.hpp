@@ -1,6 +1,7 @@
 #pragma once
 // The contents of a COMPUTE_PROFILE_CONFIG file (docs/format.md, "Config file").
 #include <bitset>
+#include <cstdint>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -30,6 +31,17 @@ enum class LogFormat { kvp, csv };
 enum class ExportFormat : unsigned char { json, sqlite, nvprof };
 inline constexpr std::size_t kExportFormatCount = 3;
 
+// capturerange nvtx NAME[@DOMAIN], capturerangeend stop|repeat:N: only what is issued
+// while a range of that name is open (on any thread) is profiled, for its first
+// `instances` instances.
+struct CaptureRange {
+  std::string name;    // empty: no window
+  std::string domain;  // empty: the default domain
+  std::uint64_t instances = 1;
+
+  bool active() const { return !name.empty(); }
+};
+
 struct ProfileConfig {
   std::bitset<kOptionCount> options;
   std::bitset<kLegacyCounterCount> counters;  // indexed by legacy counter id
@@ -42,6 +54,7 @@ struct ProfileConfig {
   bool memtrace = false;                    // every allocation and free traced (docs/format.md)
   KernelFilters kernel_filters;             // kernels, kernelexclude, launchskip, launchcount, kernelfilterscope
   unsigned callstack_depth = 0;             // callstack [DEPTH]: the frames kept of each call; 0: none
+  CaptureRange capture_range;               // capturerange, capturerangeend
 
   bool exports_to(ExportFormat f) const { return exports.test(static_cast<std::size_t>(f)); }
 

@@ -219,6 +219,14 @@ bool is_plain_name(std::string_view name) {
 
 namespace {
 
+// An NVTX range path's text (at most records::kRangePathLimit bytes: room_for_ranges),
+// escaped as a method is.
+char* put_range_path(char* p, std::uint32_t path, bool kvp) {
+  if (path == 0) return p;
+  const std::string_view text = records::range_table().path_text(path);
+  return kvp ? put_kvp_field(p, text) : put_csv_field(p, text);
+}
+
 char* put_text(char* p, const LineText& text) {
   std::memcpy(p, text.bytes.data(), kLineText);
   return p + text.size;
@@ -241,6 +249,8 @@ constexpr unsigned line(LineValue value) { return static_cast<unsigned>(value); 
   case line(Column::column): q = r.member ? put_integer(q, number(*r.member)) : absent; break;
 #define COMPUTEPROF_PUT_occupancy(column, member) \
   case line(Column::column): q = r.member ? occupancies.put(q, *r.member) : absent; break;
+#define COMPUTEPROF_PUT_range_path(column, member) \
+  case line(Column::column): q = put_range_path(q, r.member, kvp); break;
 
 // An integer column's value: a number, or an enumeration's (memtransferdir).
 template <typename Value>
@@ -303,6 +313,7 @@ char* put_line(char* p, const records::Record& r, const LinePlan& plan, Occupanc
 #undef COMPUTEPROF_PUT_micros
 #undef COMPUTEPROF_PUT_integer_or_absent
 #undef COMPUTEPROF_PUT_occupancy
+#undef COMPUTEPROF_PUT_range_path
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 
 #include "config/profile_config.hpp"
 #include "formats/columns.hpp"
+#include "records/range_table.hpp"
 #include "records/record.hpp"
 
 namespace computeprof::formats {
@@ -22,7 +23,10 @@ inline constexpr std::size_t kMaxValue = 48;
 // kMaxValue after it (the method: twice its length and two quotes; its step writes the
 // two times too, in their columns' room).
 inline std::size_t room_besides_method(const ColumnLayout& layout) {
-  return (layout.columns.size() + 1) * (kLineText + kMaxValue);
+  std::size_t room = (layout.columns.size() + 1) * (kLineText + kMaxValue);
+  // nvtxrange: a path's text, each character escaped, and two quotes.
+  if (layout.has(Column::nvtxrange)) room += 2 * records::kRangePathLimit + 2;
+  return room;
 }
 
 // The texts of the occupancies written last, by their float's bits, for a writer that

@@ -1,5 +1,7 @@
 #include "formats/trace_events.hpp"
 
+#include "records/range_table.hpp"
+
 #include <fmt/format.h>
 
 #include <iterator>
@@ -73,6 +75,7 @@ void append_args(std::string& out, const records::Record& r, const GpuEventPlace
   a.number("correlation", r.correlation_id);
   a.string("method", r.method);
   if (!r.api.empty()) a.string("api", r.api);
+  if (r.range_path != 0) a.string("nvtx range", records::range_table().path_text(r.range_path));
   switch (r.kind) {
     case records::RecordKind::kernel:
       a.dim3("grid", r.grid);

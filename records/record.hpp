@@ -53,7 +53,7 @@ struct CounterValues {
 enum class CounterState : std::uint8_t { none, unavailable, measured };
 
 // Fields are ordered by size, so that no padding is wasted: records are copied through
-// per-thread rings at every operation (168 bytes).
+// per-thread rings at every operation (176 bytes).
 struct Record {
   // Kernel name or copy method; the producer keeps the characters alive until the
   // record is written (interned names, string literals).
@@ -86,6 +86,9 @@ struct Record {
   std::uint32_t local_block_size = 0;
   std::uint32_t thread_id = 0;  // of the thread that made the call
   std::uint32_t stack_id = 0;   // callstack: the call's stack, numbered by the shim; 0: none
+  // The NVTX push/pop ranges open on the calling thread when it made the call: a path
+  // of records::range_table() (records/range_table.hpp); 0: none.
+  std::uint32_t range_path = 0;
   // Empty where it cannot be known (OpenCL on a CPU). A float holds every ratio of warps
   // exactly enough for the three decimals written.
   std::optional<float> occupancy;
@@ -111,6 +114,6 @@ struct Record {
     return {};
   }
 };
-static_assert(sizeof(Record) <= 168, "records travel through per-thread rings: keep them small");
+static_assert(sizeof(Record) <= 176, "records travel through per-thread rings: keep them small");
 
 }  // namespace computeprof::records

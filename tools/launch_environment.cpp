@@ -58,6 +58,11 @@ std::vector<std::string> build_launch_environment(std::span<const std::string> p
   if (settings.config_path) assignments.emplace_back("COMPUTE_PROFILE_CONFIG", *settings.config_path);
   if (settings.config_name) assignments.emplace_back("COMPUTEPROF_CONFIG_NAME", *settings.config_name);
   assignments.emplace_back("COMPUTEPROF_LOG_INDEX", settings.log_index_path);
+  // NVTX's loader finds the shim's InitializeInjectionNvtx2 here, unless another tool
+  // holds NVTX already (the shim says so when it loads).
+  const bool nvtx_held =
+      std::ranges::any_of(parent, [](std::string_view entry) { return name_of(entry) == "NVTX_INJECTION64_PATH"; });
+  if (!nvtx_held) assignments.emplace_back("NVTX_INJECTION64_PATH", settings.shim_path);
 
   std::vector<std::string> environment;
   for (const std::string& entry : parent) {

@@ -20,7 +20,7 @@ struct LaunchSettings {
 // entry the settings do not name, in order, then appends those they do: LD_PRELOAD (any
 // sanitizer runtime it held, the shim, then the rest of its earlier value), COMPUTE_PROFILE=1, COMPUTE_PROFILE_CSV,
 // COMPUTE_PROFILE_LOG, COMPUTE_PROFILE_CONFIG, COMPUTEPROF_CONFIG_NAME,
-// COMPUTEPROF_LOG_INDEX. A variable left
+// COMPUTEPROF_LOG_INDEX, NVTX_INJECTION64_PATH (the shim, unless it is set). A variable left
 // unset by the settings (no --csv, no -o, no config) keeps its inherited value.
 std::vector<std::string> build_launch_environment(std::span<const std::string> parent,
                                                   const LaunchSettings& settings);

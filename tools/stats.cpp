@@ -14,6 +14,7 @@
 
 #include "config/report.hpp"
 #include "formats/log_summary_reader.hpp"
+#include "formats/range_summary.hpp"
 #include "formats/summary_table.hpp"
 #include "tools/text_file.hpp"
 
@@ -74,8 +75,43 @@ std::string add_operations(sqlite3* db, const OperationQuery& query, formats::Gp
   return status == SQLITE_DONE ? std::string() : std::string(sqlite3_errmsg(db));
 }
 
+// NVTX ranges (NVTX_EVENTS' push/pop and start/end rows, named `name@domain` outside the
+// default domain) and the GPU time of the operations issued inside them
+// (COMPUTEPROF_NVTX_RANGES); a database without these tables has no ranges.
+std::string add_ranges(sqlite3* db, formats::RangeSummary& ranges) {
+  constexpr const char* kRanges =
+      "SELECT CASE WHEN e.domainId IS NULL THEN e.text ELSE e.text || '@' || COALESCE(d.text, '') END, "
+      "e.end - e.start FROM NVTX_EVENTS AS e LEFT JOIN NVTX_EVENTS AS d ON d.eventType = 75 AND "
+      "d.domainId = e.domainId WHERE e.eventType IN (59, 60)";
+  constexpr const char* kGpuTimes =
+      "SELECT s.value, o.end - o.start FROM COMPUTEPROF_NVTX_RANGES AS r JOIN StringIds AS s ON s.id = r.pathId "
+      "JOIN (SELECT correlationId, start, end FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL "
+      "SELECT correlationId, start, end FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL "
+      "SELECT correlationId, start, end FROM CUPTI_ACTIVITY_KIND_MEMSET) AS o ON o.correlationId = r.correlationId";
+  for (const char* sql : {kRanges, kGpuTimes}) {
+    sqlite3_stmt* prepared = nullptr;
+    const int prepare_status = sqlite3_prepare_v2(db, sql, -1, &prepared, nullptr);
+    const StatementHandle statement(prepared);
+    if (prepare_status != SQLITE_OK) return {};  // an older database: no NVTX tables
+    int status = SQLITE_ROW;
+    while ((status = sqlite3_step(prepared)) == SQLITE_ROW) {
+      const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(prepared, 0));
+      const std::string_view name(text ? text : "", static_cast<std::size_t>(sqlite3_column_bytes(prepared, 0)));
+      const sqlite3_int64 ns = sqlite3_column_int64(prepared, 1);
+      if (ns < 0) return "NVTX_EVENTS: a row that ends before it starts";
+      if (sql == kRanges) {
+        ranges.add_range(name, static_cast<std::uint64_t>(ns));
+      } else {
+        ranges.add_gpu_time_of_path(name, static_cast<std::uint64_t>(ns));
+      }
+    }
+    if (status != SQLITE_DONE) return sqlite3_errmsg(db);
+  }
+  return {};
+}
+
 // Returns why the database could not be read, empty when it was.
-std::string add_database(const std::string& path, formats::GpuSummary& summary) {
+std::string add_database(const std::string& path, formats::GpuSummary& summary, formats::RangeSummary& ranges) {
   sqlite3* opened = nullptr;
   // Read-write where the file allows it (SQLite falls back to reading only): the
   // database of a process killed in the middle of a batch has a journal, which SQLite
@@ -86,7 +122,7 @@ std::string add_database(const std::string& path, formats::GpuSummary& summary) 
   for (const OperationQuery& query : kOperationQueries) {
     if (std::string error = add_operations(opened, query, summary); !error.empty()) return error;
   }
-  return {};
+  return add_ranges(opened, ranges);
 }
 
 // A log's whole text, or a database's first bytes only: SQLite reads the pages itself.
@@ -106,12 +142,12 @@ std::optional<std::string> read_log_or_database_start(const std::string& path) {
 
 // Adds the operations of a database or a log. Returns the warning, empty when they
 // were added.
-std::string add_file(const std::string& path, formats::GpuSummary& summary) {
+std::string add_file(const std::string& path, formats::GpuSummary& summary, formats::RangeSummary& ranges) {
   const std::string shown_path = config::escape_for_warning(path);
   const std::optional<std::string> text = read_log_or_database_start(path);
   if (!text) return fmt::format("cannot read '{}': {}", shown_path, std::strerror(errno));
   if (*text == kSqliteMagic) {
-    const std::string error = add_database(path, summary);
+    const std::string error = add_database(path, summary, ranges);
     return error.empty() ? error : fmt::format("{}: {}", shown_path, error);
   }
   const std::optional<formats::LogReadError> error = formats::add_log_to_summary(*text, summary);
@@ -122,15 +158,17 @@ std::string add_file(const std::string& path, formats::GpuSummary& summary) {
 
 int print_stats(std::span<const std::string> paths, std::FILE* out) {
   formats::GpuSummary summary;
+  formats::RangeSummary ranges;
   bool every_file_read = true;
   for (const std::string& path : paths) {
-    if (const std::string warning = add_file(path, summary); !warning.empty()) {
+    if (const std::string warning = add_file(path, summary, ranges); !warning.empty()) {
       config::warn(warning);
       every_file_read = false;
     }
   }
   if (!every_file_read) return 1;
-  const std::string table = formats::format_summary(summary.rows(), "");
+  std::string table = formats::format_summary(summary.rows(), "");
+  if (!ranges.empty()) table += formats::format_range_summary(ranges.rows(), "");
   if (std::fwrite(table.data(), 1, table.size(), out) != table.size() || std::fflush(out) != 0) {
     config::warn(fmt::format("cannot write the table: {}", std::strerror(errno)));
     return 1;

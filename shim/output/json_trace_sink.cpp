@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "config/report.hpp"
+#include "formats/range_trace_events.hpp"
+#include "records/range_table.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/process/call_stacks.hpp"
 #include "shim/process/profiling_state.hpp"
@@ -114,6 +116,21 @@ void JsonTraceSink::write(const ProfiledContext& context, const records::Record&
   formats::GpuEventPlacement where{gpu, gpu_ns, graph_node ? r.correlation_id : 0, context.device, context.number};
   formats::append_gpu_event(next_event(), r, where, counters_);
   if (first_of_call && !graph_node) formats::append_flow(next_event(), ++flows_, host, host_ns, gpu, gpu_ns);
+}
+
+void JsonTraceSink::write_range(const records::RangeEvent& event) {
+  if (!file_.is_open() || ended_) return;
+  settle_base();
+  if (event.kind == records::RangeEventKind::thread_name) {
+    const formats::TraceTrack host{pid_, event.thread_id};
+    named_threads_.emplace(host.pid, host.tid);
+    formats::append_thread_name(next_event(), host, records::range_table().name(event.name));
+    return;
+  }
+  using Kind = records::RangeEventKind;
+  // Categories and domains are not drawn.
+  if (event.kind != Kind::push_pop && event.kind != Kind::start_end && event.kind != Kind::mark) return;
+  formats::append_range_event(next_event(), event, pid_, base_ns_);
 }
 
 std::string JsonTraceSink::tail() const {

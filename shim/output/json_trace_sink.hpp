@@ -25,6 +25,9 @@ class JsonTraceSink final : public RecordSink {
   void write(const ProfiledContext& context, const records::Record& record) override;
   // A counter event of the device's bytes in use after the event, by kind.
   void write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) override;
+  // NVTX ranges and marks on their threads' tracks (formats/range_trace_events.hpp); a
+  // thread NVTX named has that name.
+  void write_range(const records::RangeEvent& event) override;
   void flush() override;
   void end() override;
   void abandon() override;

@@ -70,6 +70,12 @@ void RecordOutputs::write_memory(records::MemoryEvent event) {
   for (auto& sink : process_sinks_) sink->write_memory(event, memory_);
 }
 
+void RecordOutputs::write_range(const records::RangeEvent& event) {
+  if (process_ended_) return;
+  begin_process();
+  for (auto& sink : process_sinks_) sink->write_range(event);
+}
+
 void RecordOutputs::checkpoint() {
   flush();
   for (auto& sink : process_sinks_) sink->checkpoint();

@@ -35,6 +35,8 @@ class RecordOutputs {
   // An allocation or free, in the order the program made them: through the ledger,
   // which completes it, to the process-wide sinks.
   void write_memory(records::MemoryEvent event);
+  // An NVTX event, to the process-wide sinks.
+  void write_range(const records::RangeEvent& event);
   // Every sink that has begun.
   void flush();
   // A flush point the program made: flush, and the process-wide sinks' checkpoint.

@@ -31,6 +31,7 @@ struct Pipeline : detail::RecordQueue {
   MemoryEventQueue memory;
   // The drain holder's scratch.
   std::vector<RecordRing*> draining;
+  std::vector<detail::RangeRings::Ring*> draining_ranges;
   std::vector<std::size_t> heads;
   std::vector<Queued> batch;
   std::vector<Queued> merged;
@@ -114,13 +115,28 @@ std::size_t write_queued_records(Pipeline& p) {
   return p.batch.size();
 }
 
+// Hands every queued NVTX event to the sinks, ring by ring; returns how many.
+std::size_t write_queued_ranges(Pipeline& p) {
+  p.ranges.snapshot(p.draining_ranges);
+  std::size_t written = 0;
+  for (detail::RangeRings::Ring* ring : p.draining_ranges) {
+    ring->release(ring->read([&](const records::RangeEvent& e) {
+      p.outputs.write_range(e);
+      ++written;
+    }));
+  }
+  p.ranges.free_exited();
+  return written;
+}
+
 // `everything`: the process ends; memory events are handed on whatever gaps remain.
 void drain_locked(Pipeline& p, bool everything = false) {
   const std::size_t memory_events =
       p.memory.drain([&](const records::MemoryEvent& e) { p.outputs.write_memory(e); }, everything);
+  const std::size_t ranges = write_queued_ranges(p);
   const std::size_t records = write_queued_records(p);
   // Written through at once: a process killed later keeps what was done.
-  if (records != 0 || memory_events != 0) {
+  if (records != 0 || memory_events != 0 || ranges != 0) {
     p.outputs.flush();
     g_writer.notify_drained();
   }
@@ -151,12 +167,14 @@ void before_fork() {
   drain_locked(p);
   p.outputs.checkpoint();
   p.rings.lock_for_fork();
+  p.ranges.lock_for_fork();
   p.memory.lock_for_fork();
 }
 
 void after_fork_in_parent() {
   auto& p = pipeline();
   p.memory.unlock_in_parent();
+  p.ranges.unlock_in_parent();
   p.rings.unlock_in_parent();
   p.drain_mutex.unlock();
 }
@@ -166,6 +184,7 @@ void after_fork_in_parent() {
 void after_fork_in_child() {
   auto& p = pipeline();
   p.rings.reset_in_child();
+  p.ranges.reset_in_child();
   p.memory.reset_in_child();
   p.outputs.abandon();
   p.drain_mutex.unlock();
@@ -224,6 +243,11 @@ void detail::submit_record_otherwise(const ProfiledContext* context, std::uint64
     q.completed_ns = completed_ns;
     q.record = record;
   });
+}
+
+void detail::submit_range_otherwise(const records::RangeEvent& event) {
+  auto& p = pipeline();
+  push_or_wait(p, p.ranges, [&event](records::RangeEvent& e) { e = event; });
 }
 
 void prepare_to_submit_records() {

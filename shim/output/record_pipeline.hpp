@@ -8,6 +8,7 @@
 #include <span>
 
 #include "records/memory_event.hpp"
+#include "records/range_event.hpp"
 #include "records/record.hpp"
 #include "shim/process/context_registry.hpp"
 #include "shim/process/internal_worker.hpp"
@@ -23,15 +24,19 @@ struct QueuedRecord {
 };
 
 namespace detail {
-// 128 records of 184 bytes: 23 KiB per thread that makes operations.
+// 128 records of 192 bytes: 24 KiB per thread that makes operations.
 using RecordRings = ThreadRings<QueuedRecord, 128>;
+// 256 NVTX events of 72 bytes: 18 KiB per thread that uses NVTX.
+using RangeRings = ThreadRings<records::RangeEvent, 256>;
 // What a submission touches; record_pipeline.cpp owns the rest of the pipeline.
 struct RecordQueue {
   RecordRings rings;
+  RangeRings ranges;
 };
 // The writer thread, and the pipeline it drains (made by the first record).
 extern constinit InternalWorker<RecordQueue> g_writer;
 // The first record, a full ring: out of line.
+[[gnu::noinline]] void submit_range_otherwise(const records::RangeEvent& event);
 [[gnu::noinline]] void submit_record_otherwise(const ProfiledContext* context, std::uint64_t completed_ns,
                                                const records::Record& record);
 }  // namespace detail
@@ -50,6 +55,20 @@ extern constinit InternalWorker<RecordQueue> g_writer;
     return;
   }
   detail::submit_record_otherwise(context, completed_ns, record);
+}
+
+// Hands one NVTX event to the writer (shim/nvtx/), `fill(RangeEvent&)` writing it in its
+// ring's slot (every field: the slot holds an earlier event). Inline: at every pop.
+template <typename Fill>
+[[gnu::always_inline]] inline void submit_range_event_with(Fill&& fill) {
+  detail::RecordQueue* q = detail::g_writer.shared();
+  if (q && try_submit_to<detail::g_writer>(q->ranges, fill)) return;
+  records::RangeEvent event;
+  fill(event);
+  detail::submit_range_otherwise(event);
+}
+inline void submit_range_event(const records::RangeEvent& event) {
+  submit_range_event_with([&](records::RangeEvent& e) { e = event; });
 }
 
 // A record and what submit_record takes with it.

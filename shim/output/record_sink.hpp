@@ -6,6 +6,7 @@
 // a time: a sink needs no lock of its own.
 #include "records/memory_event.hpp"
 #include "records/memory_ledger.hpp"
+#include "records/range_event.hpp"
 #include "records/record.hpp"
 #include "shim/process/context_registry.hpp"
 
@@ -23,6 +24,10 @@ class RecordSink {
   // program made them, completed by `ledger` (a free has its allocation's bytes), which
   // holds the memory picture up to and including it.
   virtual void write_memory(const records::MemoryEvent& /*event*/, const records::MemoryLedger& /*ledger*/) {}
+  // One NVTX event (process-wide sinks only): a mark, a range once it ended, a name or
+  // domain given; its texts are ids of records::range_table(). Not ordered with the
+  // records: a range's operations may come before or after it.
+  virtual void write_range(const records::RangeEvent& /*event*/) {}
   // After each batch of records: what was written reaches the file, in a form a reader
   // can use as it stands.
   virtual void flush() = 0;

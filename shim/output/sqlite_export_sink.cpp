@@ -4,11 +4,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <fmt/format.h>
 
 #include "config/report.hpp"
 #include "records/copy_kind.hpp"
 #include "records/kernel_names.hpp"
+#include "records/range_table.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/output/sqlite_schema.hpp"
 #include "shim/process/call_stacks.hpp"
@@ -40,6 +42,10 @@ constexpr const char* kStatementSql[] = {
     "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "INSERT INTO CUDA_CALLCHAINS (id, symbol, module, unresolved, originalIP, stackDepth) VALUES (?, ?, ?, ?, ?, ?)",
     "INSERT INTO COMPUTEPROF_CALLCHAIN_SOURCES (id, stackDepth, sourceFile, lineNumber, inlined) VALUES (?, ?, ?, ?, ?)",
+    "INSERT INTO NVTX_EVENTS (start, end, eventType, rangeId, category, color, globalTid, endGlobalTid, domainId, "
+    "uint64Value, int64Value, doubleValue, uint32Value, int32Value, floatValue, text) VALUES "
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO COMPUTEPROF_NVTX_RANGES (correlationId, pathId) VALUES (?, ?)",
 };
 
 // OpenCL devices are numbered after CUDA's (as the JSON trace's processes).
@@ -236,8 +242,64 @@ void SqliteExportSink::write_memory(const records::MemoryEvent& e, const records
                         std::nullopt, std::nullopt});
 }
 
+void SqliteExportSink::write_range(const records::RangeEvent& e) {
+  if (!in_transaction()) return;
+  using Kind = records::RangeEventKind;
+  const auto& table = records::range_table();
+  const bool range = e.kind == Kind::push_pop || e.kind == Kind::start_end;
+  const auto value = [](bool has, std::int64_t v) { return has ? std::optional<std::int64_t>(v) : std::nullopt; };
+  const std::int64_t start = static_cast<std::int64_t>(e.start_wall_ns) - base_ns_;
+  const std::int64_t end = static_cast<std::int64_t>(e.end_wall_ns) - base_ns_;
+  const auto bits = static_cast<std::int64_t>(e.payload_bits);
+  using Payload = records::RangePayloadKind;
+  sqlite3_stmt* st = statements_[nvtx_event];
+  int column = 1;
+  const auto bind = [&](std::optional<std::int64_t> v) {
+    if (v) {
+      sql_->bind_int64(st, column++, *v);
+    } else {
+      sql_->bind_null(st, column++);
+    }
+  };
+  const auto bind_real = [&](bool has, double v) {
+    if (has) {
+      sql_->bind_double(st, column++, v);
+    } else {
+      sql_->bind_null(st, column++);
+    }
+  };
+  bind(start);
+  bind(value(range, end));
+  bind(static_cast<std::int64_t>(e.kind));
+  bind(value(e.kind == Kind::start_end, static_cast<std::int64_t>(e.range_id)));
+  bind(value(e.category != 0 || e.kind == Kind::category_name, e.category));
+  bind(value(e.has_color, e.color));
+  bind(global_pid_ | (e.thread_id & 0xFFFFFF));
+  bind(value(range, global_pid_ | (e.end_thread_id & 0xFFFFFF)));
+  bind(value(e.domain != 0, e.domain));
+  bind(value(e.payload == Payload::uint64, bits));
+  bind(value(e.payload == Payload::int64, bits));
+  double d = 0;
+  std::memcpy(&d, &e.payload_bits, sizeof d);
+  bind_real(e.payload == Payload::float64, d);
+  bind(value(e.payload == Payload::uint32, bits));
+  bind(value(e.payload == Payload::int32, static_cast<std::int32_t>(static_cast<std::uint32_t>(e.payload_bits))));
+  float f = 0;
+  const auto low = static_cast<std::uint32_t>(e.payload_bits);
+  std::memcpy(&f, &low, sizeof f);
+  bind_real(e.payload == Payload::float32, f);
+  const std::string_view text = table.name(e.name);
+  sql_->bind_text(st, column, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[nvtx_event]);
+  sql_->reset(st);
+}
+
 void SqliteExportSink::write(const ProfiledContext& c, const records::Record& r) {
   if (!in_transaction()) return;
+  if (r.range_path != 0 && (r.correlation_id == 0 || r.correlation_id != last_call_)) {
+    insert(range_path, {static_cast<std::int64_t>(r.correlation_id),
+                        string_id_of(records::range_table().path_text(r.range_path))});
+  }
   const std::int64_t device = device_id(c);
   if (devices_.insert(device).second) {
     if (!db_) return;

@@ -24,6 +24,8 @@ class SqliteExportSink final : public RecordSink {
   void write(const ProfiledContext& context, const records::Record& record) override;
   // A RUNTIME row for the call and a CUDA_GPU_MEMORY_USAGE_EVENTS row (nsys's columns).
   void write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) override;
+  // An NVTX_EVENTS row (nsys's columns and eventType codes; the message as `text`).
+  void write_range(const records::RangeEvent& event) override;
   void flush() override;
   void end() override;
   void abandon() override;
@@ -40,6 +42,8 @@ class SqliteExportSink final : public RecordSink {
     memory_usage,
     callchain,
     callchain_source,
+    nvtx_event,
+    range_path,
     kStatements
   };
 

@@ -33,6 +33,7 @@ Loaded load() {
   l.ok = resolve(handle, s.open_v2, "sqlite3_open_v2", l.error) & resolve(handle, s.close_v2, "sqlite3_close_v2", l.error) &
          resolve(handle, s.exec, "sqlite3_exec", l.error) & resolve(handle, s.prepare_v2, "sqlite3_prepare_v2", l.error) &
          resolve(handle, s.bind_int64, "sqlite3_bind_int64", l.error) &
+         resolve(handle, s.bind_double, "sqlite3_bind_double", l.error) &
          resolve(handle, s.bind_text, "sqlite3_bind_text", l.error) &
          resolve(handle, s.bind_null, "sqlite3_bind_null", l.error) &
          resolve(handle, s.bind_blob, "sqlite3_bind_blob", l.error) & resolve(handle, s.step, "sqlite3_step", l.error) &

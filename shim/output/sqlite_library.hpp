@@ -13,6 +13,7 @@ struct SqliteLibrary {
   decltype(&::sqlite3_exec) exec = nullptr;
   decltype(&::sqlite3_prepare_v2) prepare_v2 = nullptr;
   decltype(&::sqlite3_bind_int64) bind_int64 = nullptr;
+  decltype(&::sqlite3_bind_double) bind_double = nullptr;
   decltype(&::sqlite3_bind_text) bind_text = nullptr;
   decltype(&::sqlite3_bind_null) bind_null = nullptr;
   decltype(&::sqlite3_bind_blob) bind_blob = nullptr;

@@ -4,18 +4,42 @@
 
 #include <fmt/format.h>
 
+#include "records/range_table.hpp"
+
 namespace computeprof::shim {
 
 void SummarySink::write(const ProfiledContext&, const records::Record& record) {
   // A graph launch timed as a whole is no one GPU activity.
   if (record.kind == records::RecordKind::graph) return;
   summary_.add(record.method, record.gputime_ns);
+  if (record.range_path != 0) ranges_.add_gpu_time(range_names(record.range_path), record.gputime_ns);
+}
+
+const std::vector<std::string>& SummarySink::range_names(std::uint32_t path) {
+  auto [it, inserted] = path_names_.try_emplace(path);
+  if (!inserted) return it->second;
+  const auto& table = records::range_table();
+  for (std::uint32_t p = path; p != 0; p = table.step(p).parent) {
+    const records::RangePathStep step = table.step(p);
+    it->second.insert(it->second.begin(), table.qualified_name(step.domain, step.name));
+  }
+  return it->second;
+}
+
+void SummarySink::write_range(const records::RangeEvent& event) {
+  using Kind = records::RangeEventKind;
+  if (event.kind != Kind::push_pop && event.kind != Kind::start_end) return;
+  const auto& table = records::range_table();
+  ranges_.add_range(table.qualified_name(event.domain, event.name),
+                    event.end_wall_ns > event.start_wall_ns ? event.end_wall_ns - event.start_wall_ns : 0);
 }
 
 void SummarySink::end() {
   if (printed_) return;
   printed_ = true;
-  const std::string text = formats::format_summary(summary_.rows(), fmt::format("=={}== ", getpid()));
+  const std::string prefix = fmt::format("=={}== ", getpid());
+  std::string text = formats::format_summary(summary_.rows(), prefix);
+  if (!ranges_.empty()) text += formats::format_range_summary(ranges_.rows(), prefix);
   // One write: the table stays whole beside the program's own output.
   std::string_view rest = text;
   while (!rest.empty()) {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "config/report.hpp"
+#include "shim/process/capture_window.hpp"
 #include "shim/process/clock.hpp"
 #include "shim/process/secure_execution.hpp"
 
@@ -64,7 +65,10 @@ void load_profile() {
       new ProcessProfile{make_api_profile(std::move(settings.cuda)), make_api_profile(std::move(settings.opencl))};
   const auto& cuda = profile->cuda.settings;
   RecordingState s = RecordingState::off;
-  if (cuda.enabled) s = cuda.config.enable_on_start ? RecordingState::recording : RecordingState::paused;
+  // A capture window: paused until its range opens (capture_window).
+  const bool window = cuda.config.capture_range.active();
+  if (cuda.enabled) s = cuda.config.enable_on_start && !window ? RecordingState::recording : RecordingState::paused;
+  if (cuda.enabled && window) std::atexit(report_unopened_capture_window);
   computeprof_cuda_state.store(s, std::memory_order_release);
   computeprof_memory_state.store(cuda.enabled && cuda.config.memtrace ? MemoryTracing::on : MemoryTracing::off,
                                  std::memory_order_release);

@@ -25,6 +25,7 @@
 #include "shim/process/context_registry.hpp"
 #include "shim/process/operation_ids.hpp"
 #include "shim/process/profiling_state.hpp"
+#include "shim/process/range_path.hpp"
 
 namespace computeprof::shim {
 
@@ -34,6 +35,7 @@ inline void identify(records::Record& record, std::string_view api, unsigned sta
   record.api = api;
   record.correlation_id = next_operation_id();
   record.thread_id = this_thread_id();
+  record.range_path = thread_range_path();
   if (stack_depth != 0) record.stack_id = capture_call_stack(stack_depth);  // else 0: no stack
 }
 

@@ -107,11 +107,12 @@ TEST_CASE("exports: the JSON trace and the database hold the log's records, the 
                                  "vecAdd(float const*, float const*, float*, int)|vecAdd|_Z6vecAddPKfS0_Pfi"});
   // Every table exists, also those this program gives no row.
   CHECK(query(database, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") ==
-        std::vector<std::string>{"COMPUTEPROF_CALLCHAIN_SOURCES", "COMPUTEPROF_COUNTERS", "CUDA_CALLCHAINS", "CUDA_GPU_MEMORY_USAGE_EVENTS",
+        std::vector<std::string>{"COMPUTEPROF_CALLCHAIN_SOURCES", "COMPUTEPROF_COUNTERS", "COMPUTEPROF_NVTX_RANGES",
+                                 "CUDA_CALLCHAINS", "CUDA_GPU_MEMORY_USAGE_EVENTS",
                                  "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
                                  "CUPTI_ACTIVITY_KIND_RUNTIME", "ENUM_CUDA_DEV_MEM_EVENT_OPER", "ENUM_CUDA_FUNC_CACHE_CONFIG",
                                  "ENUM_CUDA_KERNEL_LAUNCH_TYPE", "ENUM_CUDA_MEMCPY_OPER", "ENUM_CUDA_MEM_KIND",
-                                 "ENUM_NSYS_EVENT_CLASS", "META_DATA_EXPORT", "PROCESSES", "StringIds",
+                                 "ENUM_NSYS_EVENT_CLASS", "META_DATA_EXPORT", "NVTX_EVENTS", "PROCESSES", "StringIds",
                                  "TARGET_INFO_GPU", "TARGET_INFO_SESSION_START_TIME"});
   CHECK(query(database, "SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS") == std::vector<std::string>{"0"});
   CHECK(query(database, "SELECT count(*) FROM CUDA_CALLCHAINS") == std::vector<std::string>{"0"});

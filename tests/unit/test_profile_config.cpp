@@ -37,7 +37,7 @@ TEST_CASE("every option of docs/format.md is known", "[config]") {
       "timestamp\ngpustarttimestamp\ngpuendtimestamp\ngridsize\ngridsize3d\nthreadblocksize\n"
       "dynsmemperblock\nstasmemperblock\nregperthread\nmemtransferdir\nmemtransfersize\n"
       "memtransferhostmemtype\nstreamid\ncacheconfigrequested\ncacheconfigexecuted\n"
-      "countermodeaggregate\nconckerneltrace\nlocalblocksize\n",
+      "countermodeaggregate\nconckerneltrace\nlocalblocksize\nnvtxrange\n",
       "cfg");
   CHECK(warnings.lines().empty());
   CHECK(cfg.options.count() == kOptionCount);
