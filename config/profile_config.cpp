@@ -94,10 +94,10 @@ class ProblemReporter {
   std::size_t count_ = 0;
 };
 
-// "export json", "export sqlite", or both in one line ("export json,sqlite").
+// "export json", "export sqlite", "export json.gz", or several in one line ("export json,sqlite").
 void apply_exports(ProfileConfig& config, std::string_view value, std::size_t number, ProblemReporter& problems) {
   if (value.empty()) {
-    problems.line_problem(number, "export needs a format: json or sqlite");
+    problems.line_problem(number, "export needs a format: json, json.gz or sqlite");
     return;
   }
   while (!value.empty()) {
@@ -109,9 +109,11 @@ void apply_exports(ProfileConfig& config, std::string_view value, std::size_t nu
       config.exports.set(static_cast<std::size_t>(ExportFormat::json));
     } else if (format == "sqlite") {
       config.exports.set(static_cast<std::size_t>(ExportFormat::sqlite));
+    } else if (format == "json.gz") {
+      config.exports.set(static_cast<std::size_t>(ExportFormat::json_gz));
     } else if (!format.empty()) {
       problems.line_problem(number,
-                            fmt::format("unknown export format '{}' (json, sqlite), ignored", escape_for_warning(format)));
+                            fmt::format("unknown export format '{}' (json, json.gz, sqlite), ignored", escape_for_warning(format)));
     }
   }
 }

@@ -25,9 +25,10 @@ inline constexpr std::size_t kOptionCount = 0
 
 enum class LogFormat { kvp, csv };
 
-// Files beside the classic logs, one per process (`export json`, `export sqlite`).
-enum class ExportFormat : unsigned char { json, sqlite };
-inline constexpr std::size_t kExportFormatCount = 2;
+// Files beside the classic logs, one per process (`export json`, `export sqlite`,
+// `export json.gz`: the JSON trace gzip-compressed).
+enum class ExportFormat : unsigned char { json, sqlite, json_gz };
+inline constexpr std::size_t kExportFormatCount = 3;
 
 struct ProfileConfig {
   std::bitset<kOptionCount> options;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <iterator>
 
 #include "records/copy_kind.hpp"
@@ -40,47 +41,73 @@ std::string_view end_memory(records::CopyEnd end, const records::Record& r) {
   return "Unknown";
 }
 
-// "key": as the first member of an object or after a comma.
+void put_uint(std::string& out, std::uint64_t v) {
+  char digits[20];
+  const auto written = std::to_chars(digits, digits + sizeof digits, v);
+  out.append(digits, written.ptr);
+}
+
+void put_fixed3(std::string& out, double v) {
+  char digits[64];
+  const auto written = std::to_chars(digits, digits + sizeof digits, v, std::chars_format::fixed, 3);
+  out.append(digits, written.ptr);
+}
+
+void put_track(std::string& out, TraceTrack track) {
+  out.append(",\"pid\":");
+  put_uint(out, track.pid);
+  out.append(",\"tid\":");
+  put_uint(out, track.tid);
+}
+
+// "key": as the first member of an object or after a comma. Keys are the program's
+// own, with nothing to escape.
 class Args {
  public:
   explicit Args(std::string& out) : out_(out) {}
   std::string& key(std::string_view k) {
-    if (!first_) out_.push_back(',');
+    out_.append(first_ ? "\"" : ",\"");
     first_ = false;
-    append_json_string(out_, k);
-    out_.push_back(':');
+    out_.append(k);
+    out_.append("\":");
     return out_;
   }
-  template <typename T>
-  void number(std::string_view k, T v) {
-    fmt::format_to(std::back_inserter(key(k)), "{}", v);
-  }
+  void number(std::string_view k, std::uint64_t v) { put_uint(key(k), v); }
   void string(std::string_view k, std::string_view v) { append_json_string(key(k), v); }
-  void dim3(std::string_view k, const records::Dim3& d) { fmt::format_to(std::back_inserter(key(k)), "[{},{},{}]", d.x, d.y, d.z); }
+  void dim3(std::string_view k, const records::Dim3& d) {
+    key(k).push_back('[');
+    put_uint(out_, d.x);
+    out_.push_back(',');
+    put_uint(out_, d.y);
+    out_.push_back(',');
+    put_uint(out_, d.z);
+    out_.push_back(']');
+  }
 
  private:
   std::string& out_;
   bool first_ = true;
 };
 
+// Only what a reader cannot derive (docs/format.md, "JSON trace"): the device is the
+// event's pid, the entry point the call's event (by correlation), a copy's direction
+// and memory kinds its name, its bandwidth bytes over dur.
 void append_args(std::string& out, const records::Record& r, const GpuEventPlacement& where,
-                 std::span<const std::size_t> counters) {
+                 std::span<const std::size_t> counters, bool method_is_name) {
   out.append(",\"args\":{");
   Args a(out);
-  a.number("device", where.device);
-  a.number("context", where.context);
+  a.number("context", static_cast<std::uint64_t>(where.context));
   a.number("stream", r.stream_id);
   a.number("correlation", r.correlation_id);
-  a.string("method", r.method);
-  if (!r.api.empty()) a.string("api", r.api);
+  if (!method_is_name) a.string("method", r.method);
   switch (r.kind) {
     case records::RecordKind::kernel:
       a.dim3("grid", r.grid);
       a.dim3("block", r.block);
       a.number("registers per thread", r.registers);
-      a.number("static shared memory", r.static_smem);
-      a.number("dynamic shared memory", r.dynamic_smem);
-      if (r.occupancy) fmt::format_to(std::back_inserter(a.key("theoretical occupancy")), "{:.3f}", *r.occupancy);
+      if (r.static_smem != 0) a.number("static shared memory", r.static_smem);
+      if (r.dynamic_smem != 0) a.number("dynamic shared memory", r.dynamic_smem);
+      if (r.occupancy) put_fixed3(a.key("theoretical occupancy"), *r.occupancy);
       for (std::size_t id : counters) {
         const records::CounterValue v = r.counter(id);
         if (v.state == records::CounterValue::State::value) a.number(config::legacy_counters()[id].name, v.value);
@@ -88,14 +115,6 @@ void append_args(std::string& out, const records::Record& r, const GpuEventPlace
       }
       break;
     case records::RecordKind::memcpy:
-      a.number("bytes", r.transfer_bytes);
-      a.number("memtransferdir", static_cast<int>(r.transfer_dir));
-      if (r.host_mem_type) a.number("memtransferhostmemtype", static_cast<int>(*r.host_mem_type));
-      if (r.gputime_ns > 0) {
-        fmt::format_to(std::back_inserter(a.key("memory bandwidth (GB/s)")), "{:.3f}",
-                       static_cast<double>(r.transfer_bytes) / static_cast<double>(r.gputime_ns));
-      }
-      break;
     case records::RecordKind::memset: a.number("bytes", r.transfer_bytes); break;
     case records::RecordKind::graph: break;
   }
@@ -120,7 +139,11 @@ void append_json_string(std::string& out, std::string_view s) {
 }
 
 void append_trace_micros(std::string& out, std::uint64_t ns) {
-  fmt::format_to(std::back_inserter(out), "{}.{:03}", ns / 1000, ns % 1000);
+  put_uint(out, ns / 1000);
+  const auto fraction = static_cast<unsigned>(ns % 1000);
+  const char decimals[4] = {'.', static_cast<char>('0' + fraction / 100), static_cast<char>('0' + fraction / 10 % 10),
+                            static_cast<char>('0' + fraction % 10)};
+  out.append(decimals, sizeof decimals);
 }
 
 std::string gpu_event_name(const records::Record& r) {
@@ -138,44 +161,83 @@ std::string gpu_event_name(const records::Record& r) {
   return std::string(r.method);
 }
 
+void append_gpu_event_name(std::string& out, const records::Record& r) {
+  switch (r.kind) {
+    case records::RecordKind::kernel: append_json_string(out, records::demangled_name(r.method)); return;
+    case records::RecordKind::memcpy: {
+      const auto ends = records::copy_ends(r.method);
+      if (!ends) break;
+      out.append("\"Memcpy ");
+      out.push_back(end_letter(ends->source));
+      out.append("to");
+      out.push_back(end_letter(ends->destination));
+      out.append(" (");
+      out.append(end_memory(ends->source, r));
+      out.append(" -> ");
+      out.append(end_memory(ends->destination, r));
+      out.append(")\"");
+      return;
+    }
+    case records::RecordKind::memset: out.append("\"Memset (Device)\""); return;
+    case records::RecordKind::graph: break;
+  }
+  append_json_string(out, r.method);
+}
+
 void append_gpu_event(std::string& out, const records::Record& r, const GpuEventPlacement& where,
-                      std::span<const std::size_t> counters) {
-  auto it = std::back_inserter(out);
-  const std::string name = gpu_event_name(r);
+                      std::span<const std::size_t> counters, std::string_view quoted_name) {
+  // A graph's name is its method; a kernel's name, the demangled method, equals it only
+  // where it is not mangled.
+  const bool method_is_name = quoted_name.size() == r.method.size() + 2 &&
+                              quoted_name.substr(1, r.method.size()) == r.method;
   if (where.async_id == 0) {
-    fmt::format_to(it, "{{\"ph\":\"X\",\"cat\":\"{}\",\"name\":", category(r.kind));
-    append_json_string(out, name);
-    fmt::format_to(it, ",\"pid\":{},\"tid\":{},\"ts\":", where.track.pid, where.track.tid);
+    out.append("{\"ph\":\"X\",\"cat\":\"");
+    out.append(category(r.kind));
+    out.append("\",\"name\":");
+    out.append(quoted_name);
+    put_track(out, where.track);
+    out.append(",\"ts\":");
     append_trace_micros(out, where.start_ns);
     out.append(",\"dur\":");
     append_trace_micros(out, r.gputime_ns);
-    append_args(out, r, where, counters);
+    append_args(out, r, where, counters, method_is_name);
     out.push_back('}');
     return;
   }
   // An async pair, matched by category and id, on its own track of the process.
-  fmt::format_to(it, "{{\"ph\":\"b\",\"cat\":\"{}\",\"id\":{},\"name\":", category(r.kind), where.async_id);
-  append_json_string(out, name);
-  fmt::format_to(it, ",\"pid\":{},\"tid\":{},\"ts\":", where.track.pid, where.track.tid);
-  append_trace_micros(out, where.start_ns);
-  append_args(out, r, where, counters);
-  fmt::format_to(it, "}},\n{{\"ph\":\"e\",\"cat\":\"{}\",\"id\":{},\"name\":", category(r.kind), where.async_id);
-  append_json_string(out, name);
-  fmt::format_to(it, ",\"pid\":{},\"tid\":{},\"ts\":", where.track.pid, where.track.tid);
-  append_trace_micros(out, where.start_ns + r.gputime_ns);
-  out.push_back('}');
+  for (const bool begin : {true, false}) {
+    out.append(begin ? "{\"ph\":\"b\",\"cat\":\"" : ",\n{\"ph\":\"e\",\"cat\":\"");
+    out.append(category(r.kind));
+    out.append("\",\"id\":");
+    put_uint(out, where.async_id);
+    out.append(",\"name\":");
+    out.append(quoted_name);
+    put_track(out, where.track);
+    out.append(",\"ts\":");
+    append_trace_micros(out, begin ? where.start_ns : where.start_ns + r.gputime_ns);
+    if (begin) append_args(out, r, where, counters, method_is_name);
+    out.push_back('}');
+  }
+}
+
+void append_gpu_event(std::string& out, const records::Record& r, const GpuEventPlacement& where,
+                      std::span<const std::size_t> counters) {
+  std::string name;
+  append_gpu_event_name(name, r);
+  append_gpu_event(out, r, where, counters, name);
 }
 
 void append_host_event(std::string& out, const records::Record& r, bool opencl, TraceTrack track, std::uint64_t start_ns,
                        std::span<const std::string> stack) {
-  auto it = std::back_inserter(out);
-  fmt::format_to(it, "{{\"ph\":\"X\",\"cat\":\"{}\",\"name\":", opencl ? "opencl_api" : "cuda_driver");
+  out.append(opencl ? "{\"ph\":\"X\",\"cat\":\"opencl_api\",\"name\":" : "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":");
   append_json_string(out, r.api.empty() ? std::string_view("unknown") : r.api);
-  fmt::format_to(it, ",\"pid\":{},\"tid\":{},\"ts\":", track.pid, track.tid);
+  put_track(out, track);
+  out.append(",\"ts\":");
   append_trace_micros(out, start_ns);
   out.append(",\"dur\":");
   append_trace_micros(out, r.cputime_ns);
-  fmt::format_to(it, ",\"args\":{{\"correlation\":{}", r.correlation_id);
+  out.append(",\"args\":{\"correlation\":");
+  put_uint(out, r.correlation_id);
   if (!stack.empty()) {
     out.append(",\"stack\":[");
     for (std::size_t i = 0; i < stack.size(); ++i) {
@@ -189,11 +251,15 @@ void append_host_event(std::string& out, const records::Record& r, bool opencl, 
 
 void append_flow(std::string& out, std::uint64_t id, TraceTrack from, std::uint64_t from_ns, TraceTrack to,
                  std::uint64_t to_ns) {
-  auto it = std::back_inserter(out);
-  fmt::format_to(it, "{{\"ph\":\"s\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":", id, from.pid, from.tid);
+  out.append("{\"ph\":\"s\",\"id\":");
+  put_uint(out, id);
+  put_track(out, from);
+  out.append(",\"ts\":");
   append_trace_micros(out, from_ns);
-  fmt::format_to(it, ",\"cat\":\"ac2g\",\"name\":\"ac2g\"}},\n{{\"ph\":\"f\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":", id,
-                 to.pid, to.tid);
+  out.append(",\"cat\":\"ac2g\",\"name\":\"ac2g\"},\n{\"ph\":\"f\",\"id\":");
+  put_uint(out, id);
+  put_track(out, to);
+  out.append(",\"ts\":");
   append_trace_micros(out, to_ns);
   out.append(",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
 }

@@ -9,6 +9,7 @@
 #include "config/report.hpp"
 #include "records/copy_kind.hpp"
 #include "records/kernel_names.hpp"
+#include "shim/output/export_batch.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/output/sqlite_schema.hpp"
 #include "shim/process/call_stacks.hpp"
@@ -118,8 +119,13 @@ bool SqliteExportSink::open(const std::string& path) {
     return false;
   }
   // A killed process loses at most the batch in flight: the journal rolls it back when
-  // the database is next opened. Syncing to disk is not needed for that.
-  if (!exec("PRAGMA synchronous=OFF") || !exec("BEGIN") || !exec(sqlite_schema().c_str())) return false;
+  // the database is next opened. Syncing to disk is not needed for that (only a crash
+  // of the machine would need it). The journal is truncated after each commit rather
+  // than deleted: no file made and removed per transaction.
+  if (!exec("PRAGMA synchronous=OFF") || !exec("PRAGMA journal_mode=TRUNCATE") || !exec("BEGIN") ||
+      !exec(sqlite_schema().c_str())) {
+    return false;
+  }
   for (std::size_t i = 0; i < kStatements; ++i) {
     if (sql_->prepare_v2(db_, kStatementSql[i], -1, &statements_[i], nullptr) != SQLITE_OK) {
       fail(kStatementSql[i]);
@@ -161,9 +167,10 @@ void SqliteExportSink::insert_text(Statement s, std::int64_t id, std::string_vie
   if (!db_) return;
   sqlite3_stmt* st = statements_[s];
   sql_->bind_int64(st, 1, id);
-  sql_->bind_text(st, 2, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  sql_->bind_text(st, 2, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
   if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
   sql_->reset(st);
+  ++rows_;
 }
 
 void SqliteExportSink::insert(Statement s, std::initializer_list<std::optional<std::int64_t>> values) {
@@ -180,6 +187,7 @@ void SqliteExportSink::insert(Statement s, std::initializer_list<std::optional<s
   }
   if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
   sql_->reset(st);
+  ++rows_;
 }
 
 bool SqliteExportSink::in_transaction() {
@@ -187,8 +195,17 @@ bool SqliteExportSink::in_transaction() {
   if (!in_transaction_) {
     if (!exec("BEGIN")) return false;
     in_transaction_ = true;
+    rows_ = 0;
+    transaction_begun_ = std::chrono::steady_clock::now();
   }
   return true;
+}
+
+const SqliteExportSink::KernelNames& SqliteExportSink::kernel_names(std::string_view method) {
+  if (auto it = kernel_names_.find(method); it != kernel_names_.end()) return it->second;
+  const std::string demangled = records::demangled_name(method);
+  const KernelNames names{string_id_of(demangled), string_id_of(records::base_name(demangled)), string_id_of(method)};
+  return kernel_names_.emplace(std::string(method), names).first->second;
 }
 
 void SqliteExportSink::insert_call(std::int64_t start, std::int64_t end, std::int64_t event_class, std::uint32_t thread,
@@ -257,11 +274,11 @@ void SqliteExportSink::write(const ProfiledContext& c, const records::Record& r)
   const auto stream = static_cast<std::int64_t>(r.stream_id);
   switch (r.kind) {
     case records::RecordKind::kernel: {
-      const std::string demangled = records::demangled_name(r.method);
+      const KernelNames& names = kernel_names(r.method);
       const std::int64_t launch_type =
           r.api.find("Cooperative") != std::string_view::npos ? nsys::cooperative_single_device : nsys::regular;
       insert(kernel, {start, end, device, context, std::nullopt, stream, correlation, global_pid_,
-                      string_id_of(demangled), string_id_of(records::base_name(demangled)), string_id_of(r.method),
+                      names.demangled, names.base, names.mangled,
                       launch_type, r.cache_config_executed, r.registers, r.grid.x, r.grid.y, r.grid.z, r.block.x,
                       r.block.y, r.block.z, r.static_smem, r.dynamic_smem, 0, 0, correlation, std::nullopt,
                       std::nullopt, std::nullopt});
@@ -293,12 +310,18 @@ void SqliteExportSink::write(const ProfiledContext& c, const records::Record& r)
   }
 }
 
-void SqliteExportSink::flush() {
+void SqliteExportSink::commit() {
   if (db_ && in_transaction_ && exec("COMMIT")) in_transaction_ = false;
 }
 
+void SqliteExportSink::flush() {
+  if (in_transaction_ && export_batch_due(rows_ + 1, kExportBatchRows, transaction_begun_)) commit();
+}
+
+void SqliteExportSink::checkpoint() { commit(); }
+
 void SqliteExportSink::end() {
-  flush();
+  commit();
   close();
 }
 

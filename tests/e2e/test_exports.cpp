@@ -185,7 +185,7 @@ TEST_CASE("exports: named after the log template without %d, an unknown format i
   const auto r = run_client("dlsym", "bracket", o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.err == "computeprof: " + o.directory + "/profile.cfg:2: unknown export format 'pftrace' (json, sqlite), "
+  CHECK(r.err == "computeprof: " + o.directory + "/profile.cfg:2: unknown export format 'pftrace' (json, json.gz, sqlite), "
                  "ignored\n");
   std::vector<std::string> files = list_directory(o.directory);
   std::sort(files.begin(), files.end());

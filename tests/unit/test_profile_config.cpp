@@ -140,8 +140,8 @@ TEST_CASE("export and summary: formats on one line or several, an unknown one is
   CHECK(bad.exports_to(ExportFormat::json));
   CHECK(bad.exports.count() == 1);
   CHECK(bad.summary);
-  CHECK(warnings.lines() == std::vector<std::string>{"cfg:1: unknown export format 'pftrace' (json, sqlite), ignored",
-                                                     "cfg:2: export needs a format: json or sqlite",
+  CHECK(warnings.lines() == std::vector<std::string>{"cfg:1: unknown export format 'pftrace' (json, json.gz, sqlite), ignored",
+                                                     "cfg:2: export needs a format: json, json.gz or sqlite",
                                                      "cfg:3: 'summary' takes no value; 'yes' ignored"});
 }
 

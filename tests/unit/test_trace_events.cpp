@@ -29,12 +29,27 @@ Record kernel() {
 TEST_CASE("a kernel is a complete event on its GPU's stream track, with the log's fields as args", "[trace]") {
   std::string out;
   append_gpu_event(out, kernel(), {{0, 7}, 1'500, 0, 0, 1}, {});
+  // No device (the pid), no api (the call's event), no shared memory of 0.
   CHECK(out ==
         R"j({"ph":"X","cat":"kernel","name":"vecAdd(float const*, float const*, float*, int)","pid":0,"tid":7,)j"
-        R"j("ts":1.500,"dur":3.600,"args":{"device":0,"context":1,"stream":7,"correlation":42,)j"
-        R"j("method":"_Z6vecAddPKfS0_Pfi","api":"cuLaunchKernel","grid":[40,1,1],"block":[256,1,1],)j"
-        R"j("registers per thread":16,"static shared memory":0,"dynamic shared memory":128,)j"
-        R"j("theoretical occupancy":1.000}})j");
+        R"j("ts":1.500,"dur":3.600,"args":{"context":1,"stream":7,"correlation":42,)j"
+        R"j("method":"_Z6vecAddPKfS0_Pfi","grid":[40,1,1],"block":[256,1,1],)j"
+        R"j("registers per thread":16,"dynamic shared memory":128,"theoretical occupancy":1.000}})j");
+  // The name given as the writer keeps it: the same text.
+  std::string name, given;
+  append_gpu_event_name(name, kernel());
+  CHECK(name == R"j("vecAdd(float const*, float const*, float*, int)")j");
+  append_gpu_event(given, kernel(), {{0, 7}, 1'500, 0, 0, 1}, {}, name);
+  CHECK(given == out);
+}
+
+TEST_CASE("a kernel whose name is not mangled has no method arg: it is the name", "[trace]") {
+  Record r = kernel();
+  r.method = "vecAdd";
+  std::string out;
+  append_gpu_event(out, r, {{0, 7}, 0, 0, 0, 1}, {});
+  CHECK(out.find(R"j("name":"vecAdd",)j") != std::string::npos);
+  CHECK(out.find("method") == std::string::npos);
 }
 
 TEST_CASE("counters are args: values, and n/a where they could not be collected", "[trace]") {
@@ -62,7 +77,9 @@ TEST_CASE("copies and memsets: names of their kinds, bytes, direction and bandwi
   CHECK(gpu_event_name(c) == "Memcpy HtoD (Pinned -> Device)");
   std::string out;
   append_gpu_event(out, c, {{1, 3}, 0, 0, 1, 2}, {});
-  CHECK(out.ends_with(R"j("bytes":4096,"memtransferdir":0,"memtransferhostmemtype":1,"memory bandwidth (GB/s)":2.000}})j"));
+  // Direction and memory kinds are in the name, the bandwidth is bytes over dur.
+  CHECK(out == R"j({"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pinned -> Device)","pid":1,"tid":3,"ts":0.000,)j"
+               R"j("dur":2.048,"args":{"context":2,"stream":0,"correlation":0,"method":"memcpyHtoDasync","bytes":4096}})j");
   Record m;
   m.kind = RecordKind::memset;
   m.method = "memset";
