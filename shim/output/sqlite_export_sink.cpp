@@ -114,7 +114,10 @@ bool SqliteExportSink::open(const std::string& path) {
   if (!open_output_file(file_, path)) return false;
   // A journal left by an earlier database at this path would be rolled back into the new one.
   ::unlink((file_.path() + "-journal").c_str());
-  if (sql_->open_v2(file_.path().c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, nullptr) != SQLITE_OK) {
+  // NOMUTEX: only the writer uses the connection, one call at a time (record_sink.hpp);
+  // SQLite's own locks around every call would cost more than the rows.
+  if (sql_->open_v2(file_.path().c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
+                    nullptr) != SQLITE_OK) {
     fail("cannot open");
     return false;
   }
