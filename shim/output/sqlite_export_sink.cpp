@@ -141,16 +141,18 @@ bool SqliteExportSink::open(const std::string& path) {
 void SqliteExportSink::begin() {
   const std::string path = claim_export_path(settings_.log_template, ".sqlite");
   if (!open(path)) return;
-  base_ns_ = static_cast<std::int64_t>(export_base_wall_ns());
+  const ExportClocks clocks = export_base_clocks();
+  base_ns_ = static_cast<std::int64_t>(clocks.wall_ns);
   const std::int64_t pid = getpid();
   global_pid_ = pid << 24;
   const std::string start = fmt::format(
       "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES ({}, '{}', '{}');"
       "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_SCHEMA_VERSION', '3.16.1'), "
-      "('EXPORT_PRODUCT_VERSION', 'computeprof " COMPUTEPROF_VERSION "'), ('COMPUTEPROF_SCHEMA_VERSION', '1');"
+      "('EXPORT_PRODUCT_VERSION', 'computeprof " COMPUTEPROF_VERSION "'), ('COMPUTEPROF_SCHEMA_VERSION', '1'), "
+      "('COMPUTEPROF_BASE_MONOTONIC_NS', '{}');"
       "INSERT INTO PROCESSES VALUES ({}, {}, ",
       base_ns_, format_time(static_cast<std::uint64_t>(base_ns_), true),
-      format_time(static_cast<std::uint64_t>(base_ns_), false), global_pid_, pid);
+      format_time(static_cast<std::uint64_t>(base_ns_), false), clocks.monotonic_ns, global_pid_, pid);
   std::string process = start;
   process += '\'';
   for (const char* c = program_invocation_short_name; *c; ++c) process += *c == '\'' ? std::string("''") : std::string(1, *c);
