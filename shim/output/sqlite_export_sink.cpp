@@ -3,6 +3,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <fmt/format.h>
 
@@ -135,6 +136,22 @@ bool SqliteExportSink::open(const std::string& path) {
       return false;
     }
   }
+  for (const Statement s : kGrouped) {
+    // "... VALUES (?, ...)" with its row repeated.
+    const std::string_view single = kStatementSql[s];
+    const std::string_view row = single.substr(single.rfind('('));
+    columns_[s] = static_cast<std::size_t>(std::count(row.begin(), row.end(), '?'));
+    std::string sql(single);
+    for (std::size_t i = 1; i < kRowsPerInsert; ++i) {
+      sql += ", ";
+      sql += row;
+    }
+    waiting_[s].reserve(columns_[s] * kRowsPerInsert);
+    if (sql_->prepare_v2(db_, sql.c_str(), -1, &grouped_[s], nullptr) != SQLITE_OK) {
+      fail(kStatementSql[s]);
+      return false;
+    }
+  }
   return true;
 }
 
@@ -180,6 +197,26 @@ void SqliteExportSink::insert_text(Statement s, std::int64_t id, std::string_vie
 
 void SqliteExportSink::insert(Statement s, std::initializer_list<std::optional<std::int64_t>> values) {
   if (!db_) return;
+  ++rows_;
+  if (grouped_[s]) {
+    std::vector<std::optional<std::int64_t>>& waiting = waiting_[s];
+    waiting.insert(waiting.end(), values.begin(), values.end());
+    if (waiting.size() < columns_[s] * kRowsPerInsert) return;
+    sqlite3_stmt* st = grouped_[s];
+    int column = 1;
+    for (const auto& v : waiting) {
+      if (v) {
+        sql_->bind_int64(st, column, *v);
+      } else {
+        sql_->bind_null(st, column);
+      }
+      ++column;
+    }
+    waiting.clear();
+    if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
+    sql_->reset(st);
+    return;
+  }
   sqlite3_stmt* st = statements_[s];
   int column = 1;
   for (const auto& v : values) {
@@ -192,7 +229,26 @@ void SqliteExportSink::insert(Statement s, std::initializer_list<std::optional<s
   }
   if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
   sql_->reset(st);
-  ++rows_;
+}
+
+void SqliteExportSink::insert_waiting_rows() {
+  for (const Statement s : kGrouped) {
+    std::vector<std::optional<std::int64_t>>& waiting = waiting_[s];
+    sqlite3_stmt* st = statements_[s];
+    for (std::size_t row = 0; db_ && row < waiting.size(); row += columns_[s]) {
+      for (std::size_t c = 0; c < columns_[s]; ++c) {
+        const auto& v = waiting[row + c];
+        if (v) {
+          sql_->bind_int64(st, static_cast<int>(c + 1), *v);
+        } else {
+          sql_->bind_null(st, static_cast<int>(c + 1));
+        }
+      }
+      if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
+      sql_->reset(st);
+    }
+    waiting.clear();
+  }
 }
 
 bool SqliteExportSink::in_transaction() {
@@ -316,7 +372,9 @@ void SqliteExportSink::write(const ProfiledContext& c, const records::Record& r)
 }
 
 void SqliteExportSink::commit() {
-  if (db_ && in_transaction_ && exec("COMMIT")) in_transaction_ = false;
+  if (!db_ || !in_transaction_) return;
+  insert_waiting_rows();
+  if (db_ && exec("COMMIT")) in_transaction_ = false;
 }
 
 void SqliteExportSink::flush() {
@@ -336,6 +394,10 @@ void SqliteExportSink::close() {
     if (st) sql_->finalize(st);
     st = nullptr;
   }
+  for (sqlite3_stmt*& st : grouped_) {
+    if (st) sql_->finalize(st);
+    st = nullptr;
+  }
   sql_->close_v2(db_);
   db_ = nullptr;
   file_.close();
@@ -346,6 +408,7 @@ void SqliteExportSink::abandon() {
   // carry a connection across fork).
   db_ = nullptr;
   for (sqlite3_stmt*& st : statements_) st = nullptr;
+  for (sqlite3_stmt*& st : grouped_) st = nullptr;
   file_.abandon();
 }
 

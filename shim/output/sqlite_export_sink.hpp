@@ -45,7 +45,14 @@ class SqliteExportSink final : public RecordSink {
     kStatements
   };
 
+  // The rows of the statements written most (RUNTIME, KERNEL) are inserted this many at
+  // once, one statement of as many rows: a statement's run costs about as much as a row.
+  static constexpr std::size_t kRowsPerInsert = 16;
+  static constexpr Statement kGrouped[] = {runtime, kernel};
+
   bool exec(const char* sql);
+  // Inserts the rows waiting for a group, one by one (before a commit).
+  void insert_waiting_rows();
   bool open(const std::string& path);
   void close();
   std::int64_t string_id_of(std::string_view text);
@@ -74,6 +81,11 @@ class SqliteExportSink final : public RecordSink {
   // Held open for the life of the database: the path stays claimed by this process.
   formats::LogFile file_;
   sqlite3_stmt* statements_[kStatements] = {};
+  // Per grouped statement: its statement of kRowsPerInsert rows, and the values of the
+  // rows waiting for it (fewer than that many rows).
+  sqlite3_stmt* grouped_[kStatements] = {};
+  std::vector<std::optional<std::int64_t>> waiting_[kStatements];
+  std::size_t columns_[kStatements] = {};
   bool in_transaction_ = false;
   std::int64_t base_ns_ = 0;
   std::int64_t global_pid_ = 0;
