@@ -42,6 +42,7 @@ struct ProfileConfig {
   bool memtrace = false;                    // every allocation and free traced (docs/format.md)
   KernelFilters kernel_filters;             // kernels, kernelexclude, launchskip, launchcount, kernelfilterscope
   unsigned callstack_depth = 0;             // callstack [DEPTH]: the frames kept of each call; 0: none
+  std::uint64_t export_limit = 0;           // exportlimit SIZE: the exports stop at SIZE bytes; 0: no limit
 
   bool exports_to(ExportFormat f) const { return exports.test(static_cast<std::size_t>(f)); }
 

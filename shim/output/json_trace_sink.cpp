@@ -103,7 +103,8 @@ std::string_view JsonTraceSink::event_name(const records::Record& r) {
 }
 
 void JsonTraceSink::write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) {
-  if (!file_.is_open() || ended_ || event.unknown) return;
+  // Past the export limit, memory events stop with the records.
+  if (!file_.is_open() || ended_ || event.unknown || left_out_ != 0) return;
   settle_base();
   const auto use = ledger.devices().find(event.device);
   if (use == ledger.devices().end()) return;
@@ -116,8 +117,17 @@ void JsonTraceSink::write_memory(const records::MemoryEvent& event, const record
   formats::append_counter_event(next_event(), event.device, "GPU memory (bytes)", since(event.wall_ns, base_ns_), series);
 }
 
+bool JsonTraceSink::past_limit() {
+  const std::uint64_t limit = settings_.config.export_limit;
+  // A compressed trace's size is known at its write-throughs only.
+  const std::uint64_t pending = gzip_ ? 0 : buffer_.size();
+  if (limit == 0 || (left_out_ == 0 && bytes_written_ + pending + tail_.size() < limit)) return false;
+  ++left_out_;
+  return true;
+}
+
 void JsonTraceSink::write(const ProfiledContext& context, const records::Record& r) {
-  if (!file_.is_open() || ended_) return;
+  if (!file_.is_open() || ended_ || past_limit()) return;
   settle_base();
   const formats::TraceTrack host{pid_, r.thread_id};
   const formats::TraceTrack gpu{device_pid(context), r.stream_id};
@@ -187,6 +197,7 @@ void JsonTraceSink::write_through() {
   if (!gzip_) {
     file_.append(header);
     file_.append(buffer_);
+    bytes_written_ += header.size() + buffer_.size();
   } else if (!header.empty() || !buffer_.empty()) {
     // The header goes into the first events' member: no member of its own.
     if (!header.empty()) buffer_.insert(0, header);
@@ -198,6 +209,7 @@ void JsonTraceSink::write_through() {
       return;
     }
     file_.append(compressed_);
+    bytes_written_ += compressed_.size();
   }
   buffer_.clear();
   file_.flush_with_tail(tail_);
@@ -212,6 +224,10 @@ void JsonTraceSink::checkpoint() { write_through(); }
 void JsonTraceSink::end() {
   if (ended_) return;
   write_through();
+  if (left_out_ != 0 && file_.is_open()) {
+    config::warn(fmt::format("export {} '{}' stopped at the export limit of {} bytes: {} records left out of it",
+                             gzip_ ? "json.gz" : "json", file_.path(), settings_.config.export_limit, left_out_));
+  }
   file_.close();
   ended_ = true;
 }

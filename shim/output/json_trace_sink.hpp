@@ -83,6 +83,12 @@ class JsonTraceSink final : public RecordSink {
   std::vector<std::string> devices_;  // deviceProperties entries
   std::uint64_t viewer_event_limit_;
   bool warned_limit_ = false;
+  // exportlimit: the bytes written to the file so far, and the records left out once
+  // the trace reached the limit.
+  std::uint64_t bytes_written_ = 0;
+  std::uint64_t left_out_ = 0;
+  // Whether the trace reached the export limit; counts the record left out if so.
+  bool past_limit();
   bool ended_ = false;
 };
 

@@ -1,5 +1,6 @@
 #include "shim/output/sqlite_export_sink.hpp"
 
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -290,7 +291,7 @@ void SqliteExportSink::insert_call(std::int64_t start, std::int64_t end, std::in
 void SqliteExportSink::write_memory(const records::MemoryEvent& e, const records::MemoryLedger&) {
   // A free of an unknown address has no bytes to give back; a mapping's memory is its
   // cuMemCreate's, counted there.
-  if (e.unknown || e.kind == records::MemoryKind::mapping || !in_transaction()) return;
+  if (e.unknown || e.kind == records::MemoryKind::mapping || at_limit_ || !in_transaction()) return;
   const auto correlation = static_cast<std::int64_t>(e.correlation_id);
   const std::int64_t start = static_cast<std::int64_t>(e.start_ns) - base_ns_;
   const std::int64_t end = static_cast<std::int64_t>(e.wall_ns) - base_ns_;
@@ -310,6 +311,10 @@ void SqliteExportSink::write_memory(const records::MemoryEvent& e, const records
 }
 
 void SqliteExportSink::write(const ProfiledContext& c, const records::Record& r) {
+  if (at_limit_) {
+    ++left_out_;
+    return;
+  }
   if (!in_transaction()) return;
   const std::int64_t device = device_id(c);
   if (devices_.insert(device).second) {
@@ -375,6 +380,11 @@ void SqliteExportSink::commit() {
   if (!db_ || !in_transaction_) return;
   insert_waiting_rows();
   if (db_ && exec("COMMIT")) in_transaction_ = false;
+  const std::uint64_t limit = settings_.config.export_limit;
+  struct stat st{};
+  if (limit != 0 && db_ && ::stat(file_.path().c_str(), &st) == 0 && static_cast<std::uint64_t>(st.st_size) >= limit) {
+    at_limit_ = true;
+  }
 }
 
 void SqliteExportSink::flush() {
@@ -385,6 +395,10 @@ void SqliteExportSink::checkpoint() { commit(); }
 
 void SqliteExportSink::end() {
   commit();
+  if (left_out_ != 0 && db_) {
+    config::warn(fmt::format("export sqlite '{}' stopped at the export limit of {} bytes: {} records left out of it",
+                             file_.path(), settings_.config.export_limit, left_out_));
+  }
   close();
 }
 

@@ -91,6 +91,9 @@ class SqliteExportSink final : public RecordSink {
   std::int64_t global_pid_ = 0;
   std::uint64_t last_call_ = 0;  // correlation id of the last RUNTIME row
   std::size_t rows_ = 0;  // in the open transaction
+  // exportlimit: the database reached it at a commit; the records left out since.
+  bool at_limit_ = false;
+  std::uint64_t left_out_ = 0;
   std::chrono::steady_clock::time_point transaction_begun_{};
   struct StringHash {
     using is_transparent = void;

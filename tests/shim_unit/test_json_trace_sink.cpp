@@ -118,3 +118,41 @@ TEST_CASE("json.gz: complete gzip members at each flush point, the trace the sam
   CHECK(decompressed);
   CHECK(texts.back().starts_with("{\"schemaVersion\":1,\"displayTimeUnit\":\"ms\",\"baseTimeNanoseconds\":"));
 }
+
+TEST_CASE("exportlimit: the trace stops before the first record at or past the limit, one line counts the rest",
+          "[exports]") {
+  char directory[] = "/tmp/computeprof-jsonlimit-XXXXXX";
+  REQUIRE(mkdtemp(directory));
+  config::Settings settings;
+  settings.log_template = std::string(directory) + "/trace.log";
+  settings.config.export_limit = 4096;
+  std::vector<std::string> warnings;
+  config::set_warning_sink(collect, &warnings);
+  {
+    JsonTraceSink sink(settings, TraceCompression::none);
+    ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr};
+    records::Record r;
+    r.method = "_Z4spiny";
+    r.api = "cuLaunchKernel";
+    sink.begin();
+    for (std::uint64_t i = 1; i <= 100; ++i) {
+      r.correlation_id = i;
+      sink.write(context, r);
+      if (i == 1) sink.flush();
+    }
+    sink.end();
+  }
+  config::set_warning_sink(nullptr, nullptr);
+  const std::string path = std::string(directory) + "/trace.json";
+  const std::string text = read_text(path);
+  const std::size_t kept = count_of(text, "\"cat\":\"kernel\"");
+  REQUIRE(kept > 0);
+  REQUIRE(kept < 100);
+  // At or past the limit with its last record, below it without.
+  CHECK(text.size() >= 4096);
+  const std::size_t last_record = text.rfind(",\n{\"ph\":\"X\",\"cat\":\"cuda_driver\"");
+  const std::size_t tail = text.rfind("\n],\"deviceProperties\"");
+  CHECK(last_record + (text.size() - tail) < 4096);
+  CHECK(warnings == std::vector<std::string>{"export json '" + path + "' stopped at the export limit of 4096 bytes: " +
+                                             std::to_string(100 - kept) + " records left out of it"});
+}
