@@ -244,7 +244,7 @@ void append_gpu_event(std::string& out, const records::Record& r, const GpuEvent
   const bool method_is_name = quoted_name.size() == r.method.size() + 2 &&
                               quoted_name.substr(1, r.method.size()) == r.method;
   // Both events of an async pair, each with its name.
-  constexpr std::size_t kEventBound = 200;
+  constexpr std::size_t kEventBound = 256;
   Room room(out, 2 * (kEventBound + quoted_name.size()) + args_bound(r, counters));
   char* p = room.begin();
   if (where.async_id == 0) {
@@ -289,7 +289,7 @@ void append_gpu_event(std::string& out, const records::Record& r, const GpuEvent
 void append_host_event(std::string& out, const records::Record& r, bool opencl, TraceTrack track, std::uint64_t start_ns,
                        std::span<const std::string> stack) {
   const std::string_view api = r.api.empty() ? std::string_view("unknown") : r.api;
-  constexpr std::size_t kHostBound = 200;
+  constexpr std::size_t kHostBound = 256;
   {
     Room room(out, kHostBound + 2 * api.size());
     char* p = room.begin();
@@ -317,7 +317,7 @@ void append_host_event(std::string& out, const records::Record& r, bool opencl, 
 
 void append_flow(std::string& out, std::uint64_t id, TraceTrack from, std::uint64_t from_ns, TraceTrack to,
                  std::uint64_t to_ns) {
-  constexpr std::size_t kFlowBound = 300;
+  constexpr std::size_t kFlowBound = 400;
   Room room(out, kFlowBound);
   char* p = room.begin();
   p = put(p, "{\"ph\":\"s\",\"id\":");

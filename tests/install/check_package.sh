@@ -51,7 +51,7 @@ LIST
 [[ $(dpkg-deb -f "$deb" Version) == "$version" ]] || fail "Version is not $version"
 [[ -n $(dpkg-deb -f "$deb" Maintainer) ]] || fail "no Maintainer"
 depends=$(dpkg-deb -f "$deb" Depends)
-for dependency in libc6 libsqlite3-0 zlib1g; do
+for dependency in libc6 libsqlite3-0; do
   [[ $depends =~ (^|, )$dependency( |,|$) ]] || fail "Depends ($depends) lacks $dependency"
 done
 [[ ! $depends =~ (libcuda|libcupti|libOpenCL|libunwind) ]] || fail "Depends ($depends) names a library loaded at run time"
@@ -92,7 +92,7 @@ complete_words() {
 [[ $(complete_words computeprof --export '') == "json json.gz sqlite json,sqlite" ]] || fail "completion of --export"
 [[ $(complete_words computeprof --kernel-filter-scope '') == "counters all" ]] || fail "completion of --kernel-filter-scope"
 [[ $(complete_words computeprof --chip G) == "GH100 GA100 GB100" ]] || fail "completion of --chip"
-[[ $(complete_words computeprof --export = j) == "json json,sqlite" ]] || fail "completion of --export=j"
+[[ $(complete_words computeprof --export = j) == "json json.gz json,sqlite" ]] || fail "completion of --export=j"
 [[ $(complete_words computeprof --out) == "--output" ]] || fail "completion of options"
 [[ $(complete_words computeprof -o "$root/usr/share/doc/computeprof/LI") == "$root/usr/share/doc/computeprof/LICENSE" ]] ||
   fail "completion of -o"

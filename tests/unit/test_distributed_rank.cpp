@@ -32,7 +32,7 @@ TEST_CASE("distributedInfo: each launcher's pair of variables", "[distributed]")
   CHECK(rank_of({{"RANK", "7"}, {"WORLD_SIZE", "16"}}) == "7/16");
 }
 
-TEST_CASE("distributedInfo: the first launcher in order wins; a bad pair does not count", "[distributed]") {
+TEST_CASE("distributedInfo: the first launcher in order wins, a bad pair does not count", "[distributed]") {
   // mpirun under Slurm: Open MPI's own numbering first.
   CHECK(rank_of({{"OMPI_COMM_WORLD_RANK", "2"}, {"OMPI_COMM_WORLD_SIZE", "4"}, {"SLURM_PROCID", "0"},
                  {"SLURM_NTASKS", "1"}}) == "2/4");

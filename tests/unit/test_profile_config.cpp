@@ -163,7 +163,7 @@ TEST_CASE("warnings escape the source name and the values they echo", "[config]"
   CHECK(warnings.lines()[1] == "a\\nb.cfg:2: unknown name '" + std::string(200, 'n') + "...', skipped");
 }
 
-TEST_CASE("exportlimit: a size in bytes, K, M or G; anything else one warning and no limit", "[config]") {
+TEST_CASE("exportlimit: a size in bytes, K, M or G, anything else one warning and no limit", "[config]") {
   const auto limit_of = [](const std::string& line, std::vector<std::string>* warnings = nullptr) {
     WarningCapture capture;
     const ProfileConfig c = parse_profile_config(line + "\n", "cfg");

@@ -125,3 +125,26 @@ TEST_CASE("memory in use is a counter event per device, one series per kind", "[
         "{\"ph\":\"C\",\"cat\":\"gpu_memory\",\"name\":\"GPU memory (bytes)\",\"pid\":0,\"tid\":0,\"ts\":11000.500,"
         "\"args\":{\"device total\":10289152,\"device\":5308416,\"pinned\":0}}");
 }
+
+TEST_CASE("events of the largest numbers fit the room made for them", "[trace]") {
+  constexpr std::uint64_t kMost = ~std::uint64_t{0};
+  Record r = kernel();
+  r.correlation_id = kMost;
+  r.stream_id = kMost;
+  r.gputime_ns = kMost;
+  r.cputime_ns = kMost;
+  r.grid = {~0u, ~0u, ~0u};
+  r.block = {~0u, ~0u, ~0u};
+  r.static_smem = ~0u;
+  r.dynamic_smem = ~0u;
+  std::string out;
+  append_flow(out, kMost, {kMost, kMost}, kMost, {kMost, kMost}, kMost);
+  CHECK(out.size() == 336);
+  out.clear();
+  append_host_event(out, r, false, {kMost, kMost}, kMost);
+  CHECK(out.ends_with(",\"args\":{\"correlation\":18446744073709551615}}"));
+  out.clear();
+  append_gpu_event(out, r, {{kMost, kMost}, kMost, kMost, 0, 1}, {});
+  CHECK(out.find("\"id\":18446744073709551615,") != std::string::npos);
+  CHECK(out.ends_with(",\"ts\":18446744073709551.615}"));
+}
