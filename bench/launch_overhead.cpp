@@ -56,14 +56,21 @@
 // without the shim, with it dormant, profiling without memtrace, and with memtrace.
 // With --startup, the wall time of a trivial CUDA program from spawn to exit, without
 // and with the shim preloaded (profiling off), --rounds times each.
+// With --exports, the writer's cost per format: concurrent-cupti with the log only, and
+// with `export json`, `export sqlite`, `export json,sqlite`: the wall time per launch
+// (the application's), the writer thread's CPU time per record (its schedstat run time
+// once it has caught up), and from that the records a second one core writes; with
+// --instructions, callgrind's instructions per launch of all threads and what each
+// export adds to the log only.
 // With --memory, resident memory (VmRSS): per launching thread, from children whose 1
 // and 33 threads each make 1,000 launches and stay alive while it is read (the slope
 // between the two, less plain's); then over one thread's --launches launches (10 M by
 // default), read every tenth of the way, profiled under conckerneltrace.
 //
-//   launch_overhead [--allocations | --startup | --memory] [--instructions] [--launches N] [--rounds R]
+//   launch_overhead [--allocations | --startup | --memory | --exports] [--instructions] [--launches N] [--rounds R]
 //                   [--shim PATH] [--minimal PATH] [--cupti PATH] [--real-driver]
 // Without --real-driver the children run on the simulated driver of the build tree.
+#include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -153,6 +160,29 @@ struct LaunchLoop {
 
 // Prints the wall time per launch up to the last one's completion, and the calling
 // thread's CPU time per launch in the loop.
+// The run time of the record writer thread ("cprof-writer") so far, ns (its schedstat);
+// 0 without one.
+std::uint64_t writer_cpu_ns() {
+  DIR* tasks = opendir("/proc/self/task");
+  if (!tasks) return 0;
+  std::uint64_t ns = 0;
+  while (const dirent* t = readdir(tasks)) {
+    if (t->d_name[0] == '.') continue;
+    const std::string dir = std::string("/proc/self/task/") + t->d_name;
+    char comm[32] = {};
+    FILE* f = std::fopen((dir + "/comm").c_str(), "r");
+    if (!f) continue;
+    const bool named = std::fgets(comm, sizeof comm, f) && std::strncmp(comm, "cprof-writer", 12) == 0;
+    std::fclose(f);
+    if (!named || !(f = std::fopen((dir + "/schedstat").c_str(), "r"))) continue;
+    unsigned long long run = 0;
+    if (std::fscanf(f, "%llu", &run) == 1) ns = run;
+    std::fclose(f);
+  }
+  closedir(tasks);
+  return ns;
+}
+
 __attribute__((noinline)) void launch_loop(const LaunchLoop& loop) {
   // Warm-up: first-use costs (the shim's settings, the writer thread, the first capture
   // of this stack) are not per launch.
@@ -165,9 +195,15 @@ __attribute__((noinline)) void launch_loop(const LaunchLoop& loop) {
     if (loop.sync_each) CHECK_CU(cuStreamSynchronize(nullptr));
   }
   const auto cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_start;
+  const auto loop_wall = now_ns() - start;
   CHECK_CU(cuCtxSynchronize());
+  const auto wall = now_ns() - start;
+  // The writer catches up within its interval (20 ms) once the launches are done.
+  const auto writer_before = writer_cpu_ns();
+  usleep(100'000);
   const auto n = static_cast<double>(loop.launches);
-  std::printf("%.1f %.1f\n", static_cast<double>(now_ns() - start) / n, static_cast<double>(cpu) / n);
+  std::printf("%.1f %.1f %.1f %.1f\n", static_cast<double>(wall) / n, static_cast<double>(cpu) / n,
+              static_cast<double>(std::max(writer_before, writer_cpu_ns())) / n, static_cast<double>(loop_wall) / n);
 }
 
 __attribute__((noinline, noclone)) int descend(int n, const LaunchLoop& loop) {
@@ -310,6 +346,14 @@ const Config kLaunchConfigs[] = {
     {"concurrent-cupti-deep-stack", Config::Preload::shim, true, "deep", "conckerneltrace\ncallstack\n", true},
 };
 
+// --exports: the log only, then each export beside it, as a user runs them.
+const Config kExportConfigs[] = {
+    {"log", Config::Preload::shim, true, "nosync", "conckerneltrace\n", true},
+    {"json", Config::Preload::shim, true, "nosync", "conckerneltrace\nexport json\n", true},
+    {"sqlite", Config::Preload::shim, true, "nosync", "conckerneltrace\nexport sqlite\n", true},
+    {"all", Config::Preload::shim, true, "nosync", "conckerneltrace\nexport json,sqlite\n", true},
+};
+
 // --allocations: profiled without memtrace, the allocation calls' trampolines jump
 // straight to the driver; with memtrace each pair makes two events.
 const Config kAllocationConfigs[] = {
@@ -428,13 +472,18 @@ double time_per_unit(const Config& c, long units, const Paths& paths) {
 struct LaunchTimes {
   double wall = 0;
   double cpu = 0;
+  double writer = 0;  // the writer thread's CPU time per launch
+  double loop = 0;    // wall time per launch in the loop of launches, before the wait
 };
 
-LaunchTimes launch_times(const Config& c, long launches, const Paths& paths) {
+LaunchTimes launch_times(const Config& c, long launches, const Paths& paths,
+                         const std::vector<std::string>& more_env = {}) {
+  std::vector<std::string> env = child_environment(c, paths);
+  env.insert(env.end(), more_env.begin(), more_env.end());
   const std::string out = run_child_process({paths.self, "--child", std::to_string(launches), c.workload},
-                                            child_environment(c, paths), c.name, paths.dir + "/stderr");
+                                            std::move(env), c.name, paths.dir + "/stderr");
   LaunchTimes t;
-  if (std::sscanf(out.c_str(), "%lf %lf", &t.wall, &t.cpu) != 2) {
+  if (std::sscanf(out.c_str(), "%lf %lf %lf %lf", &t.wall, &t.cpu, &t.writer, &t.loop) != 4) {
     std::fprintf(stderr, "launch_overhead: configuration '%s' printed '%s'\n", c.name, out.c_str());
     std::exit(1);
   }
@@ -448,12 +497,15 @@ double median_of(std::vector<double> v) {
 
 // Each time of a LaunchTimes on its own.
 LaunchTimes median_of(const std::vector<LaunchTimes>& v) {
-  std::vector<double> wall, cpu;
+  std::vector<double> wall, cpu, writer, loop;
   for (const LaunchTimes& t : v) {
     wall.push_back(t.wall);
     cpu.push_back(t.cpu);
+    writer.push_back(t.writer);
+    loop.push_back(t.loop);
   }
-  return {median_of(std::move(wall)), median_of(std::move(cpu))};
+  return {median_of(std::move(wall)), median_of(std::move(cpu)), median_of(std::move(writer)),
+          median_of(std::move(loop))};
 }
 
 // Each configuration's median of `measure(config)` over `rounds` runs, interleaved.
@@ -542,6 +594,25 @@ void report_times(long launches, int rounds, const Paths& paths) {
   added("concurrent-excluded", "concurrent");
 }
 
+void report_export_times(long launches, int rounds, const Paths& paths) {
+  // On the simulated driver, kernels without launch latency: the host's pace, not the
+  // simulated GPU's, is the wall time.
+  std::vector<std::string> env;
+  if (!paths.sim.empty()) env.push_back("SIMCUDA_LAUNCH_LATENCY_NS=0");
+  std::map<std::string, LaunchTimes> times =
+      median_times(kExportConfigs, rounds, [&](const Config& c) { return launch_times(c, launches, paths, env); });
+  std::printf("%s driver, conckerneltrace with CUPTI, %ld launches x %d rounds, medians per launch: the\n"
+              "application's wall ns in its loop of launches, and to the last completion, each against the log only;\n"
+              "the writer thread's CPU ns per record, and records a second on one core at that cost\n",
+              paths.sim.empty() ? "real" : "simulated", launches, rounds);
+  const LaunchTimes& log = times["log"];
+  for (const auto& c : kExportConfigs) {
+    const LaunchTimes& t = times[c.name];
+    std::printf("  %-7s loop %8.1f %5.2fx  completed %9.1f %5.2fx  writer %8.1f ns %6.2f M records/s\n", c.name,
+                t.loop, t.loop / log.loop, t.wall, t.wall / log.wall, t.writer, t.writer > 0 ? 1e3 / t.writer : 0.0);
+  }
+}
+
 // What ran the instructions, in the table's columns.
 enum Part { profiler, driver, cupti, system, program, kParts };
 
@@ -617,8 +688,9 @@ Instructions instructions_per_launch(const Config& c, long launches, const Paths
 // Each configuration's row is that of the round whose profiler count is the median: how
 // the threads interleave moves work between them (resolving, batching, the collector's
 // rounds), and with it the count, from run to run.
+// `baseline`: the configuration the "added" columns subtract.
 void report_instructions(std::span<const Config> configs, const char* unit, long launches, int rounds,
-                         const Paths& paths) {
+                         const Paths& paths, const char* baseline = "plain") {
   std::map<std::string, Instructions> per_launch;
   for (const auto& c : configs) {
     std::vector<Instructions> runs;
@@ -627,11 +699,12 @@ void report_instructions(std::span<const Config> configs, const char* unit, long
               [](const Instructions& a, const Instructions& b) { return a.all[profiler] < b.all[profiler]; });
     per_launch[c.name] = runs[runs.size() / 2];
   }
-  const PartCosts& plain = per_launch["plain"].all;
+  const PartCosts& plain = per_launch[baseline].all;
   std::printf("%s driver, callgrind, instructions per %s (all threads; %ld minus %ld of them; the median of %d "
               "runs);\n"
-              "the C and C++ libraries' locks, allocations, clocks and thread-locals counted in their callers' columns\n",
-              paths.sim.empty() ? "real" : "simulated", unit, launches, launches / 4, rounds);
+              "the C and C++ libraries' locks, allocations, clocks and thread-locals counted in their callers' columns;\n"
+              "added: over %s\n",
+              paths.sim.empty() ? "real" : "simulated", unit, launches, launches / 4, rounds, baseline);
   std::printf("  %-27s %8s %8s   %s\n", "", "total", "added",
               "added in: profiler (calling thread)   driver    CUPTI    other");
   for (const auto& c : configs) {
@@ -707,6 +780,7 @@ int main(int argc, char** argv) {
   bool allocations = false;
   bool startup = false;
   bool memory = false;
+  bool exports = false;
   Paths paths;
   paths.self = argv[0];
   for (int i = 1; i < argc; ++i) {
@@ -721,15 +795,16 @@ int main(int argc, char** argv) {
     else if (a == "--allocations") allocations = true;
     else if (a == "--startup") startup = true;
     else if (a == "--memory") memory = true;
+    else if (a == "--exports") exports = true;
     else {
       std::fprintf(stderr,
-                   "usage: %s [--allocations | --startup | --memory] [--instructions] [--launches N] [--rounds R] [--shim PATH] [--minimal PATH] "
+                   "usage: %s [--allocations | --startup | --memory | --exports] [--instructions] [--launches N] [--rounds R] [--shim PATH] [--minimal PATH] "
                    "[--cupti PATH] [--real-driver]\n",
                    argv[0]);
       return 2;
     }
   }
-  if (launches <= 0) launches = count_instructions ? 4000 : memory ? 10'000'000 : 20000;
+  if (launches <= 0) launches = count_instructions ? 4000 : memory ? 10'000'000 : exports ? 100'000 : 20000;
   char dir_template[] = "/tmp/computeprof-bench-XXXXXX";
   if (!mkdtemp(dir_template)) return 1;
   paths.dir = dir_template;
@@ -740,11 +815,15 @@ int main(int argc, char** argv) {
   } else if (count_instructions) {
     if (allocations) {
       report_instructions(kAllocationConfigs, "cuMemAlloc+cuMemFree pair", launches, rounds, paths);
+    } else if (exports) {
+      report_instructions(kExportConfigs, "launch", launches, rounds, paths, "log");
     } else {
       report_instructions(kLaunchConfigs, "launch", launches, rounds, paths);
     }
   } else if (allocations) {
     report_allocation_times(launches, rounds, paths);
+  } else if (exports) {
+    report_export_times(launches, rounds, paths);
   } else {
     report_times(launches, rounds, paths);
   }

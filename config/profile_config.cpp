@@ -94,10 +94,10 @@ class ProblemReporter {
   std::size_t count_ = 0;
 };
 
-// "export json", "export sqlite", "export nvprof", or several in one line ("export json,sqlite").
+// "export json", "export json.gz", "export sqlite", "export nvprof", or several in one line ("export json,sqlite").
 void apply_exports(ProfileConfig& config, std::string_view value, std::size_t number, ProblemReporter& problems) {
   if (value.empty()) {
-    problems.line_problem(number, "export needs a format: json, sqlite or nvprof");
+    problems.line_problem(number, "export needs a format: json, json.gz, sqlite or nvprof");
     return;
   }
   while (!value.empty()) {
@@ -111,11 +111,31 @@ void apply_exports(ProfileConfig& config, std::string_view value, std::size_t nu
       config.exports.set(static_cast<std::size_t>(ExportFormat::sqlite));
     } else if (format == "nvprof") {
       config.exports.set(static_cast<std::size_t>(ExportFormat::nvprof));
+    } else if (format == "json.gz") {
+      config.exports.set(static_cast<std::size_t>(ExportFormat::json_gz));
     } else if (!format.empty()) {
       problems.line_problem(number,
-                            fmt::format("unknown export format '{}' (json, sqlite, nvprof), ignored", escape_for_warning(format)));
+                            fmt::format("unknown export format '{}' (json, json.gz, sqlite, nvprof), ignored", escape_for_warning(format)));
     }
   }
+}
+
+// exportlimit SIZE: bytes, or with a suffix K, M or G (powers of 1024), at least 1.
+void apply_export_limit(ProfileConfig& config, std::string_view value, std::size_t number, ProblemReporter& problems) {
+  std::uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+  const std::string_view suffix = value.substr(static_cast<std::size_t>(end - value.data()));
+  unsigned shift = 0;
+  if (suffix == "K" || suffix == "k") shift = 10;
+  if (suffix == "M" || suffix == "m") shift = 20;
+  if (suffix == "G" || suffix == "g") shift = 30;
+  const bool suffix_ok = suffix.empty() || shift != 0;
+  if (value.empty() || ec != std::errc() || !suffix_ok || n == 0 || n > (~std::uint64_t{0} >> shift)) {
+    problems.line_problem(number, fmt::format("exportlimit needs a size such as 500M (bytes, K, M, G), not '{}'; ignored",
+                                              escape_for_warning(value)));
+    return;
+  }
+  config.export_limit = n << shift;
 }
 
 // A number for launchskip, launchcount and callstack: decimal, not above `most`.
@@ -261,6 +281,10 @@ void apply_line(ProfileConfig& config, std::string_view line, std::size_t number
   }
   if (name == "export") {
     apply_exports(config, value, number, problems);
+    return;
+  }
+  if (name == "exportlimit") {
+    apply_export_limit(config, value, number, problems);
     return;
   }
   if (apply_kernel_filter(config, name, value, number, problems)) return;

@@ -26,10 +26,11 @@ inline constexpr std::size_t kOptionCount = 0
 
 enum class LogFormat { kvp, csv };
 
-// Files beside the classic logs, one per process (`export json`, `export sqlite`).
-// nvprof: a database in nvprof's own schema (`.nvvp`), for the tools that read nvprof's files.
-enum class ExportFormat : unsigned char { json, sqlite, nvprof };
-inline constexpr std::size_t kExportFormatCount = 3;
+// Files beside the classic logs, one per process (`export json`, `export sqlite`,
+// `export json.gz`: the JSON trace gzip-compressed). nvprof: a database in nvprof's own
+// schema (`.nvvp`), for the tools that read nvprof's files.
+enum class ExportFormat : unsigned char { json, sqlite, nvprof, json_gz };
+inline constexpr std::size_t kExportFormatCount = 4;
 
 // capturerange nvtx NAME[@DOMAIN], capturerangeend stop|repeat:N: only what is issued
 // while a range of that name is open (on any thread) is profiled, for its first
@@ -55,6 +56,7 @@ struct ProfileConfig {
   KernelFilters kernel_filters;             // kernels, kernelexclude, launchskip, launchcount, kernelfilterscope
   unsigned callstack_depth = 0;             // callstack [DEPTH]: the frames kept of each call; 0: none
   CaptureRange capture_range;               // capturerange, capturerangeend
+  std::uint64_t export_limit = 0;           // exportlimit SIZE: the exports stop at SIZE bytes; 0: no limit
 
   bool exports_to(ExportFormat f) const { return exports.test(static_cast<std::size_t>(f)); }
 

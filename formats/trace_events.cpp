@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cstring>
 #include <iterator>
 
 #include "records/copy_kind.hpp"
@@ -42,67 +44,144 @@ std::string_view end_memory(records::CopyEnd end, const records::Record& r) {
   return "Unknown";
 }
 
-// "key": as the first member of an object or after a comma.
-class Args {
+// Events are written in place, as the classic log's lines are (record_writer.hpp):
+// room for an event's bound is made in the caller's string once, the event written
+// into it through a pointer, and the string cut back to what was written.
+class Room {
  public:
-  explicit Args(std::string& out) : out_(out) {}
-  std::string& key(std::string_view k) {
-    if (!first_) out_.push_back(',');
-    first_ = false;
-    append_json_string(out_, k);
-    out_.push_back(':');
-    return out_;
-  }
-  template <typename T>
-  void number(std::string_view k, T v) {
-    fmt::format_to(std::back_inserter(key(k)), "{}", v);
-  }
-  void string(std::string_view k, std::string_view v) { append_json_string(key(k), v); }
-  void dim3(std::string_view k, const records::Dim3& d) { fmt::format_to(std::back_inserter(key(k)), "[{},{},{}]", d.x, d.y, d.z); }
+  Room(std::string& out, std::size_t bound) : out_(out), at_(out.size()) { out.resize(at_ + bound); }
+  char* begin() { return out_.data() + at_; }
+  void keep(const char* end) { out_.resize(static_cast<std::size_t>(end - out_.data())); }
 
  private:
   std::string& out_;
-  bool first_ = true;
+  std::size_t at_;
 };
 
-void append_args(std::string& out, const records::Record& r, const GpuEventPlacement& where,
-                 std::span<const std::size_t> counters) {
-  out.append(",\"args\":{");
-  Args a(out);
-  a.number("device", where.device);
-  a.number("context", where.context);
-  a.number("stream", r.stream_id);
-  a.number("correlation", r.correlation_id);
-  a.string("method", r.method);
-  if (!r.api.empty()) a.string("api", r.api);
-  if (r.range_path != 0) a.string("nvtx range", records::range_table().path_text(r.range_path));
+template <std::size_t N>
+char* put(char* p, const char (&literal)[N]) {
+  std::memcpy(p, literal, N - 1);
+  return p + N - 1;
+}
+
+char* put(char* p, std::string_view s) {
+  std::memcpy(p, s.data(), s.size());
+  return p + s.size();
+}
+
+char* put_uint(char* p, std::uint64_t v) { return std::to_chars(p, p + 20, v).ptr; }
+
+char* put_micros(char* p, std::uint64_t ns) {
+  p = put_uint(p, ns / 1000);
+  const auto fraction = static_cast<unsigned>(ns % 1000);
+  p[0] = '.';
+  p[1] = static_cast<char>('0' + fraction / 100);
+  p[2] = static_cast<char>('0' + fraction / 10 % 10);
+  p[3] = static_cast<char>('0' + fraction % 10);
+  return p + 4;
+}
+
+// At most 2 * size + 2 characters (append_json_string's rules).
+char* put_json_string(char* p, std::string_view s) {
+  *p++ = '"';
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      *p++ = '\\';
+      *p++ = c;
+    } else {
+      *p++ = static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+    }
+  }
+  *p++ = '"';
+  return p;
+}
+
+char* put_track(char* p, TraceTrack track) {
+  p = put(p, ",\"pid\":");
+  p = put_uint(p, track.pid);
+  p = put(p, ",\"tid\":");
+  return put_uint(p, track.tid);
+}
+
+char* put_dim3(char* p, const records::Dim3& d) {
+  *p++ = '[';
+  p = put_uint(p, d.x);
+  *p++ = ',';
+  p = put_uint(p, d.y);
+  *p++ = ',';
+  p = put_uint(p, d.z);
+  *p++ = ']';
+  return p;
+}
+
+// What append_args writes at most, beside the method and counter names.
+constexpr std::size_t kArgsBound = 400;
+constexpr std::size_t kCounterBound = 32;  // beside its name
+
+std::size_t args_bound(const records::Record& r, std::span<const std::size_t> counters) {
+  std::size_t bound = kArgsBound + 2 * r.method.size();
+  if (r.range_path != 0) bound += 2 * records::range_table().path_text(r.range_path).size();
+  for (std::size_t id : counters) bound += config::legacy_counters()[id].name.size() + kCounterBound;
+  return bound;
+}
+
+// Only what a reader cannot derive (docs/format.md, "JSON trace"): the device is the
+// event's pid, the entry point the call's event (by correlation), a copy's direction
+// and memory kinds its name, its bandwidth bytes over dur.
+char* put_args(char* p, const records::Record& r, const GpuEventPlacement& where, std::span<const std::size_t> counters,
+               bool method_is_name) {
+  p = put(p, ",\"args\":{\"context\":");
+  p = put_uint(p, static_cast<std::uint64_t>(where.context));
+  p = put(p, ",\"stream\":");
+  p = put_uint(p, r.stream_id);
+  p = put(p, ",\"correlation\":");
+  p = put_uint(p, r.correlation_id);
+  if (!method_is_name) {
+    p = put(p, ",\"method\":");
+    p = put_json_string(p, r.method);
+  }
+  if (r.range_path != 0) {
+    p = put(p, ",\"nvtx range\":");
+    p = put_json_string(p, records::range_table().path_text(r.range_path));
+  }
   switch (r.kind) {
     case records::RecordKind::kernel:
-      a.dim3("grid", r.grid);
-      a.dim3("block", r.block);
-      a.number("registers per thread", r.registers);
-      a.number("static shared memory", r.static_smem);
-      a.number("dynamic shared memory", r.dynamic_smem);
-      if (r.occupancy) fmt::format_to(std::back_inserter(a.key("theoretical occupancy")), "{:.3f}", *r.occupancy);
+      p = put(p, ",\"grid\":");
+      p = put_dim3(p, r.grid);
+      p = put(p, ",\"block\":");
+      p = put_dim3(p, r.block);
+      p = put(p, ",\"registers per thread\":");
+      p = put_uint(p, r.registers);
+      if (r.static_smem != 0) {
+        p = put(p, ",\"static shared memory\":");
+        p = put_uint(p, r.static_smem);
+      }
+      if (r.dynamic_smem != 0) {
+        p = put(p, ",\"dynamic shared memory\":");
+        p = put_uint(p, r.dynamic_smem);
+      }
+      if (r.occupancy) {
+        p = put(p, ",\"theoretical occupancy\":");
+        p = std::to_chars(p, p + 32, static_cast<double>(*r.occupancy), std::chars_format::fixed, 3).ptr;
+      }
       for (std::size_t id : counters) {
         const records::CounterValue v = r.counter(id);
-        if (v.state == records::CounterValue::State::value) a.number(config::legacy_counters()[id].name, v.value);
-        if (v.state == records::CounterValue::State::unavailable) a.string(config::legacy_counters()[id].name, "n/a");
+        if (v.state == records::CounterValue::State::absent) continue;
+        p = put(p, ",\"");
+        p = put(p, config::legacy_counters()[id].name);
+        p = put(p, "\":");
+        p = v.state == records::CounterValue::State::value ? put_uint(p, v.value) : put(p, "\"n/a\"");
       }
       break;
     case records::RecordKind::memcpy:
-      a.number("bytes", r.transfer_bytes);
-      a.number("memtransferdir", static_cast<int>(r.transfer_dir));
-      if (r.host_mem_type) a.number("memtransferhostmemtype", static_cast<int>(*r.host_mem_type));
-      if (r.gputime_ns > 0) {
-        fmt::format_to(std::back_inserter(a.key("memory bandwidth (GB/s)")), "{:.3f}",
-                       static_cast<double>(r.transfer_bytes) / static_cast<double>(r.gputime_ns));
-      }
+    case records::RecordKind::memset:
+      p = put(p, ",\"bytes\":");
+      p = put_uint(p, r.transfer_bytes);
       break;
-    case records::RecordKind::memset: a.number("bytes", r.transfer_bytes); break;
     case records::RecordKind::graph: break;
   }
-  out.push_back('}');
+  *p++ = '}';
+  return p;
 }
 
 }  // namespace
@@ -123,7 +202,8 @@ void append_json_string(std::string& out, std::string_view s) {
 }
 
 void append_trace_micros(std::string& out, std::uint64_t ns) {
-  fmt::format_to(std::back_inserter(out), "{}.{:03}", ns / 1000, ns % 1000);
+  Room room(out, 32);
+  room.keep(put_micros(room.begin(), ns));
 }
 
 std::string gpu_event_name(const records::Record& r) {
@@ -141,44 +221,96 @@ std::string gpu_event_name(const records::Record& r) {
   return std::string(r.method);
 }
 
+void append_gpu_event_name(std::string& out, const records::Record& r) {
+  switch (r.kind) {
+    case records::RecordKind::kernel: append_json_string(out, records::demangled_name(r.method)); return;
+    case records::RecordKind::memcpy: {
+      const auto ends = records::copy_ends(r.method);
+      if (!ends) break;
+      out.append("\"Memcpy ");
+      out.push_back(end_letter(ends->source));
+      out.append("to");
+      out.push_back(end_letter(ends->destination));
+      out.append(" (");
+      out.append(end_memory(ends->source, r));
+      out.append(" -> ");
+      out.append(end_memory(ends->destination, r));
+      out.append(")\"");
+      return;
+    }
+    case records::RecordKind::memset: out.append("\"Memset (Device)\""); return;
+    case records::RecordKind::graph: break;
+  }
+  append_json_string(out, r.method);
+}
+
 void append_gpu_event(std::string& out, const records::Record& r, const GpuEventPlacement& where,
-                      std::span<const std::size_t> counters) {
-  auto it = std::back_inserter(out);
-  const std::string name = gpu_event_name(r);
+                      std::span<const std::size_t> counters, std::string_view quoted_name) {
+  // A graph's name is its method; a kernel's name, the demangled method, equals it only
+  // where it is not mangled.
+  const bool method_is_name = quoted_name.size() == r.method.size() + 2 &&
+                              quoted_name.substr(1, r.method.size()) == r.method;
+  // Both events of an async pair, each with its name.
+  constexpr std::size_t kEventBound = 256;
+  Room room(out, 2 * (kEventBound + quoted_name.size()) + args_bound(r, counters));
+  char* p = room.begin();
   if (where.async_id == 0) {
-    fmt::format_to(it, "{{\"ph\":\"X\",\"cat\":\"{}\",\"name\":", category(r.kind));
-    append_json_string(out, name);
-    fmt::format_to(it, ",\"pid\":{},\"tid\":{},\"ts\":", where.track.pid, where.track.tid);
-    append_trace_micros(out, where.start_ns);
-    out.append(",\"dur\":");
-    append_trace_micros(out, r.gputime_ns);
-    append_args(out, r, where, counters);
-    out.push_back('}');
+    p = put(p, "{\"ph\":\"X\",\"cat\":\"");
+    p = put(p, category(r.kind));
+    p = put(p, "\",\"name\":");
+    p = put(p, quoted_name);
+    p = put_track(p, where.track);
+    p = put(p, ",\"ts\":");
+    p = put_micros(p, where.start_ns);
+    p = put(p, ",\"dur\":");
+    p = put_micros(p, r.gputime_ns);
+    p = put_args(p, r, where, counters, method_is_name);
+    *p++ = '}';
+    room.keep(p);
     return;
   }
   // An async pair, matched by category and id, on its own track of the process.
-  fmt::format_to(it, "{{\"ph\":\"b\",\"cat\":\"{}\",\"id\":{},\"name\":", category(r.kind), where.async_id);
-  append_json_string(out, name);
-  fmt::format_to(it, ",\"pid\":{},\"tid\":{},\"ts\":", where.track.pid, where.track.tid);
-  append_trace_micros(out, where.start_ns);
-  append_args(out, r, where, counters);
-  fmt::format_to(it, "}},\n{{\"ph\":\"e\",\"cat\":\"{}\",\"id\":{},\"name\":", category(r.kind), where.async_id);
-  append_json_string(out, name);
-  fmt::format_to(it, ",\"pid\":{},\"tid\":{},\"ts\":", where.track.pid, where.track.tid);
-  append_trace_micros(out, where.start_ns + r.gputime_ns);
-  out.push_back('}');
+  for (const bool begin : {true, false}) {
+    p = begin ? put(p, "{\"ph\":\"b\",\"cat\":\"") : put(p, ",\n{\"ph\":\"e\",\"cat\":\"");
+    p = put(p, category(r.kind));
+    p = put(p, "\",\"id\":");
+    p = put_uint(p, where.async_id);
+    p = put(p, ",\"name\":");
+    p = put(p, quoted_name);
+    p = put_track(p, where.track);
+    p = put(p, ",\"ts\":");
+    p = put_micros(p, begin ? where.start_ns : where.start_ns + r.gputime_ns);
+    if (begin) p = put_args(p, r, where, counters, method_is_name);
+    *p++ = '}';
+  }
+  room.keep(p);
+}
+
+void append_gpu_event(std::string& out, const records::Record& r, const GpuEventPlacement& where,
+                      std::span<const std::size_t> counters) {
+  std::string name;
+  append_gpu_event_name(name, r);
+  append_gpu_event(out, r, where, counters, name);
 }
 
 void append_host_event(std::string& out, const records::Record& r, bool opencl, TraceTrack track, std::uint64_t start_ns,
                        std::span<const std::string> stack) {
-  auto it = std::back_inserter(out);
-  fmt::format_to(it, "{{\"ph\":\"X\",\"cat\":\"{}\",\"name\":", opencl ? "opencl_api" : "cuda_driver");
-  append_json_string(out, r.api.empty() ? std::string_view("unknown") : r.api);
-  fmt::format_to(it, ",\"pid\":{},\"tid\":{},\"ts\":", track.pid, track.tid);
-  append_trace_micros(out, start_ns);
-  out.append(",\"dur\":");
-  append_trace_micros(out, r.cputime_ns);
-  fmt::format_to(it, ",\"args\":{{\"correlation\":{}", r.correlation_id);
+  const std::string_view api = r.api.empty() ? std::string_view("unknown") : r.api;
+  constexpr std::size_t kHostBound = 256;
+  {
+    Room room(out, kHostBound + 2 * api.size());
+    char* p = room.begin();
+    p = opencl ? put(p, "{\"ph\":\"X\",\"cat\":\"opencl_api\",\"name\":") : put(p, "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":");
+    p = put_json_string(p, api);
+    p = put_track(p, track);
+    p = put(p, ",\"ts\":");
+    p = put_micros(p, start_ns);
+    p = put(p, ",\"dur\":");
+    p = put_micros(p, r.cputime_ns);
+    p = put(p, ",\"args\":{\"correlation\":");
+    p = put_uint(p, r.correlation_id);
+    room.keep(p);
+  }
   if (!stack.empty()) {
     out.append(",\"stack\":[");
     for (std::size_t i = 0; i < stack.size(); ++i) {
@@ -192,13 +324,21 @@ void append_host_event(std::string& out, const records::Record& r, bool opencl, 
 
 void append_flow(std::string& out, std::uint64_t id, TraceTrack from, std::uint64_t from_ns, TraceTrack to,
                  std::uint64_t to_ns) {
-  auto it = std::back_inserter(out);
-  fmt::format_to(it, "{{\"ph\":\"s\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":", id, from.pid, from.tid);
-  append_trace_micros(out, from_ns);
-  fmt::format_to(it, ",\"cat\":\"ac2g\",\"name\":\"ac2g\"}},\n{{\"ph\":\"f\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":", id,
-                 to.pid, to.tid);
-  append_trace_micros(out, to_ns);
-  out.append(",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
+  constexpr std::size_t kFlowBound = 400;
+  Room room(out, kFlowBound);
+  char* p = room.begin();
+  p = put(p, "{\"ph\":\"s\",\"id\":");
+  p = put_uint(p, id);
+  p = put_track(p, from);
+  p = put(p, ",\"ts\":");
+  p = put_micros(p, from_ns);
+  p = put(p, ",\"cat\":\"ac2g\",\"name\":\"ac2g\"},\n{\"ph\":\"f\",\"id\":");
+  p = put_uint(p, id);
+  p = put_track(p, to);
+  p = put(p, ",\"ts\":");
+  p = put_micros(p, to_ns);
+  p = put(p, ",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
+  room.keep(p);
 }
 
 void append_counter_event(std::string& out, std::uint64_t pid, std::string_view name, std::uint64_t at_ns,

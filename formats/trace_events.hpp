@@ -38,6 +38,12 @@ struct GpuEventPlacement {
 };
 void append_gpu_event(std::string& out, const records::Record& record, const GpuEventPlacement& where,
                       std::span<const std::size_t> counters);
+// The same with its name given, as append_gpu_event_name wrote it (a writer keeps the
+// names of the kernels it has seen: demangling is the costliest part of an event).
+void append_gpu_event(std::string& out, const records::Record& record, const GpuEventPlacement& where,
+                      std::span<const std::size_t> counters, std::string_view quoted_name);
+// gpu_event_name(record) as a JSON string.
+void append_gpu_event_name(std::string& out, const records::Record& record);
 
 // The complete event of the host call that made `record` (cat "cuda_driver" or
 // "opencl_api"); `stack`, when not empty, its call stack as args.stack (innermost first).

@@ -5,9 +5,11 @@
 #include <cerrno>
 #include <fmt/format.h>
 
+#include "config/distributed_rank.hpp"
 #include "config/report.hpp"
 #include "formats/range_trace_events.hpp"
 #include "records/range_table.hpp"
+#include "shim/output/export_batch.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/process/call_stacks.hpp"
 #include "shim/process/profiling_state.hpp"
@@ -26,16 +28,25 @@ std::uint64_t since(std::uint64_t wall_ns, std::uint64_t base_ns) { return wall_
 
 }  // namespace
 
-JsonTraceSink::JsonTraceSink(const config::Settings& settings, std::uint64_t viewer_event_limit)
-    : settings_(settings), viewer_event_limit_(viewer_event_limit) {
+JsonTraceSink::JsonTraceSink(const config::Settings& settings, TraceCompression compression,
+                             std::uint64_t viewer_event_limit)
+    : settings_(settings), gzip_(compression == TraceCompression::gzip), viewer_event_limit_(viewer_event_limit) {
   for (std::size_t id = 0; id < config::kLegacyCounterCount; ++id) {
     if (settings.config.counters.test(id)) counters_.push_back(id);
   }
 }
 
 void JsonTraceSink::begin() {
-  const std::string path = claim_export_path(settings_.log_template, ".json");
+  if (gzip_) {
+    std::string error;
+    if (!members_.start(error)) {
+      config::warn(fmt::format("export json.gz: {}; no compressed trace is written", error));
+      return;
+    }
+  }
+  const std::string path = claim_export_path(settings_.log_template, gzip_ ? ".json.gz" : ".json");
   if (!open_output_file(file_, path)) return;
+  make_tail();
   pid_ = static_cast<std::uint64_t>(getpid());
   std::string& out = next_event();
   formats::append_process_name(out, pid_, program_invocation_short_name, "CPU");
@@ -67,6 +78,7 @@ void JsonTraceSink::name_tracks(const ProfiledContext& context, formats::TraceTr
     formats::append_json_string(device, context.device_name);
     device.push_back('}');
     devices_.push_back(std::move(device));
+    make_tail();
   }
   if (named_threads_.emplace(gpu.pid, gpu.tid).second) {
     formats::append_thread_name(next_event(), gpu, fmt::format("stream {}", gpu.tid));
@@ -75,11 +87,26 @@ void JsonTraceSink::name_tracks(const ProfiledContext& context, formats::TraceTr
 
 void JsonTraceSink::settle_base() {
   if (base_ns_ != 0) return;
-  base_ns_ = export_base_wall_ns();
+  const ExportClocks clocks = export_base_clocks();
+  base_ns_ = clocks.wall_ns;
+  base_monotonic_ns_ = clocks.monotonic_ns;
+}
+
+std::string_view JsonTraceSink::event_name(const records::Record& r) {
+  if (r.kind == records::RecordKind::kernel) {
+    if (auto it = kernel_names_.find(r.method); it != kernel_names_.end()) return it->second;
+    std::string name;
+    formats::append_gpu_event_name(name, r);
+    return kernel_names_.emplace(std::string(r.method), std::move(name)).first->second;
+  }
+  scratch_name_.clear();
+  formats::append_gpu_event_name(scratch_name_, r);
+  return scratch_name_;
 }
 
 void JsonTraceSink::write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) {
-  if (!file_.is_open() || ended_ || event.unknown) return;
+  // Past the export limit, memory events stop with the records.
+  if (!file_.is_open() || ended_ || event.unknown || left_out_ != 0) return;
   settle_base();
   const auto use = ledger.devices().find(event.device);
   if (use == ledger.devices().end()) return;
@@ -92,12 +119,26 @@ void JsonTraceSink::write_memory(const records::MemoryEvent& event, const record
   formats::append_counter_event(next_event(), event.device, "GPU memory (bytes)", since(event.wall_ns, base_ns_), series);
 }
 
+bool JsonTraceSink::past_limit() {
+  const std::uint64_t limit = settings_.config.export_limit;
+  // A compressed trace's size is known at its write-throughs only.
+  const std::uint64_t pending = gzip_ ? 0 : buffer_.size();
+  if (limit == 0 || (left_out_ == 0 && bytes_written_ + pending + tail_.size() < limit)) return false;
+  ++left_out_;
+  return true;
+}
+
 void JsonTraceSink::write(const ProfiledContext& context, const records::Record& r) {
-  if (!file_.is_open() || ended_) return;
+  if (!file_.is_open() || ended_ || past_limit()) return;
   settle_base();
   const formats::TraceTrack host{pid_, r.thread_id};
   const formats::TraceTrack gpu{device_pid(context), r.stream_id};
-  name_tracks(context, host, gpu);
+  if (host.pid != last_host_.pid || host.tid != last_host_.tid || gpu.pid != last_gpu_.pid ||
+      gpu.tid != last_gpu_.tid) {
+    name_tracks(context, host, gpu);
+    last_host_ = host;
+    last_gpu_ = gpu;
+  }
   const std::uint64_t host_ns = since(context.origin.wall_ns + r.timestamp_ns, base_ns_);
   const std::uint64_t gpu_ns = since(r.gpu_start_ns, base_ns_);
   // A graph launch's nodes share its call: one host event. No flow to them: a flow's end
@@ -114,7 +155,8 @@ void JsonTraceSink::write(const ProfiledContext& context, const records::Record&
     last_host_correlation_ = r.correlation_id;
   }
   formats::GpuEventPlacement where{gpu, gpu_ns, graph_node ? r.correlation_id : 0, context.device, context.number};
-  formats::append_gpu_event(next_event(), r, where, counters_);
+  const std::string_view name = event_name(r);
+  formats::append_gpu_event(next_event(), r, where, counters_, name);
   if (first_of_call && !graph_node) formats::append_flow(next_event(), ++flows_, host, host_ns, gpu, gpu_ns);
 }
 
@@ -133,42 +175,83 @@ void JsonTraceSink::write_range(const records::RangeEvent& event) {
   formats::append_range_event(next_event(), event, pid_, base_ns_);
 }
 
-std::string JsonTraceSink::tail() const {
-  std::string out = "\n],\"deviceProperties\":[";
+void JsonTraceSink::make_tail() {
+  std::string text = "\n],\"deviceProperties\":[";
   for (std::size_t i = 0; i < devices_.size(); ++i) {
-    if (i > 0) out.push_back(',');
-    out += devices_[i];
+    if (i > 0) text.push_back(',');
+    text += devices_[i];
   }
-  out += "],\"traceName\":";
-  formats::append_json_string(out, file_.path());
-  out += "}\n";
-  return out;
+  text += "],\"traceName\":";
+  formats::append_json_string(text, file_.path());
+  text += "}\n";
+  tail_.clear();
+  if (!gzip_) {
+    tail_ = std::move(text);
+  } else if (!members_.append_member(text, tail_)) {
+    config::warn(fmt::format("export json.gz '{}': zlib cannot compress; the trace stops here", file_.path()));
+    file_.close();
+  }
 }
 
-void JsonTraceSink::flush() {
+void JsonTraceSink::write_through() {
   if (!file_.is_open()) return;
+  last_write_ = std::chrono::steady_clock::now();
+  std::string header;
   if (!header_written_) {
     settle_base();
     // Kineto's layout; "ms" is a display hint to chrome://tracing (times are always
     // microseconds there), while Perfetto would read "ns" as the times' own unit.
-    file_.append(fmt::format(
-        "{{\"schemaVersion\":1,\"displayTimeUnit\":\"ms\",\"baseTimeNanoseconds\":{},\"traceEvents\":[\n", base_ns_));
+    header = fmt::format("{{\"schemaVersion\":1,\"displayTimeUnit\":\"ms\",\"baseTimeNanoseconds\":{},"
+                         "\"baseTimeMonotonicNanoseconds\":{},",
+                         base_ns_, base_monotonic_ns_);
+    if (const auto rank = config::distributed_rank(config::process_env, nullptr)) {
+      fmt::format_to(std::back_inserter(header), "\"distributedInfo\":{{\"rank\":{},\"world_size\":{}}},", rank->rank,
+                     rank->world_size);
+    }
+    header += "\"traceEvents\":[\n";
     header_written_ = true;
   }
-  file_.append(buffer_);
+  if (!gzip_) {
+    file_.append(header);
+    file_.append(buffer_);
+    bytes_written_ += header.size() + buffer_.size();
+  } else if (!header.empty() || !buffer_.empty()) {
+    // The header goes into the first events' member: no member of its own.
+    if (!header.empty()) buffer_.insert(0, header);
+    compressed_.clear();
+    if (!members_.append_member(buffer_, compressed_)) {
+      config::warn(fmt::format("export json.gz '{}': zlib cannot compress; the trace stops here", file_.path()));
+      buffer_.clear();
+      file_.close();
+      return;
+    }
+    file_.append(compressed_);
+    bytes_written_ += compressed_.size();
+  }
   buffer_.clear();
-  file_.flush_with_tail(tail());
+  file_.flush_with_tail(tail_);
 }
+
+void JsonTraceSink::flush() {
+  if (!header_written_ || export_batch_due(buffer_.size(), kExportBatchBytes, last_write_)) write_through();
+}
+
+void JsonTraceSink::checkpoint() { write_through(); }
 
 void JsonTraceSink::end() {
   if (ended_) return;
-  flush();
+  write_through();
+  if (left_out_ != 0 && file_.is_open()) {
+    config::warn(fmt::format("export {} '{}' stopped at the export limit of {} bytes: {} records left out of it",
+                             gzip_ ? "json.gz" : "json", file_.path(), settings_.config.export_limit, left_out_));
+  }
   file_.close();
   ended_ = true;
 }
 
 void JsonTraceSink::abandon() {
   buffer_.clear();
+  members_.abandon();
   file_.abandon();
 }
 

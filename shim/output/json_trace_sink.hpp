@@ -1,25 +1,35 @@
 #pragma once
-// `export json`: one Chrome trace of the whole process (docs/format.md, "JSON trace"):
-// a track per GPU and stream, the calls on their threads' tracks, a flow from each call
-// to its GPU work. The file is valid JSON after every flush: the closing part is
-// written after the last event each time and replaced by the next events.
+// `export json` and `export json.gz`: one Chrome trace of the whole process
+// (docs/format.md, "JSON trace"): a track per GPU and stream, the calls on their
+// threads' tracks, a flow from each call to its GPU work. Events are formatted in place
+// into one buffer reused for the life of the sink. The file is valid JSON (a valid
+// gzip file of it) after every write-through: the closing part is written after the
+// last event each time and replaced by the next events; with gzip, each write-through
+// is complete gzip members, the closing part one of its own.
+#include <chrono>
 #include <cstdint>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "formats/log_file.hpp"
 #include "formats/trace_events.hpp"
+#include "shim/output/gzip_members.hpp"
 #include "shim/output/record_sink.hpp"
 
 namespace computeprof::shim {
+
+// `export json` or `export json.gz`.
+enum class TraceCompression { none, gzip };
 
 class JsonTraceSink final : public RecordSink {
  public:
   // Viewers (Perfetto UI, chrome://tracing) struggle beyond this many events.
   static constexpr std::uint64_t kViewerEventLimit = 1'000'000;
 
-  explicit JsonTraceSink(const config::Settings& settings, std::uint64_t viewer_event_limit = kViewerEventLimit);
+  JsonTraceSink(const config::Settings& settings, TraceCompression compression,
+                std::uint64_t viewer_event_limit = kViewerEventLimit);
 
   void begin() override;
   void write(const ProfiledContext& context, const records::Record& record) override;
@@ -28,7 +38,9 @@ class JsonTraceSink final : public RecordSink {
   // NVTX ranges and marks on their threads' tracks (formats/range_trace_events.hpp); a
   // thread NVTX named has that name.
   void write_range(const records::RangeEvent& event) override;
+  // Writes through when a batch is large or old enough (export_batch.hpp).
   void flush() override;
+  void checkpoint() override;
   void end() override;
   void abandon() override;
 
@@ -36,25 +48,50 @@ class JsonTraceSink final : public RecordSink {
   // Starts the next event in the buffer (the separator after the previous one).
   std::string& next_event();
   void name_tracks(const ProfiledContext& context, formats::TraceTrack host, formats::TraceTrack gpu);
-  std::string tail() const;
+  // The quoted name of the record's GPU event: kernels' from the names seen before.
+  std::string_view event_name(const records::Record& record);
+  void make_tail();
+  void write_through();
   // The trace's time 0 (log_paths.hpp, export_base_wall_ns), fixed at its first event.
   void settle_base();
 
+  struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+
   const config::Settings& settings_;
+  const bool gzip_;
   std::vector<std::size_t> counters_;  // the configured legacy counters
   formats::LogFile file_;
-  std::string buffer_;
-  std::uint64_t base_ns_ = 0;  // wall clock; event times count from here
+  std::string buffer_;      // events not yet written
+  std::string compressed_;  // gzip members of them
+  std::string tail_;        // the closing part, made again when devices are added
+  GzipMembers members_;
+  std::chrono::steady_clock::time_point last_write_{};
+  std::uint64_t base_ns_ = 0;       // wall clock; event times count from here
+  std::uint64_t base_monotonic_ns_ = 0;
   bool header_written_ = false;
   std::uint64_t pid_ = 0;
   std::uint64_t events_ = 0;
   std::uint64_t flows_ = 0;
   std::uint64_t last_host_correlation_ = 0;
+  // The tracks of the last record, named already: most records share them.
+  formats::TraceTrack last_host_{~0ull, ~0ull};
+  formats::TraceTrack last_gpu_{~0ull, ~0ull};
   std::set<std::uint64_t> named_processes_;
   std::set<std::pair<std::uint64_t, std::uint64_t>> named_threads_;
+  std::unordered_map<std::string, std::string, StringHash, std::equal_to<>> kernel_names_;
+  std::string scratch_name_;
   std::vector<std::string> devices_;  // deviceProperties entries
   std::uint64_t viewer_event_limit_;
   bool warned_limit_ = false;
+  // exportlimit: the bytes written to the file so far, and the records left out once
+  // the trace reached the limit.
+  std::uint64_t bytes_written_ = 0;
+  std::uint64_t left_out_ = 0;
+  // Whether the trace reached the export limit; counts the record left out if so.
+  bool past_limit();
   bool ended_ = false;
 };
 

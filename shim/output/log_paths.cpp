@@ -1,5 +1,7 @@
 #include "shim/output/log_paths.hpp"
 
+#include <time.h>
+
 #include <fcntl.h>
 #include <limits.h>
 #include <unistd.h>
@@ -77,6 +79,19 @@ std::uint64_t export_base_wall_ns() {
   const ProcessProfile& profile = process_profile();
   if (profile.cuda.settings.enabled && profile.cuda.settings.config.memtrace) return profile_loaded_wall_ns();
   return first_context_origin().wall_ns;
+}
+
+ExportClocks export_base_clocks() {
+  const std::uint64_t wall = export_base_wall_ns();
+  // The two clocks read back to back now; the base is that far back on both.
+  timespec m{}, w{};
+  clock_gettime(CLOCK_MONOTONIC, &m);
+  clock_gettime(CLOCK_REALTIME, &w);
+  const auto ns = [](const timespec& t) {
+    return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(t.tv_nsec);
+  };
+  const std::uint64_t ago = ns(w) > wall ? ns(w) - wall : 0;
+  return {wall, ns(m) > ago ? ns(m) - ago : 0};
 }
 
 }  // namespace computeprof::shim

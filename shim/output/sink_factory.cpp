@@ -27,7 +27,12 @@ SinkList make_process_sinks() {
   const ProcessProfile& profile = process_profile();
   const config::Settings& settings = profile.cuda.settings.enabled ? profile.cuda.settings : profile.opencl.settings;
   SinkList sinks;
-  if (settings.config.exports_to(config::ExportFormat::json)) sinks.push_back(std::make_unique<JsonTraceSink>(settings));
+  if (settings.config.exports_to(config::ExportFormat::json)) {
+    sinks.push_back(std::make_unique<JsonTraceSink>(settings, TraceCompression::none));
+  }
+  if (settings.config.exports_to(config::ExportFormat::json_gz)) {
+    sinks.push_back(std::make_unique<JsonTraceSink>(settings, TraceCompression::gzip));
+  }
   if (settings.config.exports_to(config::ExportFormat::sqlite)) {
     sinks.push_back(std::make_unique<SqliteExportSink>(settings));
   }

@@ -1,8 +1,10 @@
 #include "shim/output/sqlite_export_sink.hpp"
 
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
@@ -11,6 +13,7 @@
 #include "records/copy_kind.hpp"
 #include "records/kernel_names.hpp"
 #include "records/range_table.hpp"
+#include "shim/output/export_batch.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/output/sqlite_schema.hpp"
 #include "shim/process/call_stacks.hpp"
@@ -120,16 +123,40 @@ bool SqliteExportSink::open(const std::string& path) {
   if (!open_output_file(file_, path)) return false;
   // A journal left by an earlier database at this path would be rolled back into the new one.
   ::unlink((file_.path() + "-journal").c_str());
-  if (sql_->open_v2(file_.path().c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, nullptr) != SQLITE_OK) {
+  // NOMUTEX: only the writer uses the connection, one call at a time (record_sink.hpp);
+  // SQLite's own locks around every call would cost more than the rows.
+  if (sql_->open_v2(file_.path().c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
+                    nullptr) != SQLITE_OK) {
     fail("cannot open");
     return false;
   }
   // A killed process loses at most the batch in flight: the journal rolls it back when
-  // the database is next opened. Syncing to disk is not needed for that.
-  if (!exec("PRAGMA synchronous=OFF") || !exec("BEGIN") || !exec(sqlite_schema().c_str())) return false;
+  // the database is next opened. Syncing to disk is not needed for that (only a crash
+  // of the machine would need it). The journal is truncated after each commit rather
+  // than deleted: no file made and removed per transaction.
+  if (!exec("PRAGMA synchronous=OFF") || !exec("PRAGMA journal_mode=TRUNCATE") || !exec("BEGIN") ||
+      !exec(sqlite_schema().c_str())) {
+    return false;
+  }
   for (std::size_t i = 0; i < kStatements; ++i) {
     if (sql_->prepare_v2(db_, kStatementSql[i], -1, &statements_[i], nullptr) != SQLITE_OK) {
       fail(kStatementSql[i]);
+      return false;
+    }
+  }
+  for (const Statement s : kGrouped) {
+    // "... VALUES (?, ...)" with its row repeated.
+    const std::string_view single = kStatementSql[s];
+    const std::string_view row = single.substr(single.rfind('('));
+    columns_[s] = static_cast<std::size_t>(std::count(row.begin(), row.end(), '?'));
+    std::string sql(single);
+    for (std::size_t i = 1; i < kRowsPerInsert; ++i) {
+      sql += ", ";
+      sql += row;
+    }
+    waiting_[s].reserve(columns_[s] * kRowsPerInsert);
+    if (sql_->prepare_v2(db_, sql.c_str(), -1, &grouped_[s], nullptr) != SQLITE_OK) {
+      fail(kStatementSql[s]);
       return false;
     }
   }
@@ -139,16 +166,18 @@ bool SqliteExportSink::open(const std::string& path) {
 void SqliteExportSink::begin() {
   const std::string path = claim_export_path(settings_.log_template, ".sqlite");
   if (!open(path)) return;
-  base_ns_ = static_cast<std::int64_t>(export_base_wall_ns());
+  const ExportClocks clocks = export_base_clocks();
+  base_ns_ = static_cast<std::int64_t>(clocks.wall_ns);
   const std::int64_t pid = getpid();
   global_pid_ = pid << 24;
   const std::string start = fmt::format(
       "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES ({}, '{}', '{}');"
       "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_SCHEMA_VERSION', '3.16.1'), "
-      "('EXPORT_PRODUCT_VERSION', 'computeprof " COMPUTEPROF_VERSION "'), ('COMPUTEPROF_SCHEMA_VERSION', '1');"
+      "('EXPORT_PRODUCT_VERSION', 'computeprof " COMPUTEPROF_VERSION "'), ('COMPUTEPROF_SCHEMA_VERSION', '1'), "
+      "('COMPUTEPROF_BASE_MONOTONIC_NS', '{}');"
       "INSERT INTO PROCESSES VALUES ({}, {}, ",
       base_ns_, format_time(static_cast<std::uint64_t>(base_ns_), true),
-      format_time(static_cast<std::uint64_t>(base_ns_), false), global_pid_, pid);
+      format_time(static_cast<std::uint64_t>(base_ns_), false), clocks.monotonic_ns, global_pid_, pid);
   std::string process = start;
   process += '\'';
   for (const char* c = program_invocation_short_name; *c; ++c) process += *c == '\'' ? std::string("''") : std::string(1, *c);
@@ -168,13 +197,34 @@ void SqliteExportSink::insert_text(Statement s, std::int64_t id, std::string_vie
   if (!db_) return;
   sqlite3_stmt* st = statements_[s];
   sql_->bind_int64(st, 1, id);
-  sql_->bind_text(st, 2, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  sql_->bind_text(st, 2, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
   if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
   sql_->reset(st);
+  ++rows_;
 }
 
 void SqliteExportSink::insert(Statement s, std::initializer_list<std::optional<std::int64_t>> values) {
   if (!db_) return;
+  ++rows_;
+  if (grouped_[s]) {
+    std::vector<std::optional<std::int64_t>>& waiting = waiting_[s];
+    waiting.insert(waiting.end(), values.begin(), values.end());
+    if (waiting.size() < columns_[s] * kRowsPerInsert) return;
+    sqlite3_stmt* st = grouped_[s];
+    int column = 1;
+    for (const auto& v : waiting) {
+      if (v) {
+        sql_->bind_int64(st, column, *v);
+      } else {
+        sql_->bind_null(st, column);
+      }
+      ++column;
+    }
+    waiting.clear();
+    if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
+    sql_->reset(st);
+    return;
+  }
   sqlite3_stmt* st = statements_[s];
   int column = 1;
   for (const auto& v : values) {
@@ -189,13 +239,42 @@ void SqliteExportSink::insert(Statement s, std::initializer_list<std::optional<s
   sql_->reset(st);
 }
 
+void SqliteExportSink::insert_waiting_rows() {
+  for (const Statement s : kGrouped) {
+    std::vector<std::optional<std::int64_t>>& waiting = waiting_[s];
+    sqlite3_stmt* st = statements_[s];
+    for (std::size_t row = 0; db_ && row < waiting.size(); row += columns_[s]) {
+      for (std::size_t c = 0; c < columns_[s]; ++c) {
+        const auto& v = waiting[row + c];
+        if (v) {
+          sql_->bind_int64(st, static_cast<int>(c + 1), *v);
+        } else {
+          sql_->bind_null(st, static_cast<int>(c + 1));
+        }
+      }
+      if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
+      sql_->reset(st);
+    }
+    waiting.clear();
+  }
+}
+
 bool SqliteExportSink::in_transaction() {
   if (!db_) return false;
   if (!in_transaction_) {
     if (!exec("BEGIN")) return false;
     in_transaction_ = true;
+    rows_ = 0;
+    transaction_begun_ = std::chrono::steady_clock::now();
   }
   return true;
+}
+
+const SqliteExportSink::KernelNames& SqliteExportSink::kernel_names(std::string_view method) {
+  if (auto it = kernel_names_.find(method); it != kernel_names_.end()) return it->second;
+  const std::string demangled = records::demangled_name(method);
+  const KernelNames names{string_id_of(demangled), string_id_of(records::base_name(demangled)), string_id_of(method)};
+  return kernel_names_.emplace(std::string(method), names).first->second;
 }
 
 void SqliteExportSink::insert_call(std::int64_t start, std::int64_t end, std::int64_t event_class, std::uint32_t thread,
@@ -223,7 +302,7 @@ void SqliteExportSink::insert_call(std::int64_t start, std::int64_t end, std::in
 void SqliteExportSink::write_memory(const records::MemoryEvent& e, const records::MemoryLedger&) {
   // A free of an unknown address has no bytes to give back; a mapping's memory is its
   // cuMemCreate's, counted there.
-  if (e.unknown || e.kind == records::MemoryKind::mapping || !in_transaction()) return;
+  if (e.unknown || e.kind == records::MemoryKind::mapping || at_limit_ || !in_transaction()) return;
   const auto correlation = static_cast<std::int64_t>(e.correlation_id);
   const std::int64_t start = static_cast<std::int64_t>(e.start_ns) - base_ns_;
   const std::int64_t end = static_cast<std::int64_t>(e.wall_ns) - base_ns_;
@@ -295,6 +374,10 @@ void SqliteExportSink::write_range(const records::RangeEvent& e) {
 }
 
 void SqliteExportSink::write(const ProfiledContext& c, const records::Record& r) {
+  if (at_limit_) {
+    ++left_out_;
+    return;
+  }
   if (!in_transaction()) return;
   if (r.range_path != 0 && (r.correlation_id == 0 || r.correlation_id != last_call_)) {
     insert(range_path, {static_cast<std::int64_t>(r.correlation_id),
@@ -324,11 +407,11 @@ void SqliteExportSink::write(const ProfiledContext& c, const records::Record& r)
   const auto stream = static_cast<std::int64_t>(r.stream_id);
   switch (r.kind) {
     case records::RecordKind::kernel: {
-      const std::string demangled = records::demangled_name(r.method);
+      const KernelNames& names = kernel_names(r.method);
       const std::int64_t launch_type =
           r.api.find("Cooperative") != std::string_view::npos ? nsys::cooperative_single_device : nsys::regular;
       insert(kernel, {start, end, device, context, std::nullopt, stream, correlation, global_pid_,
-                      string_id_of(demangled), string_id_of(records::base_name(demangled)), string_id_of(r.method),
+                      names.demangled, names.base, names.mangled,
                       launch_type, r.cache_config_executed, r.registers, r.grid.x, r.grid.y, r.grid.z, r.block.x,
                       r.block.y, r.block.z, r.static_smem, r.dynamic_smem, 0, 0, correlation, std::nullopt,
                       std::nullopt, std::nullopt});
@@ -360,18 +443,39 @@ void SqliteExportSink::write(const ProfiledContext& c, const records::Record& r)
   }
 }
 
-void SqliteExportSink::flush() {
-  if (db_ && in_transaction_ && exec("COMMIT")) in_transaction_ = false;
+void SqliteExportSink::commit() {
+  if (!db_ || !in_transaction_) return;
+  insert_waiting_rows();
+  if (db_ && exec("COMMIT")) in_transaction_ = false;
+  const std::uint64_t limit = settings_.config.export_limit;
+  struct stat st{};
+  if (limit != 0 && db_ && ::stat(file_.path().c_str(), &st) == 0 && static_cast<std::uint64_t>(st.st_size) >= limit) {
+    at_limit_ = true;
+  }
 }
 
+void SqliteExportSink::flush() {
+  if (in_transaction_ && export_batch_due(rows_ + 1, kExportBatchRows, transaction_begun_)) commit();
+}
+
+void SqliteExportSink::checkpoint() { commit(); }
+
 void SqliteExportSink::end() {
-  flush();
+  commit();
+  if (left_out_ != 0 && db_) {
+    config::warn(fmt::format("export sqlite '{}' stopped at the export limit of {} bytes: {} records left out of it",
+                             file_.path(), settings_.config.export_limit, left_out_));
+  }
   close();
 }
 
 void SqliteExportSink::close() {
   if (!db_) return;
   for (sqlite3_stmt*& st : statements_) {
+    if (st) sql_->finalize(st);
+    st = nullptr;
+  }
+  for (sqlite3_stmt*& st : grouped_) {
     if (st) sql_->finalize(st);
     st = nullptr;
   }
@@ -385,6 +489,7 @@ void SqliteExportSink::abandon() {
   // carry a connection across fork).
   db_ = nullptr;
   for (sqlite3_stmt*& st : statements_) st = nullptr;
+  for (sqlite3_stmt*& st : grouped_) st = nullptr;
   file_.abandon();
 }
 

@@ -1,12 +1,14 @@
 #pragma once
 // `export sqlite`: one database of the whole process in the shape of nsys's SQLite
 // export (sqlite_schema.hpp, docs/format.md "SQLite database"). Rows are written by
-// the writer thread in one transaction per batch of records, committed at every flush:
-// a process killed at any point leaves a database that opens, with every batch before.
+// the writer thread through prepared statements, thousands to a transaction, committed
+// at every flush point and when a batch is large or old enough (export_batch.hpp): a
+// process killed at any point leaves a database that opens, with every batch before.
+#include <chrono>
 #include <cstdint>
-#include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "formats/log_file.hpp"
@@ -27,6 +29,7 @@ class SqliteExportSink final : public RecordSink {
   // An NVTX_EVENTS row (nsys's columns and eventType codes; the message as `text`).
   void write_range(const records::RangeEvent& event) override;
   void flush() override;
+  void checkpoint() override;
   void end() override;
   void abandon() override;
 
@@ -47,7 +50,14 @@ class SqliteExportSink final : public RecordSink {
     kStatements
   };
 
+  // The rows of the statements written most (RUNTIME, KERNEL) are inserted this many at
+  // once, one statement of as many rows: a statement's run costs about as much as a row.
+  static constexpr std::size_t kRowsPerInsert = 16;
+  static constexpr Statement kGrouped[] = {runtime, kernel};
+
   bool exec(const char* sql);
+  // Inserts the rows waiting for a group, one by one (before a commit).
+  void insert_waiting_rows();
   bool open(const std::string& path);
   void close();
   std::int64_t string_id_of(std::string_view text);
@@ -56,6 +66,14 @@ class SqliteExportSink final : public RecordSink {
   void insert_text(Statement s, std::int64_t id, std::string_view text);
   void fail(std::string_view what);
   bool in_transaction();
+  void commit();
+  // A kernel's three names' string ids (demangled, base, mangled), made once per kernel.
+  struct KernelNames {
+    std::int64_t demangled = 0;
+    std::int64_t base = 0;
+    std::int64_t mangled = 0;
+  };
+  const KernelNames& kernel_names(std::string_view method);
   // The call's RUNTIME row; with a stack, eventClass 67 (nsys's "CUDA backtrace") and its
   // CUDA_CALLCHAINS rows, written once per stack.
   void insert_call(std::int64_t start, std::int64_t end, std::int64_t event_class, std::uint32_t thread,
@@ -68,11 +86,26 @@ class SqliteExportSink final : public RecordSink {
   // Held open for the life of the database: the path stays claimed by this process.
   formats::LogFile file_;
   sqlite3_stmt* statements_[kStatements] = {};
+  // Per grouped statement: its statement of kRowsPerInsert rows, and the values of the
+  // rows waiting for it (fewer than that many rows).
+  sqlite3_stmt* grouped_[kStatements] = {};
+  std::vector<std::optional<std::int64_t>> waiting_[kStatements];
+  std::size_t columns_[kStatements] = {};
   bool in_transaction_ = false;
   std::int64_t base_ns_ = 0;
   std::int64_t global_pid_ = 0;
   std::uint64_t last_call_ = 0;  // correlation id of the last RUNTIME row
-  std::map<std::string, std::int64_t, std::less<>> string_ids_;
+  std::size_t rows_ = 0;  // in the open transaction
+  // exportlimit: the database reached it at a commit; the records left out since.
+  bool at_limit_ = false;
+  std::uint64_t left_out_ = 0;
+  std::chrono::steady_clock::time_point transaction_begun_{};
+  struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, std::int64_t, StringHash, std::equal_to<>> string_ids_;
+  std::unordered_map<std::string, KernelNames, StringHash, std::equal_to<>> kernel_names_;
   std::set<std::int64_t> devices_;
   std::set<std::uint32_t> stacks_;
 };

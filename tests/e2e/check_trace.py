@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Checks a computeprof JSON trace against the key-value log written beside it.
 
-    check_trace.py TRACE.json LOG [LOG ...]
+    check_trace.py TRACE.json|TRACE.json.gz LOG [LOG ...]
 
 The trace must parse as JSON; every complete event must nest on its track; every flow
 start must have its end, both at the start of an event on their tracks; the GPU events,
 in the order written, must be the logs' records in order (method and gputime equal).
 Prints "trace ok: ..." and exits 0, or prints each problem and exits 1.
 """
+import gzip
 import json
 import re
 import sys
@@ -27,7 +28,8 @@ def log_records(path):
 
 def main(argv):
     problems = []
-    with open(argv[1], encoding="utf-8") as f:
+    opener = gzip.open if argv[1].endswith(".gz") else open
+    with opener(argv[1], "rt", encoding="utf-8") as f:
         trace = json.load(f)
     events = trace["traceEvents"]
     if trace.get("displayTimeUnit") != "ms" or "baseTimeNanoseconds" not in trace:
@@ -74,8 +76,10 @@ def main(argv):
     if len(gpu) != len(records):
         problems.append(f"{len(gpu)} GPU events, {len(records)} log records")
     for i, (e, r) in enumerate(zip(gpu, records)):
-        if e["args"]["method"] != r["method"]:
-            problems.append(f"GPU event {i}: method {e['args']['method']}, log {r['method']}")
+        # No method arg where it is the name (a graph launch, a kernel not mangled).
+        method = e["args"].get("method", e["name"])
+        if method != r["method"]:
+            problems.append(f"GPU event {i}: method {method}, log {r['method']}")
         duration = e["dur"] if e["ph"] == "X" else None
         if duration is not None and f"{duration:.3f}" != r["gputime"]:
             problems.append(f"GPU event {i} ({r['method']}): dur {duration:.3f}, log gputime {r['gputime']}")

@@ -181,13 +181,38 @@ TEST_CASE("exports: a process killed after a flush point leaves a trace that par
   CHECK(query(database, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY") == std::vector<std::string>{"1"});
 }
 
+TEST_CASE("exports: json.gz killed after a flush point is a gzip file of a trace that parses, with distributedInfo",
+          "[e2e][exports]") {
+  auto o = profiling("export json.gz\n");
+  o.env["OMPI_COMM_WORLD_RANK"] = "1";
+  o.env["OMPI_COMM_WORLD_SIZE"] = "4";
+  const auto r = run_client("dlsym", "stop-then-kill", o);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 128 + SIGKILL);
+  const std::string log_path = o.directory + "/compute_profile.log";
+  const std::string trace = o.directory + "/compute_profile.json.gz";
+  CHECK(read_log(log_path).records.size() == 2);
+  CHECK(std::system(("gzip -t " + trace).c_str()) == 0);
+  CHECK(check_trace(trace, log_path).starts_with("trace ok: "));
+  const std::string command = std::string(PYTHON3_PATH) +
+                              " -c \"import gzip,json,sys; t=json.load(gzip.open(sys.argv[1])); "
+                              "print(t['distributedInfo'], t['baseTimeNanoseconds'] > 0, "
+                              "t['baseTimeMonotonicNanoseconds'] > 0)\" " + trace;
+  FILE* p = popen(command.c_str(), "r");
+  REQUIRE(p);
+  char line[256] = {};
+  CHECK(std::fgets(line, sizeof line, p) != nullptr);
+  pclose(p);
+  CHECK(std::string(line) == "{'rank': 1, 'world_size': 4} True True\n");
+}
+
 TEST_CASE("exports: named after the log template without %d, an unknown format is one warning", "[e2e][exports]") {
   auto o = profiling("export json\nexport pftrace\n");
   o.env["COMPUTE_PROFILE_LOG"] = "run_%d_%p.log";
   const auto r = run_client("dlsym", "bracket", o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.err == "computeprof: " + o.directory + "/profile.cfg:2: unknown export format 'pftrace' (json, sqlite, nvprof), "
+  CHECK(r.err == "computeprof: " + o.directory + "/profile.cfg:2: unknown export format 'pftrace' (json, json.gz, sqlite, nvprof), "
                  "ignored\n");
   std::vector<std::string> files = list_directory(o.directory);
   std::sort(files.begin(), files.end());

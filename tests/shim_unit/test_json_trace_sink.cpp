@@ -27,6 +27,17 @@ std::size_t count_of(const std::string& text, const std::string& what) {
   return n;
 }
 
+// What `command` prints, and whether it exited 0.
+std::string output_of(const std::string& command, bool& ok) {
+  std::string out;
+  FILE* p = popen(command.c_str(), "r");
+  REQUIRE(p);
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, p)) > 0;) out.append(buffer, n);
+  ok = pclose(p) == 0;
+  return out;
+}
+
 void collect(std::string_view line, void* lines) { static_cast<std::vector<std::string>*>(lines)->emplace_back(line); }
 
 }  // namespace
@@ -40,7 +51,7 @@ TEST_CASE("the trace ends like JSON after every flush, and says once when it gro
   std::vector<std::string> warnings;
   config::set_warning_sink(collect, &warnings);
   {
-    JsonTraceSink sink(settings, 20);
+    JsonTraceSink sink(settings, TraceCompression::none, 20);
     ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
     records::Record r;
     r.method = "_Z4spiny";
@@ -70,4 +81,78 @@ TEST_CASE("the trace ends like JSON after every flush, and says once when it gro
   CHECK(warnings == std::vector<std::string>{
                         "the JSON trace has more than 20 events: Perfetto UI and chrome://tracing may not open it "
                         "(Perfetto's trace_processor can)"});
+}
+
+TEST_CASE("json.gz: complete gzip members at each flush point, the trace the same as the plain one", "[exports]") {
+  char directory[] = "/tmp/computeprof-jsongz-XXXXXX";
+  REQUIRE(mkdtemp(directory));
+  config::Settings settings;
+  settings.log_template = std::string(directory) + "/trace.log";
+  const std::string path = std::string(directory) + "/trace.json.gz";
+  JsonTraceSink sink(settings, TraceCompression::gzip);
+  ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+  records::Record r;
+  r.method = "_Z4spiny";
+  r.api = "cuLaunchKernel";
+  sink.begin();
+  std::vector<std::string> texts;
+  for (std::uint64_t round = 0; round < 3; ++round) {
+    for (std::uint64_t i = 1; i <= 100; ++i) {
+      r.correlation_id = round * 100 + i;
+      sink.write(context, r);
+    }
+    sink.checkpoint();
+    // As a process killed now would leave it: a gzip file of the trace so far.
+    bool tested = false, decompressed = false;
+    output_of("gzip -t " + path + " 2>&1", tested);
+    CHECK(tested);
+    texts.push_back(output_of("gzip -dc " + path, decompressed));
+    CHECK(decompressed);
+    CHECK(count_of(texts.back(), "\"cat\":\"kernel\"") == (round + 1) * 100);
+    CHECK(count_of(texts.back(), "traceName") == 1);
+    CHECK(texts.back().ends_with("/trace.json.gz\"}\n"));
+  }
+  sink.end();
+  bool decompressed = false;
+  CHECK(output_of("gzip -dc " + path, decompressed) == texts.back());
+  CHECK(decompressed);
+  CHECK(texts.back().starts_with("{\"schemaVersion\":1,\"displayTimeUnit\":\"ms\",\"baseTimeNanoseconds\":"));
+}
+
+TEST_CASE("exportlimit: the trace stops before the first record at or past the limit, one line counts the rest",
+          "[exports]") {
+  char directory[] = "/tmp/computeprof-jsonlimit-XXXXXX";
+  REQUIRE(mkdtemp(directory));
+  config::Settings settings;
+  settings.log_template = std::string(directory) + "/trace.log";
+  settings.config.export_limit = 4096;
+  std::vector<std::string> warnings;
+  config::set_warning_sink(collect, &warnings);
+  {
+    JsonTraceSink sink(settings, TraceCompression::none);
+    ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+    records::Record r;
+    r.method = "_Z4spiny";
+    r.api = "cuLaunchKernel";
+    sink.begin();
+    for (std::uint64_t i = 1; i <= 100; ++i) {
+      r.correlation_id = i;
+      sink.write(context, r);
+      if (i == 1) sink.flush();
+    }
+    sink.end();
+  }
+  config::set_warning_sink(nullptr, nullptr);
+  const std::string path = std::string(directory) + "/trace.json";
+  const std::string text = read_text(path);
+  const std::size_t kept = count_of(text, "\"cat\":\"kernel\"");
+  REQUIRE(kept > 0);
+  REQUIRE(kept < 100);
+  // At or past the limit with its last record, below it without.
+  CHECK(text.size() >= 4096);
+  const std::size_t last_record = text.rfind(",\n{\"ph\":\"X\",\"cat\":\"cuda_driver\"");
+  const std::size_t tail = text.rfind("\n],\"deviceProperties\"");
+  CHECK(last_record + (text.size() - tail) < 4096);
+  CHECK(warnings == std::vector<std::string>{"export json '" + path + "' stopped at the export limit of 4096 bytes: " +
+                                             std::to_string(100 - kept) + " records left out of it"});
 }

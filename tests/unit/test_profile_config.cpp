@@ -143,8 +143,8 @@ TEST_CASE("export and summary: formats on one line or several, an unknown one is
   CHECK(bad.exports_to(ExportFormat::json));
   CHECK(bad.exports.count() == 1);
   CHECK(bad.summary);
-  CHECK(warnings.lines() == std::vector<std::string>{"cfg:1: unknown export format 'pftrace' (json, sqlite, nvprof), ignored",
-                                                     "cfg:2: export needs a format: json, sqlite or nvprof",
+  CHECK(warnings.lines() == std::vector<std::string>{"cfg:1: unknown export format 'pftrace' (json, json.gz, sqlite, nvprof), ignored",
+                                                     "cfg:2: export needs a format: json, json.gz, sqlite or nvprof",
                                                      "cfg:3: 'summary' takes no value; 'yes' ignored"});
 }
 
@@ -164,4 +164,24 @@ TEST_CASE("warnings escape the source name and the values they echo", "[config]"
   REQUIRE(warnings.lines().size() == 2);
   CHECK(warnings.lines()[0] == "a\\nb.cfg:1: enableonstart needs 0 or 1, not '1\\x0b0'; keeping 1");
   CHECK(warnings.lines()[1] == "a\\nb.cfg:2: unknown name '" + std::string(200, 'n') + "...', skipped");
+}
+
+TEST_CASE("exportlimit: a size in bytes, K, M or G, anything else one warning and no limit", "[config]") {
+  const auto limit_of = [](const std::string& line, std::vector<std::string>* warnings = nullptr) {
+    WarningCapture capture;
+    const ProfileConfig c = parse_profile_config(line + "\n", "cfg");
+    if (warnings) *warnings = capture.lines();
+    return c.export_limit;
+  };
+  CHECK(limit_of("exportlimit 4096") == 4096);
+  CHECK(limit_of("exportlimit 64K") == 65536);
+  CHECK(limit_of("exportlimit 500M") == 500ull << 20);
+  CHECK(limit_of("exportlimit 2G") == 2ull << 30);
+  std::vector<std::string> warnings;
+  CHECK(limit_of("exportlimit 5T", &warnings) == 0);
+  CHECK(warnings == std::vector<std::string>{"cfg:1: exportlimit needs a size such as 500M (bytes, K, M, G), not '5T'; ignored"});
+  CHECK(limit_of("exportlimit 0", &warnings) == 0);
+  CHECK(limit_of("exportlimit", &warnings) == 0);
+  CHECK(limit_of("exportlimit 99999999999999G", &warnings) == 0);
+  CHECK(warnings.size() == 1);
 }

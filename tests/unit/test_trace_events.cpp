@@ -29,12 +29,27 @@ Record kernel() {
 TEST_CASE("a kernel is a complete event on its GPU's stream track, with the log's fields as args", "[trace]") {
   std::string out;
   append_gpu_event(out, kernel(), {{0, 7}, 1'500, 0, 0, 1}, {});
+  // No device (the pid), no api (the call's event), no shared memory of 0.
   CHECK(out ==
         R"j({"ph":"X","cat":"kernel","name":"vecAdd(float const*, float const*, float*, int)","pid":0,"tid":7,)j"
-        R"j("ts":1.500,"dur":3.600,"args":{"device":0,"context":1,"stream":7,"correlation":42,)j"
-        R"j("method":"_Z6vecAddPKfS0_Pfi","api":"cuLaunchKernel","grid":[40,1,1],"block":[256,1,1],)j"
-        R"j("registers per thread":16,"static shared memory":0,"dynamic shared memory":128,)j"
-        R"j("theoretical occupancy":1.000}})j");
+        R"j("ts":1.500,"dur":3.600,"args":{"context":1,"stream":7,"correlation":42,)j"
+        R"j("method":"_Z6vecAddPKfS0_Pfi","grid":[40,1,1],"block":[256,1,1],)j"
+        R"j("registers per thread":16,"dynamic shared memory":128,"theoretical occupancy":1.000}})j");
+  // The name given as the writer keeps it: the same text.
+  std::string name, given;
+  append_gpu_event_name(name, kernel());
+  CHECK(name == R"j("vecAdd(float const*, float const*, float*, int)")j");
+  append_gpu_event(given, kernel(), {{0, 7}, 1'500, 0, 0, 1}, {}, name);
+  CHECK(given == out);
+}
+
+TEST_CASE("a kernel whose name is not mangled has no method arg: it is the name", "[trace]") {
+  Record r = kernel();
+  r.method = "vecAdd";
+  std::string out;
+  append_gpu_event(out, r, {{0, 7}, 0, 0, 0, 1}, {});
+  CHECK(out.find(R"j("name":"vecAdd",)j") != std::string::npos);
+  CHECK(out.find("method") == std::string::npos);
 }
 
 TEST_CASE("counters are args: values, and n/a where they could not be collected", "[trace]") {
@@ -62,7 +77,9 @@ TEST_CASE("copies and memsets: names of their kinds, bytes, direction and bandwi
   CHECK(gpu_event_name(c) == "Memcpy HtoD (Pinned -> Device)");
   std::string out;
   append_gpu_event(out, c, {{1, 3}, 0, 0, 1, 2}, {});
-  CHECK(out.ends_with(R"j("bytes":4096,"memtransferdir":0,"memtransferhostmemtype":1,"memory bandwidth (GB/s)":2.000}})j"));
+  // Direction and memory kinds are in the name, the bandwidth is bytes over dur.
+  CHECK(out == R"j({"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pinned -> Device)","pid":1,"tid":3,"ts":0.000,)j"
+               R"j("dur":2.048,"args":{"context":2,"stream":0,"correlation":0,"method":"memcpyHtoDasync","bytes":4096}})j");
   Record m;
   m.kind = RecordKind::memset;
   m.method = "memset";
@@ -107,4 +124,27 @@ TEST_CASE("memory in use is a counter event per device, one series per kind", "[
   CHECK(out ==
         "{\"ph\":\"C\",\"cat\":\"gpu_memory\",\"name\":\"GPU memory (bytes)\",\"pid\":0,\"tid\":0,\"ts\":11000.500,"
         "\"args\":{\"device total\":10289152,\"device\":5308416,\"pinned\":0}}");
+}
+
+TEST_CASE("events of the largest numbers fit the room made for them", "[trace]") {
+  constexpr std::uint64_t kMost = ~std::uint64_t{0};
+  Record r = kernel();
+  r.correlation_id = kMost;
+  r.stream_id = kMost;
+  r.gputime_ns = kMost;
+  r.cputime_ns = kMost;
+  r.grid = {~0u, ~0u, ~0u};
+  r.block = {~0u, ~0u, ~0u};
+  r.static_smem = ~0u;
+  r.dynamic_smem = ~0u;
+  std::string out;
+  append_flow(out, kMost, {kMost, kMost}, kMost, {kMost, kMost}, kMost);
+  CHECK(out.size() == 299);
+  out.clear();
+  append_host_event(out, r, false, {kMost, kMost}, kMost);
+  CHECK(out.ends_with(",\"args\":{\"correlation\":18446744073709551615}}"));
+  out.clear();
+  append_gpu_event(out, r, {{kMost, kMost}, kMost, kMost, 0, 1}, {});
+  CHECK(out.find("\"id\":18446744073709551615,") != std::string::npos);
+  CHECK(out.ends_with(",\"ts\":18446744073709551.614}"));  // start + dur, wrapped
 }
