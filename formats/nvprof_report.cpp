@@ -71,6 +71,26 @@ class TimeColumn {
   NvprofTimeUnit unit_;
 };
 
+// A trace's rows put in time order, their starts after the origin, and the time
+// columns' units chosen from them.
+struct TraceTimes {
+  std::vector<std::uint64_t> starts;
+  TimeColumn start_column;
+  TimeColumn duration_column;
+};
+
+template <typename Row>
+TraceTimes in_time_order(std::vector<Row>& rows, std::uint64_t origin_ns, const NvprofReportStyle& style) {
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.start_ns < b.start_ns; });
+  std::vector<std::uint64_t> starts, durations;
+  for (const Row& r : rows) {
+    starts.push_back(r.start_ns - std::min(r.start_ns, origin_ns));
+    durations.push_back(r.duration_ns);
+  }
+  TimeColumn start_column(style, starts), duration_column(style, durations);
+  return {std::move(starts), start_column, duration_column};
+}
+
 std::string quoted(std::string_view text) {
   std::string out = "\"";
   for (char c : text) {
@@ -205,13 +225,10 @@ std::string format_nvprof_summary(const std::vector<NvprofGpuRow>& gpu, const st
 
 std::string format_nvprof_gpu_trace(std::vector<NvprofGpuRow> rows, std::uint64_t origin_ns,
                                     const NvprofReportStyle& style, std::string_view prefix) {
-  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
-  std::vector<std::uint64_t> starts, durations;
-  for (const NvprofGpuRow& r : rows) {
-    starts.push_back(r.start_ns - std::min(r.start_ns, origin_ns));
-    durations.push_back(r.duration_ns);
-  }
-  const TimeColumn start_column(style, starts), duration_column(style, durations);
+  const TraceTimes times = in_time_order(rows, origin_ns, style);
+  const std::vector<std::uint64_t>& starts = times.starts;
+  const TimeColumn& start_column = times.start_column;
+  const TimeColumn& duration_column = times.duration_column;
   std::string out = result_line(prefix);
   auto it = std::back_inserter(out);
   if (style.csv) {
@@ -271,17 +288,14 @@ std::string format_nvprof_gpu_trace(std::vector<NvprofGpuRow> rows, std::uint64_
 
 std::string format_nvprof_api_trace(std::vector<NvprofApiRow> rows, const std::vector<NvprofGpuRow>& gpu,
                                     std::uint64_t origin_ns, const NvprofReportStyle& style, std::string_view prefix) {
-  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
   std::map<std::uint64_t, std::string> kernels;  // correlation id: the kernel it launched
   for (const NvprofGpuRow& g : gpu) {
     if (g.activity == NvprofActivity::kernel) kernels.emplace(g.correlation, nvprof_activity_name(g));
   }
-  std::vector<std::uint64_t> starts, durations;
-  for (const NvprofApiRow& r : rows) {
-    starts.push_back(r.start_ns - std::min(r.start_ns, origin_ns));
-    durations.push_back(r.duration_ns);
-  }
-  const TimeColumn start_column(style, starts), duration_column(style, durations);
+  const TraceTimes times = in_time_order(rows, origin_ns, style);
+  const std::vector<std::uint64_t>& starts = times.starts;
+  const TimeColumn& start_column = times.start_column;
+  const TimeColumn& duration_column = times.duration_column;
   std::string out = result_line(prefix);
   auto it = std::back_inserter(out);
   if (style.csv) {

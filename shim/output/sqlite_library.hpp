@@ -1,6 +1,6 @@
 #pragma once
-// SQLite, loaded when an `export sqlite` or `export nvprof` needs it: a DT_NEEDED would load it into every
-// process the library is preloaded into, profiled or not (Debian's libsqlite3-0).
+// SQLite (Debian's libsqlite3-0), loaded when an `export sqlite` or `export nvprof`
+// needs it (loaded_library.hpp).
 #include <sqlite3.h>
 
 #include <string>

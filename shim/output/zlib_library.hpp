@@ -1,6 +1,5 @@
 #pragma once
-// zlib, loaded when an `export json.gz` needs it: a DT_NEEDED would load it into every
-// process the library is preloaded into, profiled or not (Debian's zlib1g).
+// zlib (Debian's zlib1g), loaded when an `export json.gz` needs it (loaded_library.hpp).
 #include <zlib.h>
 
 #include <string>
