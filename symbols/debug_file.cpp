@@ -68,6 +68,19 @@ int find_local_debuginfo(Dwfl_Module* module, void** /*userdata*/, const char* m
     errno = ENOENT;
     return -1;
   }
+  // libdwfl asks the same callback for a dwz file (.gnu_debugaltlink), naming it and CRC
+  // 0: its build-id is not the module's, and the module's debug file must not be taken
+  // for it. Left to libdw, which finds it on disk (by its build-id under /usr/lib/debug,
+  // or at its name), checked, and never through debuginfod.
+  GElf_Addr elf_bias = 0;
+  GElf_Word own_crc = 0;
+  Elf* elf = dw->dwfl_module_getelf(module, &elf_bias);
+  const char* own_link = elf != nullptr ? dw->dwelf_elf_gnu_debuglink(elf, &own_crc) : nullptr;
+  if (debuglink_file != nullptr &&
+      (own_link == nullptr || std::strcmp(own_link, debuglink_file) != 0 || own_crc != debuglink_crc)) {
+    errno = ENOENT;
+    return -1;
+  }
   const std::string build_id = module_build_id(*dw, module);
   const std::filesystem::path root(debug_file_directory());
   std::vector<std::filesystem::path> candidates;

@@ -15,7 +15,8 @@ namespace computeprof::symbols {
 // DIR/.build-id/xx/rest.debug; by .gnu_debuglink, the name beside the binary, in
 // .debug/ there, and under DIR/<the binary's directory> (DIR: debug_file_directory()).
 // A file is taken only when its build-id is the module's (or, for a module without one,
-// its CRC is the debuglink's). Returns its descriptor, -1 (errno ENOENT) where none is.
+// its CRC is the debuglink's). Returns its descriptor, -1 (errno ENOENT) where none is,
+// and for a dwz file (libdw looks for it on disk itself).
 int find_local_debuginfo(Dwfl_Module* module, void** userdata, const char* module_name, GElf_Addr base,
                          const char* file_name, const char* debuglink_file, GElf_Word debuglink_crc,
                          char** debuginfo_file_name);
