@@ -15,16 +15,12 @@
 #include <fmt/format.h>
 
 #include "config/report.hpp"
+#include "symbols/debug_file.hpp"
+#include "symbols/debug_file_directory.hpp"
 #include "symbols/libdw_library.hpp"
 
 namespace computeprof::symbols {
 namespace {
-
-std::string hex(const unsigned char* bytes, int length) {
-  std::string out;
-  for (int i = 0; i < length; ++i) fmt::format_to(std::back_inserter(out), "{:02x}", bytes[i]);
-  return out;
-}
 
 std::string demangled(const char* symbol) {
   int status = 0;
@@ -82,7 +78,6 @@ void say(const std::string& path, std::string_view what) {
 struct Symbolizer::OpenModule {
   const LibdwLibrary* dw = nullptr;
   Dwfl_Callbacks callbacks{};
-  char* debuginfo_path = nullptr;
   Dwfl* dwfl = nullptr;
   Dwfl_Module* module = nullptr;  // nullptr: names nothing
   Dwarf_Addr low = 0;
@@ -109,9 +104,9 @@ Symbolizer::OpenModule* Symbolizer::open(const ModuleIdentity& identity) {
   m.dw = libdw_library();
   if (m.dw == nullptr || identity.path.empty()) return &m;
   const LibdwLibrary& dw = *m.dw;
-  m.callbacks.find_debuginfo = dw.dwfl_standard_find_debuginfo;
+  // Debug files from this machine only: libdwfl's standard search may ask debuginfod.
+  m.callbacks.find_debuginfo = find_local_debuginfo;
   m.callbacks.section_address = dw.dwfl_offline_section_address;
-  m.callbacks.debuginfo_path = &m.debuginfo_path;  // null: libdwfl's default, ":.debug:/usr/lib/debug"
   m.dwfl = dw.dwfl_begin(&m.callbacks);
   if (m.dwfl == nullptr) return &m;
   dw.dwfl_report_begin(m.dwfl);
@@ -126,10 +121,7 @@ Symbolizer::OpenModule* Symbolizer::open(const ModuleIdentity& identity) {
     say(identity.path, fmt::format("not read: {}", truncated));
     return &m;
   }
-  const unsigned char* bits = nullptr;
-  GElf_Addr vaddr = 0;
-  const int length = dw.dwfl_module_build_id(module, &bits, &vaddr);
-  const std::string build_id = length > 0 ? hex(bits, length) : std::string();
+  const std::string build_id = module_build_id(dw, module);
   if (!identity.build_id.empty() && build_id != identity.build_id) {
     say(identity.path, fmt::format("not the file the stack was captured in (build-id {}, not {})",
                                    build_id.empty() ? "none" : build_id, identity.build_id));
@@ -140,29 +132,7 @@ Symbolizer::OpenModule* Symbolizer::open(const ModuleIdentity& identity) {
   return &m;
 }
 
-std::string Symbolizer::file_build_id(const std::string& path) {
-  const LibdwLibrary* dw = libdw_library();
-  if (dw == nullptr) return {};
-  char* debuginfo_path = nullptr;
-  Dwfl_Callbacks callbacks{};
-  callbacks.find_debuginfo = dw->dwfl_standard_find_debuginfo;
-  callbacks.section_address = dw->dwfl_offline_section_address;
-  callbacks.debuginfo_path = &debuginfo_path;
-  Dwfl* dwfl = dw->dwfl_begin(&callbacks);
-  if (dwfl == nullptr) return {};
-  dw->dwfl_report_begin(dwfl);
-  Dwfl_Module* module = dw->dwfl_report_elf(dwfl, path.c_str(), path.c_str(), -1, 0, false);
-  dw->dwfl_report_end(dwfl, nullptr, nullptr);
-  std::string out;
-  const unsigned char* bits = nullptr;
-  GElf_Addr vaddr = 0;
-  if (module != nullptr) {
-    const int length = dw->dwfl_module_build_id(module, &bits, &vaddr);
-    if (length > 0) out = hex(bits, length);
-  }
-  dw->dwfl_end(dwfl);
-  return out;
-}
+std::string Symbolizer::file_build_id(const std::string& path) { return elf_file_build_id(path); }
 
 namespace {
 
@@ -244,7 +214,7 @@ std::vector<Frame> Symbolizer::frames(const ModuleIdentity& identity, std::uintp
         const std::filesystem::path directory = std::filesystem::path(identity.path).parent_path();
         for (const std::filesystem::path& candidate :
              {directory / link, directory / ".debug" / link,
-              std::filesystem::path("/usr/lib/debug") / directory.relative_path() / link}) {
+              std::filesystem::path(debug_file_directory()) / directory.relative_path() / link}) {
           if (candidate != std::filesystem::path(identity.path) && ::access(candidate.c_str(), F_OK) == 0) {
             config::warn_once(fmt::format("call stacks: {}: not the debug file of {} (build-id or CRC differs); its "
                                           "frames have no files and lines",

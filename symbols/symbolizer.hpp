@@ -2,7 +2,8 @@
 // Frames named from the binaries themselves with elfutils' libdwfl: the function from
 // the symbol table (.symtab, else .dynsym), demangled; the source file and line and the
 // functions inlined at the call from DWARF, in the binary or its separate debug file
-// (.gnu_debuglink beside it or under /usr/lib/debug, or /usr/lib/debug/.build-id). A
+// (.gnu_debuglink beside it or under /usr/lib/debug, or /usr/lib/debug/.build-id: files
+// on this machine only, symbols/debug_file.hpp). A
 // binary is hostile input: one that cannot be read, that is not the one the stack was
 // captured in (its build-id differs), or whose debug file does not match, names no
 // frame, and one line (once per file) says so. Not thread-safe: one thread uses it.

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "config/report.hpp"
+#include "symbols/debug_file_directory.hpp"
 #include "symbols/module_list.hpp"
 #include "symbols/symbolizer.hpp"
 #include "tools/text_file.hpp"
@@ -29,7 +30,7 @@ std::string modules_path_of(const std::string& stacks) {
 bool readable(const std::string& path) { return ::access(path.c_str(), R_OK) == 0; }
 
 // The file that names a module's frames here: its path at the run, else a file of its
-// name beside the stacks file, else its debug file under /usr/lib/debug/.build-id;
+// name beside the stacks file, else its debug file under /usr/lib/debug/.build-id (debug_file_directory());
 // the first whose build-id is the run's. Where none is, its path at the run (the
 // symbolizer then says why it names nothing).
 symbols::ModuleIdentity locate(symbols::Symbolizer& symbolizer, const symbols::ModuleIdentity& module,
@@ -39,8 +40,8 @@ symbols::ModuleIdentity locate(symbols::Symbolizer& symbolizer, const symbols::M
       std::filesystem::path(stacks_path).parent_path() / std::string(symbols::module_file_name(module.path));
   candidates.push_back(beside.string());
   if (module.build_id.size() > 2) {
-    candidates.push_back(fmt::format("/usr/lib/debug/.build-id/{}/{}.debug", module.build_id.substr(0, 2),
-                                     module.build_id.substr(2)));
+    candidates.push_back(fmt::format("{}/.build-id/{}/{}.debug", symbols::debug_file_directory(),
+                                     module.build_id.substr(0, 2), module.build_id.substr(2)));
   }
   for (const std::string& candidate : candidates) {
     if (!readable(candidate)) continue;

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -254,6 +256,50 @@ TEST_CASE("callstack: a stripped program without debug information keeps module+
                                 offsets[2] + ")\n",
                 true));
   CHECK(stack_tops(run.stacks, 1).size() == 4);
+}
+
+TEST_CASE("callstack: debug files are looked for on this machine only, never through debuginfod",
+          "[e2e][callstack]") {
+  // A debuginfod server that refuses every connection, and its client's cache: libdwfl's
+  // standard search would create the cache (and ask the server) for each module it
+  // finds no debug file of on disk.
+  const std::string scratch = make_scratch_directory();
+  const std::string cache = scratch + "/debuginfod-cache";
+  const std::string debug_directory = scratch + "/debug";
+  std::map<std::string, std::optional<std::string>> env{{"DEBUGINFOD_URLS", "http://127.0.0.1:9"},
+                                                        {"DEBUGINFOD_CACHE_PATH", cache},
+                                                        {"COMPUTEPROF_DEBUG_FILE_DIRECTORY", debug_directory}};
+  const std::string config = "callstack\nmemtrace\n";
+
+  SECTION("by .gnu_debuglink") {
+    const auto run = run_program(STACK_VARIANTS_DIR "/stack_program_debuglinked", config, env);
+    INFO(run.stacks);
+    CHECK(run.result.err.find("call stacks:") == std::string::npos);
+    check_named(run.stacks, "stack_program_debuglinked");
+  }
+  SECTION("by build-id, under COMPUTEPROF_DEBUG_FILE_DIRECTORY") {
+    // The stripped copy's build-id is the program's: its debug file is the one the
+    // debuglinked copy names.
+    const auto before = run_program(STACK_VARIANTS_DIR "/stack_program_stripped", config, env);
+    const std::string modules = read_file(before.directory + "/compute_profile.modules");
+    std::smatch found;
+    REQUIRE(std::regex_search(modules, found, std::regex("module stack_program_stripped ([0-9a-f]{40}) ")));
+    const std::string build_id = found[1];
+    std::filesystem::create_directories(debug_directory + "/.build-id/" + build_id.substr(0, 2));
+    copy(STACK_VARIANTS_DIR "/stack_program_debuglinked.debug",
+         debug_directory + "/.build-id/" + build_id.substr(0, 2) + "/" + build_id.substr(2) + ".debug");
+    const auto run = run_program(STACK_VARIANTS_DIR "/stack_program_stripped", config, env);
+    INFO(run.stacks);
+    CHECK(run.result.err.find("call stacks:") == std::string::npos);
+    check_named(run.stacks, "stack_program_stripped");
+  }
+  SECTION("none: module+offset") {
+    const auto run = run_program(STACK_VARIANTS_DIR "/stack_program_stripped", config, env);
+    INFO(run.stacks);
+    CHECK(run.result.err.find("call stacks:") == std::string::npos);
+    CHECK(has_top(run.stacks, "#0 ?? (stack_program_stripped+?)\n#1 ?? (stack_program_stripped+?)\n"));
+  }
+  CHECK_FALSE(std::filesystem::exists(cache));
 }
 
 TEST_CASE("callstack: a debug file that is not the program's is refused, and one line names it", "[e2e][callstack]") {
