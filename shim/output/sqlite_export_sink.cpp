@@ -319,7 +319,7 @@ void SqliteExportSink::write_memory(const records::MemoryEvent& e, const records
 }
 
 void SqliteExportSink::write_range(const records::RangeEvent& e) {
-  if (!in_transaction()) return;
+  if (commits_.at_limit() || !in_transaction()) return;
   using Kind = records::RangeEventKind;
   const auto& table = records::range_table();
   const bool range = e.kind == Kind::push_pop || e.kind == Kind::start_end;

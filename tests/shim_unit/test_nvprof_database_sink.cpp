@@ -16,8 +16,8 @@ using namespace computeprof::shim;
 
 namespace {
 
-// The kernels another connection reads in the database as it stands.
-std::string kernels_in(const std::string& path) {
+// The rows of `table` another connection reads in the database as it stands.
+std::string rows_in(const std::string& path, const std::string& table = "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL") {
   std::string error;
   const SqliteLibrary* sql = sqlite_library(error);
   REQUIRE(sql);
@@ -25,7 +25,7 @@ std::string kernels_in(const std::string& path) {
   REQUIRE(sql->open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
   std::string count;
   const int rc = sql->exec(
-      db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL",
+      db, ("SELECT count(*) FROM " + table).c_str(),
       [](void* out, int, char** values, char**) {
         *static_cast<std::string*>(out) = values[0];
         return 0;
@@ -70,14 +70,14 @@ TEST_CASE("export nvprof: a small batch is committed at a flush point, not at th
   sink.begin();
   write_kernels(sink, 1, 3);
   sink.flush();
-  CHECK(kernels_in(d.path()) == "0");
+  CHECK(rows_in(d.path()) == "0");
   sink.checkpoint();
-  CHECK(kernels_in(d.path()) == "3");
+  CHECK(rows_in(d.path()) == "3");
   write_kernels(sink, 4, 5);
   sink.flush();
-  CHECK(kernels_in(d.path()) == "3");
+  CHECK(rows_in(d.path()) == "3");
   sink.end();
-  CHECK(kernels_in(d.path()) == "5");
+  CHECK(rows_in(d.path()) == "5");
 }
 
 TEST_CASE("exportlimit: the nvprof database takes no record after the first commit at or past the limit, one line "
@@ -90,18 +90,23 @@ TEST_CASE("exportlimit: the nvprof database takes no record after the first comm
   {
     NvprofDatabaseSink sink(d.settings);
     sink.begin();
+    records::RangeEvent mark;
     write_kernels(sink, 1, 3);
+    sink.write_range(mark);
     sink.flush();
     CHECK(warnings.empty());
     sink.checkpoint();
     write_kernels(sink, 4, 100);
+    sink.write_range(mark);
     sink.end();
   }
   config::set_warning_sink(nullptr, nullptr);
   struct stat st{};
   REQUIRE(::stat(d.path().c_str(), &st) == 0);
   CHECK(st.st_size >= 4096);
-  CHECK(kernels_in(d.path()) == "3");
+  CHECK(rows_in(d.path()) == "3");
+  // NVTX rows stop with the records: the mark before the limit only.
+  CHECK(rows_in(d.path(), "CUPTI_ACTIVITY_KIND_MARKER") == "1");
   CHECK(warnings == std::vector<std::string>{"export nvprof '" + d.path() +
                                              "' stopped at the export limit of 4096 bytes: 97 records left out of it"});
 }
