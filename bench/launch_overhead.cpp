@@ -57,7 +57,7 @@
 // With --startup, the wall time of a trivial CUDA program from spawn to exit, without
 // and with the shim preloaded (profiling off), --rounds times each.
 // With --exports, the writer's cost per format: concurrent-cupti with the log only, and
-// with `export json`, `export sqlite`, `export json,sqlite`: the wall time per launch
+// with `export json`, `export sqlite`, `export nvprof`, `export json,sqlite`: the wall time per launch
 // (the application's), the writer thread's CPU time per record (its schedstat run time
 // once it has caught up), and from that the records a second one core writes; with
 // --instructions, callgrind's instructions per launch of all threads and what each
@@ -351,6 +351,7 @@ const Config kExportConfigs[] = {
     {"log", Config::Preload::shim, true, "nosync", "conckerneltrace\n", true},
     {"json", Config::Preload::shim, true, "nosync", "conckerneltrace\nexport json\n", true},
     {"sqlite", Config::Preload::shim, true, "nosync", "conckerneltrace\nexport sqlite\n", true},
+    {"nvprof", Config::Preload::shim, true, "nosync", "conckerneltrace\nexport nvprof\n", true},
     {"all", Config::Preload::shim, true, "nosync", "conckerneltrace\nexport json,sqlite\n", true},
 };
 

@@ -2,11 +2,16 @@
 
 #include <unistd.h>
 
+#include <array>
+#include <cstring>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "config/report.hpp"
 #include "formats/nvprof_api_ids.hpp"
 #include "records/copy_kind.hpp"
+#include "records/range_table.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/output/nvprof_schema.hpp"
 #include "shim/process/cuda_runtime_presence.hpp"
@@ -41,6 +46,10 @@ constexpr const char* kStatementSql[] = {
     "computeCapabilityMinor, id, eccEnabled, uuid, name) VALUES "
     "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_CONTEXT (contextId, deviceId, computeApiKind, nullStreamId) VALUES (?, ?, ?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_MARKER (flags, timestamp, id, objectKind, objectId, name, domain) VALUES "
+    "(?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_MARKER_DATA (flags, id, payloadKind, payload, color, category) VALUES "
+    "(?, ?, ?, ?, ?, ?)",
 };
 
 // nvprof 10.x and 11.x wrote 11.
@@ -65,6 +74,50 @@ std::int64_t copy_kind(const records::CopyEnds& e) {
                                 {cupti_enum::dtoh, cupti_enum::dtod, cupti_enum::dtoa},
                                 {cupti_enum::atoh, cupti_enum::atod, cupti_enum::atoa}};
   return kKinds[static_cast<int>(e.source)][static_cast<int>(e.destination)];
+}
+
+// CUPTI's object id of a thread: the process and thread ids, little-endian, in a
+// 12-byte union (the device/context/stream member is the larger).
+std::array<char, 12> thread_object_id(std::int64_t pid, std::uint32_t thread) {
+  std::array<char, 12> id{};
+  for (int i = 0; i < 4; ++i) {
+    id[i] = static_cast<char>(static_cast<std::uint64_t>(pid) >> (8 * i));
+    id[4 + i] = static_cast<char>(thread >> (8 * i));
+  }
+  return id;
+}
+
+// MARKER_DATA's payload: CUPTI's 8-byte metric value, little-endian, and its kind;
+// 32-bit payloads widened to their 64-bit kind, no payload a double 0.
+std::pair<std::int64_t, std::array<char, 8>> marker_payload(const records::RangeEvent& e) {
+  using Payload = records::RangePayloadKind;
+  std::uint64_t bits = e.payload_bits;
+  std::int64_t kind = cupti_enum::value_double;
+  switch (e.payload) {
+    case Payload::none: bits = 0; break;
+    case Payload::float64: break;
+    case Payload::uint64: kind = cupti_enum::value_uint64; break;
+    case Payload::int64: kind = cupti_enum::value_int64; break;
+    case Payload::uint32:
+      kind = cupti_enum::value_uint64;
+      bits = static_cast<std::uint32_t>(bits);
+      break;
+    case Payload::int32:
+      kind = cupti_enum::value_int64;
+      bits = static_cast<std::uint64_t>(std::int64_t{static_cast<std::int32_t>(static_cast<std::uint32_t>(bits))});
+      break;
+    case Payload::float32: {
+      float f = 0;
+      const auto low = static_cast<std::uint32_t>(bits);
+      std::memcpy(&f, &low, sizeof f);
+      const double d = f;
+      std::memcpy(&bits, &d, sizeof bits);
+      break;
+    }
+  }
+  std::array<char, 8> bytes{};
+  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>(bits >> (8 * i));
+  return {kind, bytes};
 }
 
 // Copies and memsets made by an asynchronous call (CUPTI's flag bit 0).
@@ -101,11 +154,15 @@ bool NvprofDatabaseSink::open(const std::string& path) {
   if (!open_output_file(file_, path)) return false;
   // A journal left by an earlier database at this path would be rolled back into the new one.
   ::unlink((file_.path() + "-journal").c_str());
-  if (sql_->open_v2(file_.path().c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, nullptr) != SQLITE_OK) {
+  // NOMUTEX: only the writer uses the connection (record_sink.hpp).
+  if (sql_->open_v2(file_.path().c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
+                    nullptr) != SQLITE_OK) {
     fail("cannot open");
     return false;
   }
-  // A killed process loses at most the batch in flight: the journal rolls it back.
+  // A killed process loses at most the batch in flight: the journal rolls it back. It
+  // is removed after each commit (transactions are few): no file is left beside the
+  // database, which `computeprof nvprof -o` hands on alone.
   if (!exec("PRAGMA synchronous=OFF") || !exec("BEGIN") || !exec(nvprof_schema())) return false;
   if (!exec(fmt::format("INSERT INTO Version VALUES ({})", kNvprofDatabaseVersion).c_str())) return false;
   for (std::size_t i = 0; i < kStatements; ++i) {
@@ -127,6 +184,7 @@ bool NvprofDatabaseSink::in_transaction() {
   if (!in_transaction_) {
     if (!exec("BEGIN")) return false;
     in_transaction_ = true;
+    commits_.begun();
   }
   return true;
 }
@@ -145,6 +203,7 @@ void NvprofDatabaseSink::insert(Statement s, std::initializer_list<Value> values
   }
   if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
   sql_->reset(st);
+  commits_.row();
 }
 
 std::int64_t NvprofDatabaseSink::string_id_of(std::string_view text) {
@@ -161,6 +220,7 @@ std::int64_t NvprofDatabaseSink::string_id_of(std::string_view text) {
     return id;
   }
   sql_->reset(st);
+  commits_.row();
   return id;
 }
 
@@ -192,13 +252,14 @@ void NvprofDatabaseSink::insert_device(const ProfiledContext& c) {
 }
 
 void NvprofDatabaseSink::write_memory(const records::MemoryEvent& e, const records::MemoryLedger&) {
-  if (!in_transaction()) return;
+  // Past the export limit, memory events and NVTX events stop with the records.
+  if (commits_.at_limit() || !in_transaction()) return;
   insert_call(e.api, static_cast<std::int64_t>(e.start_ns), static_cast<std::int64_t>(e.wall_ns), e.thread_id,
               static_cast<std::int64_t>(e.correlation_id));
 }
 
 void NvprofDatabaseSink::write(const ProfiledContext& c, const records::Record& r) {
-  if (c.api != config::Api::cuda || !in_transaction()) return;
+  if (c.api != config::Api::cuda || commits_.leaves_out() || !in_transaction()) return;
   if (devices_.insert(c.device).second) insert_device(c);
   if (contexts_.insert(c.number).second) insert(context_row, {c.number, c.device, cupti_enum::kComputeApiCuda, 0});
   const auto correlation = static_cast<std::int64_t>(r.correlation_id);
@@ -253,12 +314,44 @@ void NvprofDatabaseSink::write(const ProfiledContext& c, const records::Record& 
   }
 }
 
-void NvprofDatabaseSink::flush() {
-  if (db_ && in_transaction_ && exec("COMMIT")) in_transaction_ = false;
+void NvprofDatabaseSink::write_range(const records::RangeEvent& e) {
+  using Kind = records::RangeEventKind;
+  const bool range = e.kind == Kind::push_pop || e.kind == Kind::start_end;
+  if ((!range && e.kind != Kind::mark) || commits_.at_limit() || !in_transaction()) return;
+  const auto& table = records::range_table();
+  const std::int64_t id = ++markers_;
+  const std::int64_t domain = e.domain != 0 ? string_id_of(table.name(table.domain_name(e.domain))) : 0;
+  const auto start_object = thread_object_id(pid_, e.thread_id);
+  insert(marker_row, {range ? cupti_enum::marker_start : cupti_enum::marker_instantaneous,
+                      static_cast<std::int64_t>(e.start_wall_ns), id, cupti_enum::kObjectThread,
+                      std::string_view(start_object.data(), start_object.size()), string_id_of(table.name(e.name)),
+                      domain});
+  // CUPTI gives an end no name and no domain: nvprof wrote 0.
+  if (range) {
+    const auto end_object = thread_object_id(pid_, e.end_thread_id);
+    insert(marker_row, {cupti_enum::marker_end, static_cast<std::int64_t>(e.end_wall_ns), id,
+                        cupti_enum::kObjectThread, std::string_view(end_object.data(), end_object.size()), 0, 0});
+  }
+  const auto [payload_kind, payload] = marker_payload(e);
+  insert(marker_data_row, {e.has_color ? cupti_enum::color_argb : cupti_enum::color_none, id, payload_kind,
+                           std::string_view(payload.data(), payload.size()), e.has_color ? e.color : 0, e.category});
 }
 
+void NvprofDatabaseSink::commit() {
+  if (!db_ || !in_transaction_) return;
+  if (exec("COMMIT")) in_transaction_ = false;
+  if (db_) commits_.committed(file_.path(), settings_.config.export_limit);
+}
+
+void NvprofDatabaseSink::flush() {
+  if (in_transaction_ && commits_.due()) commit();
+}
+
+void NvprofDatabaseSink::checkpoint() { commit(); }
+
 void NvprofDatabaseSink::end() {
-  flush();
+  commit();
+  if (db_) commits_.report("nvprof", file_.path(), settings_.config.export_limit);
   close();
 }
 

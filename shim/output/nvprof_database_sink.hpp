@@ -2,8 +2,9 @@
 // `export nvprof`: one database of the whole process in nvprof's own schema
 // (nvprof_schema.hpp, docs/format.md "nvprof database"), `<stem>.nvvp`, for the tools
 // written for `nvprof -o` files. Like `export sqlite`, rows are written by the writer
-// thread in one transaction per batch of records, committed at every flush: a process
-// killed at any point leaves a database that opens, with every batch before.
+// thread, thousands to a transaction, committed at every flush point and when a batch is
+// large or old enough (database_commits.hpp): a process killed at any point leaves a
+// database that opens, with every batch before.
 #include <cstdint>
 #include <initializer_list>
 #include <map>
@@ -12,6 +13,7 @@
 #include <string_view>
 
 #include "formats/log_file.hpp"
+#include "shim/output/database_commits.hpp"
 #include "shim/output/record_sink.hpp"
 #include "shim/output/sqlite_library.hpp"
 
@@ -27,7 +29,10 @@ class NvprofDatabaseSink final : public RecordSink {
   void write(const ProfiledContext& context, const records::Record& record) override;
   // The allocation's or free's API row.
   void write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) override;
+  // A mark's MARKER row, a range's start and end rows, and their MARKER_DATA row.
+  void write_range(const records::RangeEvent& event) override;
   void flush() override;
+  void checkpoint() override;
   void end() override;
   void abandon() override;
 
@@ -42,6 +47,8 @@ class NvprofDatabaseSink final : public RecordSink {
     memset_row,
     device_row,
     context_row,
+    marker_row,
+    marker_data_row,
     kStatements
   };
   // A value bound to a statement: an integer, or bytes for a BLOB column.
@@ -58,6 +65,7 @@ class NvprofDatabaseSink final : public RecordSink {
   void close();
   void fail(std::string_view what);
   bool in_transaction();
+  void commit();
   void insert(Statement s, std::initializer_list<Value> values);
   std::int64_t string_id_of(std::string_view text);
   // The call's RUNTIME row when the CUDA runtime made it, else its DRIVER row.
@@ -73,8 +81,10 @@ class NvprofDatabaseSink final : public RecordSink {
   formats::LogFile file_;
   sqlite3_stmt* statements_[kStatements] = {};
   bool in_transaction_ = false;
+  DatabaseCommits commits_;
   std::int64_t pid_ = 0;
   std::int64_t grids_ = 0;        // kernels written: each one's gridId
+  std::int64_t markers_ = 0;      // marks and ranges written: each one's id
   std::uint64_t last_call_ = 0;   // correlation id of the last API row
   bool last_call_runtime_ = false;
   std::map<std::string, std::int64_t, std::less<>> string_ids_;

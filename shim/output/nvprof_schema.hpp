@@ -15,6 +15,10 @@ enum MemoryKind : int { unknown_memory = 0, pageable = 1, pinned = 2, device = 3
 enum LaunchType : int { regular = 0, cooperative_single_device = 1 };
 constexpr int kMemcpyAsyncFlag = 1;  // CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC, also memsets'
 constexpr int kComputeApiCuda = 1;   // CUPTI_ACTIVITY_COMPUTE_API_CUDA
+enum MarkerFlag : int { marker_instantaneous = 1, marker_start = 2, marker_end = 4 };
+enum MarkerColorFlag : int { color_none = 1, color_argb = 2 };  // MARKER_DATA's flags
+enum MetricValueKind : int { value_double = 0, value_uint64 = 1, value_int64 = 4 };  // MARKER_DATA's payloadKind
+constexpr int kObjectThread = 2;     // CUPTI_ACTIVITY_OBJECT_THREAD
 }  // namespace cupti_enum
 
 }  // namespace computeprof::shim

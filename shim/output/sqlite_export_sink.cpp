@@ -1,6 +1,5 @@
 #include "shim/output/sqlite_export_sink.hpp"
 
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -13,7 +12,6 @@
 #include "records/copy_kind.hpp"
 #include "records/kernel_names.hpp"
 #include "records/range_table.hpp"
-#include "shim/output/export_batch.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/output/sqlite_schema.hpp"
 #include "shim/process/call_stacks.hpp"
@@ -200,12 +198,12 @@ void SqliteExportSink::insert_text(Statement s, std::int64_t id, std::string_vie
   sql_->bind_text(st, 2, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
   if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
   sql_->reset(st);
-  ++rows_;
+  commits_.row();
 }
 
 void SqliteExportSink::insert(Statement s, std::initializer_list<std::optional<std::int64_t>> values) {
   if (!db_) return;
-  ++rows_;
+  commits_.row();
   if (grouped_[s]) {
     std::vector<std::optional<std::int64_t>>& waiting = waiting_[s];
     waiting.insert(waiting.end(), values.begin(), values.end());
@@ -264,8 +262,7 @@ bool SqliteExportSink::in_transaction() {
   if (!in_transaction_) {
     if (!exec("BEGIN")) return false;
     in_transaction_ = true;
-    rows_ = 0;
-    transaction_begun_ = std::chrono::steady_clock::now();
+    commits_.begun();
   }
   return true;
 }
@@ -302,7 +299,7 @@ void SqliteExportSink::insert_call(std::int64_t start, std::int64_t end, std::in
 void SqliteExportSink::write_memory(const records::MemoryEvent& e, const records::MemoryLedger&) {
   // A free of an unknown address has no bytes to give back; a mapping's memory is its
   // cuMemCreate's, counted there.
-  if (e.unknown || e.kind == records::MemoryKind::mapping || at_limit_ || !in_transaction()) return;
+  if (e.unknown || e.kind == records::MemoryKind::mapping || commits_.at_limit() || !in_transaction()) return;
   const auto correlation = static_cast<std::int64_t>(e.correlation_id);
   const std::int64_t start = static_cast<std::int64_t>(e.start_ns) - base_ns_;
   const std::int64_t end = static_cast<std::int64_t>(e.wall_ns) - base_ns_;
@@ -322,7 +319,7 @@ void SqliteExportSink::write_memory(const records::MemoryEvent& e, const records
 }
 
 void SqliteExportSink::write_range(const records::RangeEvent& e) {
-  if (!in_transaction()) return;
+  if (commits_.at_limit() || !in_transaction()) return;
   using Kind = records::RangeEventKind;
   const auto& table = records::range_table();
   const bool range = e.kind == Kind::push_pop || e.kind == Kind::start_end;
@@ -374,11 +371,7 @@ void SqliteExportSink::write_range(const records::RangeEvent& e) {
 }
 
 void SqliteExportSink::write(const ProfiledContext& c, const records::Record& r) {
-  if (at_limit_) {
-    ++left_out_;
-    return;
-  }
-  if (!in_transaction()) return;
+  if (commits_.leaves_out() || !in_transaction()) return;
   if (r.range_path != 0 && (r.correlation_id == 0 || r.correlation_id != last_call_)) {
     insert(range_path, {static_cast<std::int64_t>(r.correlation_id),
                         string_id_of(records::range_table().path_text(r.range_path))});
@@ -447,25 +440,18 @@ void SqliteExportSink::commit() {
   if (!db_ || !in_transaction_) return;
   insert_waiting_rows();
   if (db_ && exec("COMMIT")) in_transaction_ = false;
-  const std::uint64_t limit = settings_.config.export_limit;
-  struct stat st{};
-  if (limit != 0 && db_ && ::stat(file_.path().c_str(), &st) == 0 && static_cast<std::uint64_t>(st.st_size) >= limit) {
-    at_limit_ = true;
-  }
+  if (db_) commits_.committed(file_.path(), settings_.config.export_limit);
 }
 
 void SqliteExportSink::flush() {
-  if (in_transaction_ && export_batch_due(rows_ + 1, kExportBatchRows, transaction_begun_)) commit();
+  if (in_transaction_ && commits_.due()) commit();
 }
 
 void SqliteExportSink::checkpoint() { commit(); }
 
 void SqliteExportSink::end() {
   commit();
-  if (left_out_ != 0 && db_) {
-    config::warn(fmt::format("export sqlite '{}' stopped at the export limit of {} bytes: {} records left out of it",
-                             file_.path(), settings_.config.export_limit, left_out_));
-  }
+  if (db_) commits_.report("sqlite", file_.path(), settings_.config.export_limit);
   close();
 }
 

@@ -4,7 +4,6 @@
 // the writer thread through prepared statements, thousands to a transaction, committed
 // at every flush point and when a batch is large or old enough (export_batch.hpp): a
 // process killed at any point leaves a database that opens, with every batch before.
-#include <chrono>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "formats/log_file.hpp"
+#include "shim/output/database_commits.hpp"
 #include "shim/output/record_sink.hpp"
 #include "shim/output/sqlite_library.hpp"
 
@@ -95,11 +95,7 @@ class SqliteExportSink final : public RecordSink {
   std::int64_t base_ns_ = 0;
   std::int64_t global_pid_ = 0;
   std::uint64_t last_call_ = 0;  // correlation id of the last RUNTIME row
-  std::size_t rows_ = 0;  // in the open transaction
-  // exportlimit: the database reached it at a commit; the records left out since.
-  bool at_limit_ = false;
-  std::uint64_t left_out_ = 0;
-  std::chrono::steady_clock::time_point transaction_begun_{};
+  DatabaseCommits commits_;
   struct StringHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }

@@ -11,17 +11,20 @@ found, for the end-to-end tests to compare exactly:
 - COUNT(*) of every CUPTI_ACTIVITY_KIND_ table, MIN(start) and MAX(end) of the activity
   tables;
 - every kernel, copy and memset joined to its API row by correlationId, starting after it;
-- MARKER ranges paired by id (flags 2 start, 4 end).
+- MARKER ranges paired by id (flags 2 start, 4 end), marks (flags 1), each with its
+  thread's object id and one MARKER_DATA row: one line each, in the order they started.
 Exits 1 with the reason on the first thing that does not hold.
 """
 import sqlite3
+import struct
 import sys
 from collections import Counter, defaultdict
 
 DECODED = ["StringTable", "CUPTI_ACTIVITY_KIND_DEVICE", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER",
            "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMCPY2", "CUPTI_ACTIVITY_KIND_MEMSET",
            "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-           "CUPTI_ACTIVITY_KIND_CONTEXT", "CUPTI_ACTIVITY_KIND_MARKER"]
+           "CUPTI_ACTIVITY_KIND_CONTEXT", "CUPTI_ACTIVITY_KIND_MARKER",
+           "CUPTI_ACTIVITY_KIND_MARKER_DATA"]
 TYPES = {"INT": int, "INTEGER": int, "BLOB": bytes, "TEXT": str}
 
 
@@ -144,17 +147,46 @@ def main(database, fixture):
             fail("memcpy of correlationId %d: runtimeCorrelationId %d" % (m["correlationId"], m["runtimeCorrelationId"]))
     print("joined: %d GPU rows to their calls, each after its call" % joined)
 
-    starts, ranges = {}, 0
+    processes = {r["processId"] for kind in ("RUNTIME", "DRIVER") for r in rows["CUPTI_ACTIVITY_KIND_" + kind]}
+    data = {}
+    for d in rows["CUPTI_ACTIVITY_KIND_MARKER_DATA"]:
+        if d["id"] in data:
+            fail("two MARKER_DATA rows of marker %d" % d["id"])
+        data[d["id"]] = d
+    starts, ends, lines = {}, {}, []
     for m in rows["CUPTI_ACTIVITY_KIND_MARKER"]:
-        if m["flags"] == 2:
-            starts[m["id"]] = m["timestamp"]
+        # PyProf's reading: objectKind 2 (thread), objectId the pid (4 bytes) and tid (8), little-endian.
+        pid, tid = struct.unpack("<IQ", m["objectId"]) if len(m["objectId"]) == 12 else (None, None)
+        if m["objectKind"] != 2 or pid is None or (processes and pid not in processes):
+            fail("marker %d: objectKind %d, objectId %s" % (m["id"], m["objectKind"], m["objectId"].hex()))
+        m["tid"] = tid
+        if m["flags"] in (1, 2):
+            if m["id"] in starts:
+                fail("two starts of marker %d" % m["id"])
+            starts[m["id"]] = m
         elif m["flags"] == 4:
-            if m["id"] not in starts or starts.pop(m["id"]) > m["timestamp"]:
-                fail("marker range %d ends before it starts" % m["id"])
-            ranges += 1
-    if starts:
-        fail("marker ranges without an end: %s" % sorted(starts))
-    print("marker ranges: %d" % ranges)
+            if m["name"] != 0 or m["domain"] != 0 or m["id"] in ends:
+                fail("marker %d: an end named %d in domain %d, or twice" % (m["id"], m["name"], m["domain"]))
+            ends[m["id"]] = m
+        else:
+            fail("marker %d: flags %d" % (m["id"], m["flags"]))
+    for i, m in sorted(starts.items(), key=lambda item: (item[1]["timestamp"], item[0])):
+        end = ends.pop(i, None)
+        if (m["flags"] == 2) != (end is not None) or (end and end["timestamp"] < m["timestamp"]):
+            fail("marker %d: flags %d, its end %s" % (i, m["flags"], end))
+        d = data.pop(i, None)
+        if d is None:
+            fail("marker %d has no MARKER_DATA row" % i)
+        value = struct.unpack({0: "<d", 1: "<Q", 4: "<q"}[d["payloadKind"]], d["payload"])[0]
+        lines.append("%s %s%s%s, data flags %d color 0x%08x category %d payload %d:%s" % (
+            "range" if end else "mark", strings[m["name"]], "@" + strings[m["domain"]] if m["domain"] else "",
+            (", ended on the same thread" if end["tid"] == m["tid"] else ", ended on another thread") if end else "",
+            d["flags"], d["color"], d["category"], d["payloadKind"], value))
+    if ends or data:
+        fail("ends %s and data %s of no marker" % (sorted(ends), sorted(data)))
+    print("marker ranges: %d" % sum(1 for m in starts.values() if m["flags"] == 2))
+    for line in lines:
+        print(line)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 // export nvprof: the .nvvp of a driver-API program and of one driven by the CUDA runtime,
 // in both timing modes, read as the public tools for nvprof's files read it
-// (check_nvvp.py against the schema fixture nvprof_schema.txt); readable after a kill.
+// (check_nvvp.py against the schema fixture nvprof_schema.txt); NVTX ranges as MARKER
+// rows (nvtx_client); readable after a kill.
 #include <sys/wait.h>
 
 #include <csignal>
@@ -134,4 +135,45 @@ TEST_CASE("export nvprof: a process killed after a flush point leaves a database
   CHECK(query(database, "SELECT version FROM Version") == std::vector<std::string>{"11"});
   CHECK(query(database, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL") == std::vector<std::string>{"1"});
   CHECK(query(database, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY") == std::vector<std::string>{"1"});
+}
+
+TEST_CASE("export nvprof: NVTX marks and ranges are MARKER rows paired by id, each with its MARKER_DATA row",
+          "[e2e][nvprof][nvtx]") {
+  auto o = profiling("export nvprof,sqlite\n");
+  o.argv = {NVTX_CLIENT_PATH, "ranges"};
+  const auto r = run(o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(r.out.ends_with("PASS\n"));
+  const std::string database = o.directory + "/compute_profile.nvvp";
+  const std::string checked = check_nvvp(database);
+  REQUIRE(checked.find("marker ranges: ") != std::string::npos);
+  // nvtx_client's ranges in the order they started; CUPTI's flags (1 no colour, 2 ARGB)
+  // and payload kinds (0 double, 1 uint64).
+  CHECK(checked.substr(checked.find("marker ranges: ")) ==
+        "marker ranges: 8\n"
+        "range ProfilerStep#1, ended on the same thread, data flags 1 color 0x00000000 category 0 payload 0:0.0\n"
+        "range forward, ended on the same thread, data flags 1 color 0x00000000 category 0 payload 0:0.0\n"
+        "range layer@lib, ended on the same thread, data flags 1 color 0x00000000 category 0 payload 0:0.0\n"
+        "range async, ended on another thread, data flags 1 color 0x00000000 category 0 payload 0:0.0\n"
+        "range worker, ended on the same thread, data flags 1 color 0x00000000 category 0 payload 0:0.0\n"
+        "range inner, ended on the same thread, data flags 1 color 0x00000000 category 0 payload 0:0.0\n"
+        "range wide-\xc3\xbc, ended on the same thread, data flags 1 color 0x00000000 category 0 payload 0:0.0\n"
+        "range colored, ended on the same thread, data flags 2 color 0xff00ff00 category 1 payload 1:7\n"
+        "mark done, data flags 1 color 0x00000000 category 0 payload 0:0.0\n");
+  // The rows themselves: a start (2) and an end (4) per range sharing an id, a mark (1)
+  // alone; each range's length the same as the other database's.
+  CHECK(query(database, "SELECT flags, count(*), count(DISTINCT id) FROM CUPTI_ACTIVITY_KIND_MARKER GROUP BY 1") ==
+        std::vector<std::string>{"1|1|1", "2|8|8", "4|8|8"});
+  const auto lengths = query(database,
+                             "SELECT s.value, e.timestamp - b.timestamp FROM CUPTI_ACTIVITY_KIND_MARKER b JOIN "
+                             "CUPTI_ACTIVITY_KIND_MARKER e ON e.id = b.id AND e.flags = 4 JOIN StringTable s ON "
+                             "s._id_ = b.name WHERE b.flags = 2 ORDER BY b.timestamp");
+  CHECK(lengths == query(o.directory + "/compute_profile.sqlite",
+                         "SELECT text, end - start FROM NVTX_EVENTS WHERE eventType IN (59, 60) ORDER BY start"));
+  // Each start on the thread that made the kernels' calls inside it (objectId: pid, tid).
+  CHECK(query(database,
+              "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MARKER m JOIN StringTable s ON s._id_ = m.name WHERE "
+              "s.value = 'forward' AND hex(substr(m.objectId, 5, 4)) IN (SELECT hex(substr(objectId, 5, 4)) FROM "
+              "CUPTI_ACTIVITY_KIND_MARKER WHERE flags = 1)") == std::vector<std::string>{"1"});
 }

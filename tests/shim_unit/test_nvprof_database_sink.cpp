@@ -1,0 +1,112 @@
+// The nvprof database's write-throughs (docs/format.md, "Exports"): a small batch waits
+// for a flush point (or its age), and `exportlimit` stops the database at a commit.
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "config/report.hpp"
+#include "shim/output/nvprof_database_sink.hpp"
+#include "shim/output/sqlite_library.hpp"
+
+using namespace computeprof;
+using namespace computeprof::shim;
+
+namespace {
+
+// The rows of `table` another connection reads in the database as it stands.
+std::string rows_in(const std::string& path, const std::string& table = "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL") {
+  std::string error;
+  const SqliteLibrary* sql = sqlite_library(error);
+  REQUIRE(sql);
+  sqlite3* db = nullptr;
+  REQUIRE(sql->open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  std::string count;
+  const int rc = sql->exec(
+      db, ("SELECT count(*) FROM " + table).c_str(),
+      [](void* out, int, char** values, char**) {
+        *static_cast<std::string*>(out) = values[0];
+        return 0;
+      },
+      &count, nullptr);
+  sql->close_v2(db);
+  REQUIRE(rc == SQLITE_OK);
+  return count;
+}
+
+void collect(std::string_view line, void* lines) { static_cast<std::vector<std::string>*>(lines)->emplace_back(line); }
+
+struct Database {
+  std::string directory;
+  config::Settings settings;
+  Database(std::uint64_t export_limit) {
+    char name[] = "/tmp/computeprof-nvvp-XXXXXX";
+    REQUIRE(mkdtemp(name));
+    directory = name;
+    settings.log_template = directory + "/trace.log";
+    settings.config.export_limit = export_limit;
+  }
+  std::string path() const { return directory + "/trace.nvvp"; }
+};
+
+void write_kernels(NvprofDatabaseSink& sink, std::uint64_t first, std::uint64_t last) {
+  const ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+  records::Record r;
+  r.method = "_Z4spiny";
+  r.api = "cuLaunchKernel";
+  for (std::uint64_t i = first; i <= last; ++i) {
+    r.correlation_id = i;
+    sink.write(context, r);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("export nvprof: a small batch is committed at a flush point, not at the end of every batch", "[exports]") {
+  Database d(0);
+  NvprofDatabaseSink sink(d.settings);
+  sink.begin();
+  write_kernels(sink, 1, 3);
+  sink.flush();
+  CHECK(rows_in(d.path()) == "0");
+  sink.checkpoint();
+  CHECK(rows_in(d.path()) == "3");
+  write_kernels(sink, 4, 5);
+  sink.flush();
+  CHECK(rows_in(d.path()) == "3");
+  sink.end();
+  CHECK(rows_in(d.path()) == "5");
+}
+
+TEST_CASE("exportlimit: the nvprof database takes no record after the first commit at or past the limit, one line "
+          "counts them",
+          "[exports]") {
+  // nvprof's empty schema alone is larger than a page.
+  Database d(4096);
+  std::vector<std::string> warnings;
+  config::set_warning_sink(collect, &warnings);
+  {
+    NvprofDatabaseSink sink(d.settings);
+    sink.begin();
+    records::RangeEvent mark;
+    write_kernels(sink, 1, 3);
+    sink.write_range(mark);
+    sink.flush();
+    CHECK(warnings.empty());
+    sink.checkpoint();
+    write_kernels(sink, 4, 100);
+    sink.write_range(mark);
+    sink.end();
+  }
+  config::set_warning_sink(nullptr, nullptr);
+  struct stat st{};
+  REQUIRE(::stat(d.path().c_str(), &st) == 0);
+  CHECK(st.st_size >= 4096);
+  CHECK(rows_in(d.path()) == "3");
+  // NVTX rows stop with the records: the mark before the limit only.
+  CHECK(rows_in(d.path(), "CUPTI_ACTIVITY_KIND_MARKER") == "1");
+  CHECK(warnings == std::vector<std::string>{"export nvprof '" + d.path() +
+                                             "' stopped at the export limit of 4096 bytes: 97 records left out of it"});
+}
