@@ -1,12 +1,31 @@
 #include "shim/output/database_commits.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "config/report.hpp"
+#include "shim/output/log_paths.hpp"
 
 namespace computeprof::shim {
+
+DatabaseOpen open_export_database(std::string_view format, const std::string& path, const SqliteLibrary*& sql,
+                                  sqlite3*& db, formats::LogFile& file) {
+  std::string error;
+  sql = sqlite_library(error);
+  if (!sql) {
+    config::warn(fmt::format("export {}: {}; no database is written", format, error));
+    return DatabaseOpen::not_made;
+  }
+  if (!open_output_file(file, path)) return DatabaseOpen::not_made;
+  ::unlink((file.path() + "-journal").c_str());
+  if (sql->open_v2(file.path().c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
+                   nullptr) != SQLITE_OK) {
+    return DatabaseOpen::not_opened;
+  }
+  return DatabaseOpen::opened;
+}
 
 void DatabaseCommits::committed(const std::string& path, std::uint64_t limit) {
   struct stat st{};

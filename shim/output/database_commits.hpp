@@ -1,4 +1,6 @@
 #pragma once
+// What the export databases (nsys-shaped and nvprof-shaped) share: how their file is
+// opened (open_export_database), and when they commit and stop (DatabaseCommits).
 // When an export database commits and when it stops (docs/format.md, "Exports"),
 // shared by the nsys-shaped and the nvprof-shaped databases: a transaction is committed
 // once it holds kExportBatchRows rows or is kExportBatchAge old (export_batch.hpp), and
@@ -9,9 +11,25 @@
 #include <string>
 #include <string_view>
 
+#include "formats/log_file.hpp"
 #include "shim/output/export_batch.hpp"
+#include "shim/output/sqlite_library.hpp"
 
 namespace computeprof::shim {
+
+enum class DatabaseOpen : unsigned char {
+  opened,
+  not_made,    // no SQLite or no file: said already
+  not_opened,  // SQLite could not open the file: the caller says so with SQLite's message
+};
+
+// The database of `export <format>` at `path`, for the writer alone (no SQLite lock
+// around each call: record_sink.hpp): SQLite loaded, the file made (or emptied) the way
+// logs are, no symbolic link followed, a journal an earlier database left there removed
+// (it would be rolled back into the new one). SQLite takes the empty file as a new
+// database.
+DatabaseOpen open_export_database(std::string_view format, const std::string& path, const SqliteLibrary*& sql,
+                                  sqlite3*& db, formats::LogFile& file);
 
 class DatabaseCommits {
  public:

@@ -144,21 +144,10 @@ bool NvprofDatabaseSink::exec(const char* sql) {
 }
 
 bool NvprofDatabaseSink::open(const std::string& path) {
-  std::string error;
-  sql_ = sqlite_library(error);
-  if (!sql_) {
-    config::warn(fmt::format("export nvprof: {}; no database is written", error));
-    return false;
-  }
-  // Made (or emptied) the way logs are; SQLite takes an empty file as a new database.
-  if (!open_output_file(file_, path)) return false;
-  // A journal left by an earlier database at this path would be rolled back into the new one.
-  ::unlink((file_.path() + "-journal").c_str());
-  // NOMUTEX: only the writer uses the connection (record_sink.hpp).
-  if (sql_->open_v2(file_.path().c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
-                    nullptr) != SQLITE_OK) {
-    fail("cannot open");
-    return false;
+  switch (open_export_database("nvprof", path, sql_, db_, file_)) {
+    case DatabaseOpen::opened: break;
+    case DatabaseOpen::not_made: return false;
+    case DatabaseOpen::not_opened: fail("cannot open"); return false;
   }
   // A killed process loses at most the batch in flight: the journal rolls it back. It
   // is removed after each commit (transactions are few): no file is left beside the

@@ -110,23 +110,10 @@ bool SqliteExportSink::exec(const char* sql) {
 }
 
 bool SqliteExportSink::open(const std::string& path) {
-  std::string error;
-  sql_ = sqlite_library(error);
-  if (!sql_) {
-    config::warn(fmt::format("export sqlite: {}; no database is written", error));
-    return false;
-  }
-  // The file is made (or emptied) the way logs are; SQLite takes an empty file as a new
-  // database. No symbolic link is followed.
-  if (!open_output_file(file_, path)) return false;
-  // A journal left by an earlier database at this path would be rolled back into the new one.
-  ::unlink((file_.path() + "-journal").c_str());
-  // NOMUTEX: only the writer uses the connection, one call at a time (record_sink.hpp);
-  // SQLite's own locks around every call would cost more than the rows.
-  if (sql_->open_v2(file_.path().c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
-                    nullptr) != SQLITE_OK) {
-    fail("cannot open");
-    return false;
+  switch (open_export_database("sqlite", path, sql_, db_, file_)) {
+    case DatabaseOpen::opened: break;
+    case DatabaseOpen::not_made: return false;
+    case DatabaseOpen::not_opened: fail("cannot open"); return false;
   }
   // A killed process loses at most the batch in flight: the journal rolls it back when
   // the database is next opened. Syncing to disk is not needed for that (only a crash

@@ -4,9 +4,9 @@
 //
 // SIMCUDA_PER_THREAD_AS_DEFAULT=1: a request with the per-thread flag is answered with
 // the default-stream variant, as drivers answer for an entry point that has no
-// per-thread variant, found by its name in the process's global scope (as a driver stub
-// or a layer that resolves names with dlsym(RTLD_DEFAULT) finds it): under an
-// interposer, the interposer's function of the default-stream variant.
+// per-thread variant, found by its name in the process's global scope (as a layer that
+// resolves names with dlsym(RTLD_DEFAULT) finds it): under an interposer, the
+// interposer's function of the default-stream variant.
 #include <dlfcn.h>
 
 #include <cstdint>
