@@ -10,10 +10,13 @@ cd "$(dirname "$0")/../.."
 root=$(pwd)
 out=${OUT:-$root/gpu-check-out}
 mkdir -p "$out"
+rm -f "$out/rows.txt"
 table=()
 failures=0
 row() {
   table+=("$(printf '%-44s %-8s %s' "$1" "$2" "$3")")
+  # Also as it goes: a run stopped by a time limit keeps the rows it made.
+  printf '%s\n' "${table[-1]}" >>"$out/rows.txt"
   if [[ $2 == FAIL ]]; then failures=$((failures + 1)); fi
 }
 
@@ -231,7 +234,10 @@ if [[ -x build-gpu/bench/launch_overhead ]]; then
   if build-gpu/bench/launch_overhead --launches 100000 --rounds 7 --shim "$shim" --real-driver >"$out/overhead.txt" 2>&1; then
     overhead_row "6 overhead: serialized" serialized-cupti/synced 1.2
     overhead_row "6 overhead: conckerneltrace" concurrent-cupti/plain 1.3
-    # Not judged: what CUPTI costs by itself, and the shim over it.
+    # The shim over CUPTI's own floor: what computeprof adds to what any CUPTI client pays.
+    overhead_row "6 overhead over CUPTI: serialized" serialized-cupti/minimal-cupti-synced 1.05
+    overhead_row "6 overhead over CUPTI: conckerneltrace" concurrent-cupti/minimal-cupti 1.05
+    # Not judged: what CUPTI costs by itself.
     row "6 overhead: CUPTI's floor" INFO "$(grep -o "minimal-cupti-synced/synced [0-9.]*  minimal-cupti/plain [0-9.]*" \
       "$out/overhead.txt" | tail -1)"
   else
@@ -307,6 +313,120 @@ exports_row() {
 # and allocations.
 exports_row vector_add 2 3 200000,200000,200000 200000
 [[ -x build-gpu/samples/runtime_vector_add ]] && exports_row runtime_vector_add 2 4 200000,200000,200000,784 784
+
+# Checks a script's PASS/FAIL lines as one row: <label> <file>.
+checked_row() {
+  if ! grep -q '^PASS' "$2" || grep -q '^FAIL' "$2"; then
+    row "$1" FAIL "$(grep -m1 '^FAIL' "$2" || echo "no check ran (see ${2#$out/})")"
+  else
+    row "$1" PASS "$(grep -c '^PASS' "$2") checks"
+  fi
+}
+cli=$root/build-gpu/tools/computeprof
+if python3 -c 'import torch; assert torch.cuda.is_available()' >/dev/null 2>&1; then
+  # 9. NVTX on hardware: torch.cuda.nvtx ranges and emit_nvtx around matrix products, in
+  # the log, the trace, NVTX_EVENTS and the per-range GPU time; a capture window that
+  # records exactly the products inside it.
+  dir=$out/nvtx
+  rm -rf "$dir"; mkdir -p "$dir"
+  printf 'nvtxrange\nexport json,sqlite\nsummary\n' >"$dir/nvtx.cfg"
+  (cd "$dir" && python3 "$root/tests/gpu/torch_nvtx.py" >plain.out 2>plain.err)
+  (cd "$dir" && COMPUTE_PROFILE=1 COMPUTE_PROFILE_CONFIG="$dir/nvtx.cfg" LD_PRELOAD="$shim" \
+    python3 "$root/tests/gpu/torch_nvtx.py" >shim.out 2>shim.err)
+  rc=$?
+  python3 "$root/tests/gpu/check_nvtx.py" "$dir" >"$dir/check.txt" 2>&1
+  if [[ $rc -ne 0 ]] || ! cmp -s "$dir/shim.out" "$dir/plain.out"; then
+    row "9 nvtx: torch ranges" FAIL "exit $rc or stdout differs (see nvtx/)"
+  else
+    checked_row "9 nvtx: torch ranges" "$dir/check.txt"
+  fi
+  # The window: only the products of the range `window` (3 products, k kernels each).
+  k=$(grep -o 'one product makes [0-9]*' "$dir/check.txt" | grep -o '[0-9]*$')
+  mkdir -p "$dir/window"
+  printf 'nvtxrange\ncapturerange nvtx window\n' >"$dir/window.cfg"
+  (cd "$dir/window" && COMPUTE_PROFILE=1 COMPUTE_PROFILE_CONFIG="$dir/window.cfg" \
+    LD_PRELOAD="$shim" python3 "$root/tests/gpu/torch_nvtx.py" >shim.out 2>shim.err)
+  n_window=$(grep -c 'nvtxrange=\[ window \]' "$dir/window/compute_profile.log" 2>/dev/null || true)
+  n_all=$(grep -c 'method=\[ ' "$dir/window/compute_profile.log" 2>/dev/null || true)
+  if [[ -n $k && $n_window -eq $((3 * k)) && $n_all -eq $n_window ]] && cmp -s "$dir/window/shim.out" "$dir/plain.out"; then
+    row "9 nvtx: capture window" PASS "$n_all records, all in window (3 products x $k kernels)"
+  else
+    row "9 nvtx: capture window" FAIL "$n_all records, $n_window in window, expected $((3 * ${k:-0}))"
+  fi
+
+  # 10. The nvprof door: the GPU trace as CSV and -o's .nvvp, on the runtime sample and
+  # on PyTorch, against the records of their logs (points 2 and 3).
+  dir=$out/nvprof
+  rm -rf "$dir"; mkdir -p "$dir"
+  log=$out/runtime_vector_add/runtime_vector_add.log
+  (cd "$dir" && "$cli" nvprof --print-gpu-trace --csv --log-file runtime.csv "$root/build-gpu/samples/runtime_vector_add" \
+    >runtime_trace.out 2>runtime_trace.err &&
+    "$cli" nvprof -o runtime.nvvp "$root/build-gpu/samples/runtime_vector_add" >runtime.out 2>runtime.err)
+  rc=$?
+  python3 "$root/tests/gpu/check_nvprof.py" "$dir/runtime.csv" "$dir/runtime.nvvp" \
+    "$(grep 'method=\[ ' "$log" | grep -vc 'method=\[ mem')" "$(grep -c 'method=\[ memcpy' "$log")" "$root" \
+    >"$dir/runtime_check.txt" 2>&1
+  if [[ $rc -ne 0 ]] || ! cmp -s "$dir/runtime.out" "$out/runtime_vector_add/plain.out"; then
+    row "10 nvprof: runtime_vector_add" FAIL "exit $rc or stdout differs (see nvprof/)"
+  else
+    checked_row "10 nvprof: runtime_vector_add" "$dir/runtime_check.txt"
+  fi
+  log=$out/pytorch/pytorch.log
+  (cd "$dir" && "$cli" nvprof -o torch.nvvp python3 "$root/tests/gpu/torch_matmul.py" >torch.out 2>torch.err)
+  rc=$?
+  python3 "$root/tests/gpu/check_nvprof.py" - "$dir/torch.nvvp" \
+    "$(grep 'method=\[ ' "$log" | grep -vc 'method=\[ mem')" "$(grep -c 'method=\[ memcpy' "$log")" "$root" \
+    >"$dir/torch_check.txt" 2>&1
+  if [[ $rc -ne 0 ]] || ! cmp -s "$dir/torch.out" "$out/pytorch/plain.out"; then
+    row "10 nvprof: pytorch" FAIL "exit $rc or stdout differs (see nvprof/)"
+  else
+    checked_row "10 nvprof: pytorch" "$dir/torch_check.txt"
+  fi
+
+  # 11. Scale: 100,000 PyTorch kernels under conckerneltrace, with no profiler, the log
+  # alone and the log with every export; then two ranks on one GPU.
+  dir=$out/scale
+  rm -rf "$dir"; mkdir -p "$dir/plain" "$dir/log" "$dir/exports"
+  launches=${SCALE_LAUNCHES:-100000}
+  (cd "$dir/plain" && python3 "$root/tests/gpu/torch_loop.py" "$launches" >out 2>err)
+  echo conckerneltrace >"$dir/log.cfg"
+  printf 'conckerneltrace\nexport json.gz,sqlite,nvprof\n' >"$dir/exports.cfg"
+  for run in log exports; do
+    (cd "$dir/$run" && COMPUTE_PROFILE=1 COMPUTE_PROFILE_CONFIG="$dir/$run.cfg" LD_PRELOAD="$shim" \
+      python3 "$root/tests/gpu/torch_loop.py" "$launches" >out 2>err)
+  done
+  seconds() { grep -o 'kernels [0-9.]* s' "$1" | cut -d' ' -f2; }
+  t_plain=$(seconds "$dir/plain/err"); t_log=$(seconds "$dir/log/err"); t_exports=$(seconds "$dir/exports/err")
+  python3 "$root/tests/gpu/check_scale.py" "$dir/exports" "$launches" >"$dir/check.txt" 2>&1
+  if ! cmp -s "$dir/plain/out" "$dir/exports/out" || ! cmp -s "$dir/plain/out" "$dir/log/out"; then
+    row "11 scale: $launches torch kernels" FAIL "stdout differs (see scale/)"
+  else
+    checked_row "11 scale: $launches torch kernels" "$dir/check.txt"
+  fi
+  if [[ -n $t_plain && -n $t_log && -n $t_exports ]]; then
+    ratio=$(python3 -c "print(f'{$t_exports/$t_log:.2f}')")
+    verdict=$(python3 -c "print('PASS' if $t_exports / $t_log <= 1.1 else 'FAIL')")
+    row "11 scale: exports over the log (wall)" "$verdict" "$ratio, target <= 1.1 (loop ${t_plain} s plain, ${t_log} s log, ${t_exports} s exports)"
+    row "11 scale: sizes" INFO "$(grep '^INFO' "$dir/check.txt" | sed 's/^INFO //' | tr '\n' ';')"
+  else
+    row "11 scale: wall time" FAIL "a run did not finish (see scale/*/err)"
+  fi
+  # Two processes on one GPU as ranks 0 and 1: each trace names its rank and its clocks.
+  printf 'conckerneltrace\nexport json.gz\n' >"$dir/rank.cfg"
+  for rank in 0 1; do
+    mkdir -p "$dir/rank$rank"
+    (cd "$dir/rank$rank" && RANK=$rank WORLD_SIZE=2 COMPUTE_PROFILE=1 COMPUTE_PROFILE_CONFIG="$dir/rank.cfg" \
+      LD_PRELOAD="$shim" python3 "$root/tests/gpu/torch_loop.py" 10000 >out 2>err) &
+  done
+  wait
+  # Each as rank/world_size@baseTimeNanoseconds.
+  ranks=$(for rank in 0 1; do python3 -c 'import gzip, json, sys; t = json.load(gzip.open(sys.argv[1], "rt"))
+print("%d/%d@%d" % (t["distributedInfo"]["rank"], t["distributedInfo"]["world_size"], t["baseTimeNanoseconds"]))' \
+    "$dir/rank$rank/compute_profile.json.gz" 2>&1; done | tr '\n' ' ')
+  if [[ $ranks =~ ^0/2@[0-9]+\ 1/2@[0-9]+\ $ ]]; then row "11 scale: two ranks, distributedInfo" PASS "$ranks"; else row "11 scale: two ranks, distributedInfo" FAIL "$ranks"; fi
+else
+  row "9-11 nvtx, nvprof, scale" FAIL "python3 cannot import torch with CUDA"
+fi
 
 printf '\n%s\n' "computeprof GPU check ($(cat "$out/gpu.txt"), commit $(cut -c1-12 "$out/commit.txt"))"
 printf '%s\n' "${table[@]}" | tee "$out/table.txt"
