@@ -17,7 +17,7 @@ import re
 import sqlite3
 import sys
 
-RANGE = re.compile(r" nvtxrange=\[ (.*?) \](?: [a-z0-9]+=\[|$)")
+RANGE = re.compile(r" nvtxrange=\[ (.*?) \](?: [a-z0-9]+=\[| ?$)")
 METHOD = re.compile(r"^method=\[ (.*?) \] gputime=\[ ([0-9.]+) \]")
 
 
