@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks computeprof on a real GPU (docs/gpu.md, points 1 to 8). One call builds, runs everything, writes
+# Checks computeprof on a real GPU (docs/gpu.md, points 1 to 11). One call builds, runs everything, writes
 # raw output under $OUT (default ./gpu-check-out) and prints a table last.
 #
 #   tests/gpu/check.sh            # from the repository root, on the GPU machine
