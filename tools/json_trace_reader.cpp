@@ -98,9 +98,9 @@ void append_json(std::string& out, const JsonValue& value) {
       out.push_back('{');
       for (std::size_t i = 0; i < value.members.size(); ++i) {
         if (i > 0) out.push_back(',');
-        append_string(out, value.members[i].first);
+        append_string(out, value.members[i].name);
         out.push_back(':');
-        append_json(out, value.members[i].second);
+        append_json(out, value.members[i].value);
       }
       out.push_back('}');
       return;
@@ -270,9 +270,9 @@ void JsonTraceReader::parse_value(JsonValue& out, int depth) {
         skip_space();
         if (peek() != '"') fail("a member's name (a string) is expected");
         auto& member = out.members.emplace_back();
-        parse_string(member.first);
+        parse_string(member.name);
         expect(':');
-        parse_value(member.second, depth + 1);
+        parse_value(member.value, depth + 1);
         skip_space();
         const int next = peek();
         if (next != ',' && next != '}') fail("',' or '}' is expected after a member");

@@ -18,6 +18,8 @@
 
 namespace computeprof::tools {
 
+struct JsonMember;
+
 // One JSON value, as parsed. A number keeps the text it was written with, so that a
 // value passed through is not changed by a round trip through double.
 struct JsonValue {
@@ -25,7 +27,7 @@ struct JsonValue {
   Kind kind = Kind::null;
   std::string text;  // number: as written; string: decoded (UTF-8); boolean: true/false
   std::vector<JsonValue> items;
-  std::vector<std::pair<std::string, JsonValue>> members;  // in the order written
+  std::vector<JsonMember> members;  // in the order written
 
   // The first member named `key`, or null.
   const JsonValue* find(std::string_view key) const;
@@ -34,6 +36,14 @@ struct JsonValue {
   std::optional<std::int64_t> integer() const;
   // A string member's text, else nothing.
   std::optional<std::string_view> string_member(std::string_view key) const;
+};
+
+struct JsonMember {
+  JsonMember() = default;
+  JsonMember(std::string member_name, JsonValue member_value)
+      : name(std::move(member_name)), value(std::move(member_value)) {}
+  std::string name;
+  JsonValue value;
 };
 
 // `value` as compact JSON (strings escaped as JSON requires, numbers as written).
