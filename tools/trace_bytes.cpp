@@ -57,6 +57,7 @@ std::unique_ptr<ByteSource> memory_bytes(std::string_view bytes) { return std::m
 struct TraceBytes::Inflater {
   z_stream stream{};
   bool in_member = false;  // between a member's first byte and its end
+  std::uint64_t member_start = 0;  // in the raw file
   Inflater() {
     // 16 + MAX_WBITS: gzip's header and trailer, checked.
     if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK) throw TraceBytesError("zlib cannot start inflating");
@@ -115,7 +116,10 @@ std::size_t TraceBytes::read(char* out, std::size_t size) {
     z.avail_in = static_cast<uInt>(input_.size() - input_at_);
     z.next_out = reinterpret_cast<Bytef*>(out);
     z.avail_out = static_cast<uInt>(std::min<std::size_t>(size, 1u << 30));
-    inflater_->in_member = true;
+    if (!inflater_->in_member) {
+      inflater_->in_member = true;
+      inflater_->member_start = raw_offset_ - (input_.size() - input_at_);
+    }
     const int rc = inflate(&z, Z_NO_FLUSH);
     const std::size_t consumed = input_.size() - input_at_ - z.avail_in;
     input_at_ += consumed;
@@ -125,9 +129,8 @@ std::size_t TraceBytes::read(char* out, std::size_t size) {
       inflater_->in_member = false;
       if (inflateReset(&z) != Z_OK) throw TraceBytesError("zlib cannot inflate the next member");
     } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-      throw TraceBytesError(fmt::format("not valid gzip data near byte {}: {}",
-                                        raw_offset_ - (input_.size() - input_at_),
-                                        z.msg != nullptr ? z.msg : "zlib error"));
+      throw TraceBytesError(fmt::format("not valid gzip data in the member from byte {}: {}",
+                                        inflater_->member_start, z.msg != nullptr ? z.msg : "zlib error"));
     }
   }
   return produced;
