@@ -42,7 +42,8 @@ mark_as_advanced(COMPUTEPROF_DPKG_SHLIBDEPS)
 if(COMPUTEPROF_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libgcc-s1, libstdc++6, libsqlite3-0")
+  # zlib1g: the command links zlib (`computeprof merge` reads and writes gzip traces).
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libgcc-s1, libstdc++6, libsqlite3-0, zlib1g")
 endif()
 # Loaded at run time when call stacks are asked for (docs/format.md, "Call stacks"):
 # libunwind captures them fast, libdw names their frames; without either the shim

@@ -11,6 +11,7 @@
 #include "config/report.hpp"
 #include "tools/command_line.hpp"
 #include "tools/launch_error.hpp"
+#include "tools/merge_command.hpp"
 #include "tools/nvprof_command_line.hpp"
 #include "tools/nvprof_run.hpp"
 #include "tools/profiled_run.hpp"
@@ -46,6 +47,14 @@ int main(int argc, char** argv) {
   const std::string_view invoked_as = argc > 0 ? std::string_view(argv[0]) : std::string_view();
   if (invoked_as == "nvprof" || invoked_as.ends_with("/nvprof")) return run_as_nvprof(args);
   if (!args.empty() && args.front() == "nvprof") return run_as_nvprof(std::span(args).subspan(1));
+  if (!args.empty() && args.front() == "merge") {
+    const auto merge = computeprof::tools::parse_merge_command_line(std::span(args).subspan(1));
+    if (const auto* error = std::get_if<computeprof::tools::UsageError>(&merge)) {
+      computeprof::config::warn(error->message);
+      return kUsageErrorExit;
+    }
+    return computeprof::tools::merge_traces(std::get<computeprof::tools::MergeOptions>(merge), stdout);
+  }
   const auto parsed = computeprof::tools::parse_command_line(args);
   if (const auto* error = std::get_if<computeprof::tools::UsageError>(&parsed)) {
     computeprof::config::warn(error->message);

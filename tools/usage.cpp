@@ -12,6 +12,7 @@ constexpr std::string_view kUsage = R"(Usage: computeprof [options] [--] applica
        computeprof --query-counters [--chip NAME] [--config FILE]
                    [--counters a,b]
        computeprof stats FILE...
+       computeprof merge TRACE... -o OUT.json[.gz] [--align NAME]
        computeprof nvprof [nvprof options] application [arguments...]
        computeprof stacks FILE.stacks
        computeprof --version | --help
@@ -24,6 +25,14 @@ COMPUTE_PROFILE log.
 
 stats FILE...: nvprof's summary table of GPU activities from logs (key-value or
 CSV, several added together) and databases written with --export sqlite.
+
+merge TRACE... -o OUT.json[.gz]: the JSON traces of several processes (plain
+or gzip, --export json or json.gz) as one trace on one time axis, by each
+file's wall-clock anchor, one group of tracks per rank, each named after it:
+rank N (host, pid)
+--align NAME shifts each rank so that the first end of the kernel or NVTX
+range NAME coincides with rank 0's, and prints each rank's shift, a line each:
+rank N: +S ns (FILE)
 
 nvprof ...: nvprof's command line (-o, --log-file, --csv, --print-gpu-trace,
 --print-api-trace, ...) and its outputs; also the command run as nvprof.

@@ -208,6 +208,13 @@ void JsonTraceSink::write_through() {
       fmt::format_to(std::back_inserter(header), "\"distributedInfo\":{{\"rank\":{},\"world_size\":{}}},", rank->rank,
                      rank->world_size);
     }
+    // The host, which a merge of several ranks' traces names each rank by.
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) == 0) {
+      header += "\"hostName\":";
+      formats::append_json_string(header, host);
+      header.push_back(',');
+    }
     header += "\"traceEvents\":[\n";
     header_written_ = true;
   }

@@ -75,3 +75,22 @@ TEST_CASE("the bash completion offers every option and skips the values of those
     CHECK(has_word(skipped_list, long_option) == (option.value == computeprof::tools::Option::Value::required));
   }
 }
+
+TEST_CASE("the bash completion offers merge among the commands, and merge's options after it", "[option_docs]") {
+  // COMPREPLY for the words given, the last being completed, without the bash-completion package.
+  auto completions = [](const std::string& words) {
+    const std::string command = std::string("bash -c 'source ") + COMPUTEPROF_BASH_COMPLETION_PATH +
+                                "; COMP_WORDS=(" + words + "); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); "
+                                "COMP_LINE=\"${COMP_WORDS[*]}\"; COMP_POINT=${#COMP_LINE}; _computeprof; "
+                                "printf \"%s\\n\" \"${COMPREPLY[@]}\"' 2>&1";
+    FILE* p = popen(command.c_str(), "r");
+    REQUIRE(p);
+    std::string out;
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, p)) > 0;) out.append(buffer, n);
+    CHECK(pclose(p) == 0);
+    return out;
+  };
+  CHECK(completions("computeprof mer").starts_with("merge\n"));
+  CHECK(completions("computeprof merge a.json -") == "-o\n--output\n--align\n");
+}
