@@ -14,6 +14,7 @@
 
 #include "formats/log_file.hpp"
 #include "shim/output/database_commits.hpp"
+#include "shim/output/grouped_rows.hpp"
 #include "shim/output/record_sink.hpp"
 #include "shim/output/sqlite_library.hpp"
 
@@ -51,14 +52,6 @@ class NvprofDatabaseSink final : public RecordSink {
     marker_data_row,
     kStatements
   };
-  // A value bound to a statement: an integer, or bytes for a BLOB column.
-  struct Value {
-    Value(std::int64_t v) : integer(v) {}  // NOLINT: rows are lists of plain numbers
-    Value(std::string_view b) : bytes(b), is_blob(true) {}  // NOLINT
-    std::int64_t integer = 0;
-    std::string_view bytes;
-    bool is_blob = false;
-  };
 
   bool exec(const char* sql);
   bool open(const std::string& path);
@@ -66,7 +59,8 @@ class NvprofDatabaseSink final : public RecordSink {
   void fail(std::string_view what);
   bool in_transaction();
   void commit();
-  void insert(Statement s, std::initializer_list<Value> values);
+  // Adds a row to the statement's table (grouped_rows.hpp).
+  void insert(Statement s, std::initializer_list<SqlValue> values);
   std::int64_t string_id_of(std::string_view text);
   // The call's RUNTIME row when the CUDA runtime made it, else its DRIVER row.
   // Returns whether it was filed as a runtime call.
@@ -79,7 +73,9 @@ class NvprofDatabaseSink final : public RecordSink {
   sqlite3* db_ = nullptr;
   // Held open for the life of the database: the path stays claimed by this process.
   formats::LogFile file_;
-  sqlite3_stmt* statements_[kStatements] = {};
+  sqlite3_stmt* string_statement_ = nullptr;
+  // Every table's rows but StringTable's (whose values are text).
+  GroupedRows rows_[kStatements];
   bool in_transaction_ = false;
   DatabaseCommits commits_;
   std::int64_t pid_ = 0;
