@@ -207,6 +207,14 @@ std::int64_t NvprofDatabaseSink::string_id_of(std::string_view text) {
   return id;
 }
 
+std::int64_t NvprofDatabaseSink::kernel_name_id(std::string_view method) {
+  // Runs of one kernel are the common case: compared, not looked up.
+  if (last_kernel_ && last_kernel_->first == method) return last_kernel_->second;
+  string_id_of(method);
+  last_kernel_ = &*string_ids_.find(method);
+  return last_kernel_->second;
+}
+
 bool NvprofDatabaseSink::insert_call(std::string_view api, std::int64_t start, std::int64_t end, std::uint32_t thread,
                                      std::int64_t correlation) {
   const auto ids = formats::nvprof_api_ids(api);
@@ -267,7 +275,7 @@ void NvprofDatabaseSink::write(const ProfiledContext& c, const records::Record& 
                                            : cupti_enum::regular;
       insert(kernel_row, {SqlValue::blob(std::string_view(&cache, 1)), r.registers, start, end, end, device, context,
                           stream, r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z, r.static_smem,
-                          r.dynamic_smem, correlation, ++grids_, string_id_of(r.method), launch_type});
+                          r.dynamic_smem, correlation, ++grids_, kernel_name_id(r.method), launch_type});
       break;
     }
     case records::RecordKind::memcpy: {

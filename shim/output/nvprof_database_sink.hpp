@@ -62,6 +62,7 @@ class NvprofDatabaseSink final : public RecordSink {
   // Adds a row to the statement's table (grouped_rows.hpp).
   void insert(Statement s, std::initializer_list<SqlValue> values);
   std::int64_t string_id_of(std::string_view text);
+  std::int64_t kernel_name_id(std::string_view method);
   // The call's RUNTIME row when the CUDA runtime made it, else its DRIVER row.
   // Returns whether it was filed as a runtime call.
   bool insert_call(std::string_view api, std::int64_t start, std::int64_t end, std::uint32_t thread,
@@ -84,6 +85,8 @@ class NvprofDatabaseSink final : public RecordSink {
   std::uint64_t last_call_ = 0;   // correlation id of the last API row
   bool last_call_runtime_ = false;
   std::map<std::string, std::int64_t, std::less<>> string_ids_;
+  // The last kernel's name's entry (a map's entries stay where they are).
+  const std::pair<const std::string, std::int64_t>* last_kernel_ = nullptr;
   std::set<int> devices_;
   std::set<int> contexts_;
 };

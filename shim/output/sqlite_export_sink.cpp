@@ -196,10 +196,17 @@ bool SqliteExportSink::in_transaction() {
 }
 
 const SqliteExportSink::KernelNames& SqliteExportSink::kernel_names(std::string_view method) {
-  if (auto it = kernel_names_.find(method); it != kernel_names_.end()) return it->second;
-  const std::string demangled = records::demangled_name(method);
-  const KernelNames names{string_id_of(demangled), string_id_of(records::base_name(demangled)), string_id_of(method)};
-  return kernel_names_.emplace(std::string(method), names).first->second;
+  // Runs of one kernel are the common case: compared, not hashed and looked up.
+  if (last_kernel_ && last_kernel_->first == method) return last_kernel_->second;
+  auto it = kernel_names_.find(method);
+  if (it == kernel_names_.end()) {
+    const std::string demangled = records::demangled_name(method);
+    const KernelNames names{string_id_of(demangled), string_id_of(records::base_name(demangled)),
+                            string_id_of(method)};
+    it = kernel_names_.emplace(std::string(method), names).first;
+  }
+  last_kernel_ = &*it;
+  return it->second;
 }
 
 void SqliteExportSink::insert_call(std::int64_t start, std::int64_t end, std::int64_t event_class, std::uint32_t thread,

@@ -94,6 +94,8 @@ class SqliteExportSink final : public RecordSink {
   };
   std::unordered_map<std::string, std::int64_t, StringHash, std::equal_to<>> string_ids_;
   std::unordered_map<std::string, KernelNames, StringHash, std::equal_to<>> kernel_names_;
+  // The last kernel's entry (an unordered_map's entries stay where they are).
+  const std::pair<const std::string, KernelNames>* last_kernel_ = nullptr;
   std::set<std::int64_t> devices_;
   std::set<std::uint32_t> stacks_;
 };
