@@ -65,7 +65,7 @@ TEST_CASE("grouped rows: 32 to a statement as they fill, the rest at insert_wait
 
 TEST_CASE("grouped rows: a row of more bound values than 999 / 32 groups fewer rows, never past 999") {
   MemoryDatabase m;
-  REQUIRE(m.sql->exec(m.db, "CREATE TABLE W(" 
+  REQUIRE(m.sql->exec(m.db, "CREATE TABLE W("
                             "c0 INT, c1 INT, c2 INT, c3 INT, c4 INT, c5 INT, c6 INT, c7 INT, c8 INT, c9 INT, "
                             "c10 INT, c11 INT, c12 INT, c13 INT, c14 INT, c15 INT, c16 INT, c17 INT, c18 INT, c19 INT, "
                             "c20 INT, c21 INT, c22 INT, c23 INT, c24 INT, c25 INT, c26 INT, c27 INT, c28 INT, c29 INT, "
