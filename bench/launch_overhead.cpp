@@ -57,7 +57,8 @@
 // With --startup, the wall time of a trivial CUDA program from spawn to exit, without
 // and with the shim preloaded (profiling off), --rounds times each.
 // With --exports, the writer's cost per format: concurrent-cupti with the log only, and
-// with `export json`, `export sqlite`, `export nvprof`, `export json,sqlite`: the wall time per launch
+// with `export json`, `export sqlite`, `export json.gz`, `export nvprof`, `export json,sqlite` and
+// `export json.gz,sqlite,nvprof` (all): the wall time per launch
 // (the application's), the writer thread's CPU time per record (its schedstat run time
 // once it has caught up), and from that the records a second one core writes; with
 // --instructions, callgrind's instructions per launch of all threads and what each
@@ -351,8 +352,11 @@ const Config kExportConfigs[] = {
     {"log", Config::Preload::shim, true, "nosync", "conckerneltrace\n", true},
     {"json", Config::Preload::shim, true, "nosync", "conckerneltrace\nexport json\n", true},
     {"sqlite", Config::Preload::shim, true, "nosync", "conckerneltrace\nexport sqlite\n", true},
+    {"json.gz", Config::Preload::shim, true, "nosync", "conckerneltrace\nexport json.gz\n", true},
     {"nvprof", Config::Preload::shim, true, "nosync", "conckerneltrace\nexport nvprof\n", true},
-    {"all", Config::Preload::shim, true, "nosync", "conckerneltrace\nexport json,sqlite\n", true},
+    {"json+sqlite", Config::Preload::shim, true, "nosync", "conckerneltrace\nexport json,sqlite\n", true},
+    // As the GPU check runs PyTorch: every kind of export at once.
+    {"all", Config::Preload::shim, true, "nosync", "conckerneltrace\nexport json.gz,sqlite,nvprof\n", true},
 };
 
 // --allocations: profiled without memtrace, the allocation calls' trampolines jump
@@ -609,7 +613,7 @@ void report_export_times(long launches, int rounds, const Paths& paths) {
   const LaunchTimes& log = times["log"];
   for (const auto& c : kExportConfigs) {
     const LaunchTimes& t = times[c.name];
-    std::printf("  %-7s loop %8.1f %5.2fx  completed %9.1f %5.2fx  writer %8.1f ns %6.2f M records/s\n", c.name,
+    std::printf("  %-11s loop %8.1f %5.2fx  completed %9.1f %5.2fx  writer %8.1f ns %6.2f M records/s\n", c.name,
                 t.loop, t.loop / log.loop, t.wall, t.wall / log.wall, t.writer, t.writer > 0 ? 1e3 / t.writer : 0.0);
   }
 }

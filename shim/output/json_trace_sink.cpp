@@ -94,10 +94,16 @@ void JsonTraceSink::settle_base() {
 
 std::string_view JsonTraceSink::event_name(const records::Record& r) {
   if (r.kind == records::RecordKind::kernel) {
-    if (auto it = kernel_names_.find(r.method); it != kernel_names_.end()) return it->second;
-    std::string name;
-    formats::append_gpu_event_name(name, r);
-    return kernel_names_.emplace(std::string(r.method), std::move(name)).first->second;
+    // Runs of one kernel are the common case: compared, not hashed and looked up.
+    if (last_kernel_ && last_kernel_->first == r.method) return last_kernel_->second;
+    auto it = kernel_names_.find(r.method);
+    if (it == kernel_names_.end()) {
+      std::string name;
+      formats::append_gpu_event_name(name, r);
+      it = kernel_names_.emplace(std::string(r.method), std::move(name)).first;
+    }
+    last_kernel_ = &*it;
+    return it->second;
   }
   scratch_name_.clear();
   formats::append_gpu_event_name(scratch_name_, r);

@@ -82,6 +82,8 @@ class JsonTraceSink final : public RecordSink {
   std::set<std::uint64_t> named_processes_;
   std::set<std::pair<std::uint64_t, std::uint64_t>> named_threads_;
   std::unordered_map<std::string, std::string, StringHash, std::equal_to<>> kernel_names_;
+  // The last kernel's entry (an unordered_map's entries stay where they are).
+  const std::pair<const std::string, std::string>* last_kernel_ = nullptr;
   std::string scratch_name_;
   std::vector<std::string> devices_;  // deviceProperties entries
   std::uint64_t viewer_event_limit_;

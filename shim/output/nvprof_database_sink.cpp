@@ -19,25 +19,26 @@
 namespace computeprof::shim {
 namespace {
 
+// Columns every row has the same value in are constants of the statement, not bound.
 constexpr const char* kStatementSql[] = {
     "INSERT INTO StringTable (_id_, value) VALUES (?, ?)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (cbid, start, end, processId, threadId, correlationId, returnValue) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "VALUES (?, ?, ?, ?, ?, ?, 0)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_DRIVER (cbid, start, end, processId, threadId, correlationId, returnValue) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "VALUES (?, ?, ?, ?, ?, ?, 0)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL (cacheConfig, sharedMemoryConfig, registersPerThread, "
     "partitionedGlobalCacheRequested, partitionedGlobalCacheExecuted, start, end, completed, deviceId, contextId, "
     "streamId, gridX, gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, "
     "localMemoryPerThread, localMemoryTotal, correlationId, gridId, name, queued, submitted, launchType, "
     "isSharedMemoryCarveoutRequested, sharedMemoryCarveoutRequested, sharedMemoryExecuted) VALUES "
-    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "(?, 0, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, 0, 0, ?, 0, 0, 0)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (copyKind, srcKind, dstKind, flags, bytes, start, end, deviceId, "
     "contextId, streamId, correlationId, runtimeCorrelationId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY2 (copyKind, srcKind, dstKind, flags, bytes, start, end, deviceId, "
     "contextId, streamId, srcDeviceId, srcContextId, dstDeviceId, dstContextId, correlationId) VALUES "
     "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (value, bytes, start, end, deviceId, contextId, streamId, correlationId, "
-    "flags, memoryKind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "flags, memoryKind) VALUES (0, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_DEVICE (flags, globalMemoryBandwidth, globalMemorySize, constantMemorySize, "
     "l2CacheSize, numThreadsPerWarp, coreClockRate, numMemcpyEngines, numMultiprocessors, maxIPC, "
     "maxWarpsPerMultiprocessor, maxBlocksPerMultiprocessor, maxSharedMemoryPerMultiprocessor, "
@@ -154,8 +155,12 @@ bool NvprofDatabaseSink::open(const std::string& path) {
   // database, which `computeprof nvprof -o` hands on alone.
   if (!exec("PRAGMA synchronous=OFF") || !exec("BEGIN") || !exec(nvprof_schema())) return false;
   if (!exec(fmt::format("INSERT INTO Version VALUES ({})", kNvprofDatabaseVersion).c_str())) return false;
-  for (std::size_t i = 0; i < kStatements; ++i) {
-    if (sql_->prepare_v2(db_, kStatementSql[i], -1, &statements_[i], nullptr) != SQLITE_OK) {
+  if (sql_->prepare_v2(db_, kStatementSql[string_row], -1, &string_statement_, nullptr) != SQLITE_OK) {
+    fail(kStatementSql[string_row]);
+    return false;
+  }
+  for (std::size_t i = string_row + 1; i < kStatements; ++i) {
+    if (!rows_[i].prepare(sql_, db_, kStatementSql[i])) {
       fail(kStatementSql[i]);
       return false;
     }
@@ -178,20 +183,9 @@ bool NvprofDatabaseSink::in_transaction() {
   return true;
 }
 
-void NvprofDatabaseSink::insert(Statement s, std::initializer_list<Value> values) {
+void NvprofDatabaseSink::insert(Statement s, std::initializer_list<SqlValue> values) {
   if (!db_) return;
-  sqlite3_stmt* st = statements_[s];
-  int column = 1;
-  for (const Value& v : values) {
-    if (v.is_blob) {
-      sql_->bind_blob(st, column, v.bytes.data(), static_cast<int>(v.bytes.size()), SQLITE_TRANSIENT);
-    } else {
-      sql_->bind_int64(st, column, v.integer);
-    }
-    ++column;
-  }
-  if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
-  sql_->reset(st);
+  if (!rows_[s].add(values)) return fail(kStatementSql[s]);
   commits_.row();
 }
 
@@ -201,7 +195,7 @@ std::int64_t NvprofDatabaseSink::string_id_of(std::string_view text) {
   const auto id = static_cast<std::int64_t>(string_ids_.size()) + 1;
   string_ids_.emplace(std::string(text), id);
   if (!db_) return id;
-  sqlite3_stmt* st = statements_[string_row];
+  sqlite3_stmt* st = string_statement_;
   sql_->bind_int64(st, 1, id);
   sql_->bind_text(st, 2, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
   if (sql_->step(st) != SQLITE_DONE) {
@@ -213,15 +207,23 @@ std::int64_t NvprofDatabaseSink::string_id_of(std::string_view text) {
   return id;
 }
 
+std::int64_t NvprofDatabaseSink::kernel_name_id(std::string_view method) {
+  // Runs of one kernel are the common case: compared, not looked up.
+  if (last_kernel_ && last_kernel_->first == method) return last_kernel_->second;
+  string_id_of(method);
+  last_kernel_ = &*string_ids_.find(method);
+  return last_kernel_->second;
+}
+
 bool NvprofDatabaseSink::insert_call(std::string_view api, std::int64_t start, std::int64_t end, std::uint32_t thread,
                                      std::int64_t correlation) {
   const auto ids = formats::nvprof_api_ids(api);
   const bool by_runtime = ids && ids->runtime_cbid != 0 && cuda_runtime_present();
   // Only calls the driver accepted are recorded: CUDA_SUCCESS, 0.
   if (by_runtime) {
-    insert(runtime_row, {ids->runtime_cbid, start, end, pid_, thread, correlation, 0});
+    insert(runtime_row, {ids->runtime_cbid, start, end, pid_, thread, correlation});
   } else {
-    insert(driver_row, {ids ? ids->driver_cbid : 0, start, end, pid_, thread, correlation, 0});
+    insert(driver_row, {ids ? ids->driver_cbid : 0, start, end, pid_, thread, correlation});
   }
   return by_runtime;
 }
@@ -237,7 +239,7 @@ void NvprofDatabaseSink::insert_device(const ProfiledContext& c) {
                       p.max_shared_per_multiprocessor, p.max_registers_per_multiprocessor, p.max_registers_per_block,
                       p.max_shared_per_block, p.max_threads_per_block, p.max_block[0], p.max_block[1], p.max_block[2],
                       p.max_grid[0], p.max_grid[1], p.max_grid[2], p.compute_major, p.compute_minor, c.device,
-                      p.ecc_enabled, uuid, string_id_of(c.device_name)});
+                      p.ecc_enabled, SqlValue::blob(uuid), string_id_of(c.device_name)});
 }
 
 void NvprofDatabaseSink::write_memory(const records::MemoryEvent& e, const records::MemoryLedger&) {
@@ -271,10 +273,9 @@ void NvprofDatabaseSink::write(const ProfiledContext& c, const records::Record& 
       const std::int64_t launch_type = r.api.find("Cooperative") != std::string_view::npos
                                            ? cupti_enum::cooperative_single_device
                                            : cupti_enum::regular;
-      insert(kernel_row, {std::string_view(&cache, 1), 0, r.registers, 0, 0, start, end, end, device, context, stream,
-                          r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z, r.static_smem,
-                          r.dynamic_smem, 0, 0, correlation, ++grids_, string_id_of(r.method), 0, 0, launch_type, 0, 0,
-                          0});
+      insert(kernel_row, {SqlValue::blob(std::string_view(&cache, 1)), r.registers, start, end, end, device, context,
+                          stream, r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z, r.static_smem,
+                          r.dynamic_smem, correlation, ++grids_, kernel_name_id(r.method), launch_type});
       break;
     }
     case records::RecordKind::memcpy: {
@@ -296,7 +297,7 @@ void NvprofDatabaseSink::write(const ProfiledContext& c, const records::Record& 
     }
     case records::RecordKind::memset:
       // The value set is not recorded: 0.
-      insert(memset_row, {0, static_cast<std::int64_t>(r.transfer_bytes), start, end, device, context, stream,
+      insert(memset_row, {static_cast<std::int64_t>(r.transfer_bytes), start, end, device, context, stream,
                           correlation, async_flag(r.api), cupti_enum::device});
       break;
     case records::RecordKind::graph: break;  // its call's API row only: no single GPU activity
@@ -313,22 +314,28 @@ void NvprofDatabaseSink::write_range(const records::RangeEvent& e) {
   const auto start_object = thread_object_id(pid_, e.thread_id);
   insert(marker_row, {range ? cupti_enum::marker_start : cupti_enum::marker_instantaneous,
                       static_cast<std::int64_t>(e.start_wall_ns), id, cupti_enum::kObjectThread,
-                      std::string_view(start_object.data(), start_object.size()), string_id_of(table.name(e.name)),
+                      SqlValue::blob(std::string_view(start_object.data(), start_object.size())),
+                      string_id_of(table.name(e.name)),
                       domain});
   // CUPTI gives an end no name and no domain: nvprof wrote 0.
   if (range) {
     const auto end_object = thread_object_id(pid_, e.end_thread_id);
     insert(marker_row, {cupti_enum::marker_end, static_cast<std::int64_t>(e.end_wall_ns), id,
-                        cupti_enum::kObjectThread, std::string_view(end_object.data(), end_object.size()), 0, 0});
+                        cupti_enum::kObjectThread,
+                        SqlValue::blob(std::string_view(end_object.data(), end_object.size())), 0, 0});
   }
   const auto [payload_kind, payload] = marker_payload(e);
   insert(marker_data_row, {e.has_color ? cupti_enum::color_argb : cupti_enum::color_none, id, payload_kind,
-                           std::string_view(payload.data(), payload.size()), e.has_color ? e.color : 0, e.category});
+                           SqlValue::blob(std::string_view(payload.data(), payload.size())), e.has_color ? e.color : 0,
+                           e.category});
 }
 
 void NvprofDatabaseSink::commit() {
   if (!db_ || !in_transaction_) return;
-  if (exec("COMMIT")) in_transaction_ = false;
+  for (std::size_t i = string_row + 1; db_ && i < kStatements; ++i) {
+    if (!rows_[i].insert_waiting()) fail(kStatementSql[i]);
+  }
+  if (db_ && exec("COMMIT")) in_transaction_ = false;
   if (db_) commits_.committed(file_.path(), settings_.config.export_limit);
 }
 
@@ -346,10 +353,9 @@ void NvprofDatabaseSink::end() {
 
 void NvprofDatabaseSink::close() {
   if (!db_) return;
-  for (sqlite3_stmt*& st : statements_) {
-    if (st) sql_->finalize(st);
-    st = nullptr;
-  }
+  if (string_statement_) sql_->finalize(string_statement_);
+  string_statement_ = nullptr;
+  for (GroupedRows& rows : rows_) rows.finalize();
   sql_->close_v2(db_);
   db_ = nullptr;
   file_.close();
@@ -358,7 +364,8 @@ void NvprofDatabaseSink::close() {
 void NvprofDatabaseSink::abandon() {
   // The parent's connection is not the child's to use, nor to close.
   db_ = nullptr;
-  for (sqlite3_stmt*& st : statements_) st = nullptr;
+  string_statement_ = nullptr;
+  for (GroupedRows& rows : rows_) rows.forget();
   file_.abandon();
 }
 

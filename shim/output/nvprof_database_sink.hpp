@@ -14,6 +14,7 @@
 
 #include "formats/log_file.hpp"
 #include "shim/output/database_commits.hpp"
+#include "shim/output/grouped_rows.hpp"
 #include "shim/output/record_sink.hpp"
 #include "shim/output/sqlite_library.hpp"
 
@@ -51,14 +52,6 @@ class NvprofDatabaseSink final : public RecordSink {
     marker_data_row,
     kStatements
   };
-  // A value bound to a statement: an integer, or bytes for a BLOB column.
-  struct Value {
-    Value(std::int64_t v) : integer(v) {}  // NOLINT: rows are lists of plain numbers
-    Value(std::string_view b) : bytes(b), is_blob(true) {}  // NOLINT
-    std::int64_t integer = 0;
-    std::string_view bytes;
-    bool is_blob = false;
-  };
 
   bool exec(const char* sql);
   bool open(const std::string& path);
@@ -66,8 +59,10 @@ class NvprofDatabaseSink final : public RecordSink {
   void fail(std::string_view what);
   bool in_transaction();
   void commit();
-  void insert(Statement s, std::initializer_list<Value> values);
+  // Adds a row to the statement's table (grouped_rows.hpp).
+  void insert(Statement s, std::initializer_list<SqlValue> values);
   std::int64_t string_id_of(std::string_view text);
+  std::int64_t kernel_name_id(std::string_view method);
   // The call's RUNTIME row when the CUDA runtime made it, else its DRIVER row.
   // Returns whether it was filed as a runtime call.
   bool insert_call(std::string_view api, std::int64_t start, std::int64_t end, std::uint32_t thread,
@@ -79,7 +74,9 @@ class NvprofDatabaseSink final : public RecordSink {
   sqlite3* db_ = nullptr;
   // Held open for the life of the database: the path stays claimed by this process.
   formats::LogFile file_;
-  sqlite3_stmt* statements_[kStatements] = {};
+  sqlite3_stmt* string_statement_ = nullptr;
+  // Every table's rows but StringTable's (whose values are text).
+  GroupedRows rows_[kStatements];
   bool in_transaction_ = false;
   DatabaseCommits commits_;
   std::int64_t pid_ = 0;
@@ -88,6 +85,8 @@ class NvprofDatabaseSink final : public RecordSink {
   std::uint64_t last_call_ = 0;   // correlation id of the last API row
   bool last_call_runtime_ = false;
   std::map<std::string, std::int64_t, std::less<>> string_ids_;
+  // The last kernel's name's entry (a map's entries stay where they are).
+  const std::pair<const std::string, std::int64_t>* last_kernel_ = nullptr;
   std::set<int> devices_;
   std::set<int> contexts_;
 };

@@ -20,21 +20,22 @@
 namespace computeprof::shim {
 namespace {
 
+// Columns every row has the same value in are constants of the statement, not bound.
 constexpr const char* kStatementSql[] = {
     "INSERT INTO StringIds (id, value) VALUES (?, ?)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, correlationId, nameId, returnValue, "
-    "callchainId) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    "callchainId) VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, greenContextId, streamId, correlationId, "
     "globalPid, demangledName, shortName, mangledName, launchType, cacheConfig, registersPerThread, gridX, gridY, "
     "gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, "
     "gridId, sharedMemoryExecuted, graphNodeId, sharedMemoryLimitConfig) VALUES "
-    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "(?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, NULL, NULL, NULL)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, greenContextId, streamId, correlationId, "
     "globalPid, bytes, copyKind, deprecatedSrcId, srcKind, dstKind, srcDeviceId, srcContextId, dstDeviceId, "
     "dstContextId, migrationCause, graphNodeId, virtualAddress) VALUES "
-    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "(?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, NULL, ?, ?, NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start, end, deviceId, contextId, greenContextId, streamId, correlationId, "
-    "globalPid, value, bytes, graphNodeId, memKind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "globalPid, value, bytes, graphNodeId, memKind) VALUES (?, ?, ?, ?, NULL, ?, ?, ?, 0, ?, NULL, ?)",
     "INSERT INTO COMPUTEPROF_COUNTERS (correlationId, nameId, value) VALUES (?, ?, ?)",
     "INSERT INTO TARGET_INFO_GPU (vmId, id, name) VALUES (0, ?, ?)",
     "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS (start, globalPid, deviceId, contextId, address, pc, bytes, memKind, "
@@ -123,25 +124,15 @@ bool SqliteExportSink::open(const std::string& path) {
       !exec(sqlite_schema().c_str())) {
     return false;
   }
-  for (std::size_t i = 0; i < kStatements; ++i) {
+  for (const Statement i : {string_id, gpu, nvtx_event}) {
     if (sql_->prepare_v2(db_, kStatementSql[i], -1, &statements_[i], nullptr) != SQLITE_OK) {
       fail(kStatementSql[i]);
       return false;
     }
   }
-  for (const Statement s : kGrouped) {
-    // "... VALUES (?, ...)" with its row repeated.
-    const std::string_view single = kStatementSql[s];
-    const std::string_view row = single.substr(single.rfind('('));
-    columns_[s] = static_cast<std::size_t>(std::count(row.begin(), row.end(), '?'));
-    std::string sql(single);
-    for (std::size_t i = 1; i < kRowsPerInsert; ++i) {
-      sql += ", ";
-      sql += row;
-    }
-    waiting_[s].reserve(columns_[s] * kRowsPerInsert);
-    if (sql_->prepare_v2(db_, sql.c_str(), -1, &grouped_[s], nullptr) != SQLITE_OK) {
-      fail(kStatementSql[s]);
+  for (std::size_t i = 0; i < kStatements; ++i) {
+    if (!statements_[i] && !rows_[i].prepare(sql_, db_, kStatementSql[i])) {
+      fail(kStatementSql[i]);
       return false;
     }
   }
@@ -188,60 +179,10 @@ void SqliteExportSink::insert_text(Statement s, std::int64_t id, std::string_vie
   commits_.row();
 }
 
-void SqliteExportSink::insert(Statement s, std::initializer_list<std::optional<std::int64_t>> values) {
+void SqliteExportSink::insert(Statement s, std::initializer_list<SqlValue> values) {
   if (!db_) return;
   commits_.row();
-  if (grouped_[s]) {
-    std::vector<std::optional<std::int64_t>>& waiting = waiting_[s];
-    waiting.insert(waiting.end(), values.begin(), values.end());
-    if (waiting.size() < columns_[s] * kRowsPerInsert) return;
-    sqlite3_stmt* st = grouped_[s];
-    int column = 1;
-    for (const auto& v : waiting) {
-      if (v) {
-        sql_->bind_int64(st, column, *v);
-      } else {
-        sql_->bind_null(st, column);
-      }
-      ++column;
-    }
-    waiting.clear();
-    if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
-    sql_->reset(st);
-    return;
-  }
-  sqlite3_stmt* st = statements_[s];
-  int column = 1;
-  for (const auto& v : values) {
-    if (v) {
-      sql_->bind_int64(st, column, *v);
-    } else {
-      sql_->bind_null(st, column);
-    }
-    ++column;
-  }
-  if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
-  sql_->reset(st);
-}
-
-void SqliteExportSink::insert_waiting_rows() {
-  for (const Statement s : kGrouped) {
-    std::vector<std::optional<std::int64_t>>& waiting = waiting_[s];
-    sqlite3_stmt* st = statements_[s];
-    for (std::size_t row = 0; db_ && row < waiting.size(); row += columns_[s]) {
-      for (std::size_t c = 0; c < columns_[s]; ++c) {
-        const auto& v = waiting[row + c];
-        if (v) {
-          sql_->bind_int64(st, static_cast<int>(c + 1), *v);
-        } else {
-          sql_->bind_null(st, static_cast<int>(c + 1));
-        }
-      }
-      if (sql_->step(st) != SQLITE_DONE) return fail(kStatementSql[s]);
-      sql_->reset(st);
-    }
-    waiting.clear();
-  }
+  if (!rows_[s].add(values)) fail(kStatementSql[s]);
 }
 
 bool SqliteExportSink::in_transaction() {
@@ -255,10 +196,17 @@ bool SqliteExportSink::in_transaction() {
 }
 
 const SqliteExportSink::KernelNames& SqliteExportSink::kernel_names(std::string_view method) {
-  if (auto it = kernel_names_.find(method); it != kernel_names_.end()) return it->second;
-  const std::string demangled = records::demangled_name(method);
-  const KernelNames names{string_id_of(demangled), string_id_of(records::base_name(demangled)), string_id_of(method)};
-  return kernel_names_.emplace(std::string(method), names).first->second;
+  // Runs of one kernel are the common case: compared, not hashed and looked up.
+  if (last_kernel_ && last_kernel_->first == method) return last_kernel_->second;
+  auto it = kernel_names_.find(method);
+  if (it == kernel_names_.end()) {
+    const std::string demangled = records::demangled_name(method);
+    const KernelNames names{string_id_of(demangled), string_id_of(records::base_name(demangled)),
+                            string_id_of(method)};
+    it = kernel_names_.emplace(std::string(method), names).first;
+  }
+  last_kernel_ = &*it;
+  return it->second;
 }
 
 void SqliteExportSink::insert_call(std::int64_t start, std::int64_t end, std::int64_t event_class, std::uint32_t thread,
@@ -279,7 +227,7 @@ void SqliteExportSink::insert_call(std::int64_t start, std::int64_t end, std::in
   const bool with_stack = stack != 0 && event_class == nsys::cuda_driver;
   const std::int64_t row_class = with_stack ? std::int64_t{nsys::cuda_backtrace} : event_class;
   insert(runtime, {start, end, row_class, global_pid_ | (thread & 0xFFFFFF),
-                   correlation, string_id_of(api.empty() ? std::string_view("unknown") : api), 0,
+                   correlation, string_id_of(api.empty() ? std::string_view("unknown") : api),
                    stack != 0 ? std::optional<std::int64_t>(stack) : std::nullopt});
 }
 
@@ -390,11 +338,9 @@ void SqliteExportSink::write(const ProfiledContext& c, const records::Record& r)
       const KernelNames& names = kernel_names(r.method);
       const std::int64_t launch_type =
           r.api.find("Cooperative") != std::string_view::npos ? nsys::cooperative_single_device : nsys::regular;
-      insert(kernel, {start, end, device, context, std::nullopt, stream, correlation, global_pid_,
-                      names.demangled, names.base, names.mangled,
-                      launch_type, r.cache_config_executed, r.registers, r.grid.x, r.grid.y, r.grid.z, r.block.x,
-                      r.block.y, r.block.z, r.static_smem, r.dynamic_smem, 0, 0, correlation, std::nullopt,
-                      std::nullopt, std::nullopt});
+      insert(kernel, {start, end, device, context, stream, correlation, global_pid_, names.demangled, names.base,
+                      names.mangled, launch_type, r.cache_config_executed, r.registers, r.grid.x, r.grid.y, r.grid.z,
+                      r.block.x, r.block.y, r.block.z, r.static_smem, r.dynamic_smem, correlation});
       for (std::size_t id : counters_) {
         const records::CounterValue v = r.counter(id);
         if (v.state == records::CounterValue::State::absent) continue;
@@ -408,16 +354,15 @@ void SqliteExportSink::write(const ProfiledContext& c, const records::Record& r)
     case records::RecordKind::memcpy: {
       const auto ends = records::copy_ends(r.method);
       if (!ends) break;
-      insert(memcpy, {start, end, device, context, std::nullopt, stream, correlation, global_pid_,
-                      static_cast<std::int64_t>(r.transfer_bytes), copy_kind(*ends), std::nullopt,
-                      memory_kind(ends->source, r), memory_kind(ends->destination, r), std::nullopt, std::nullopt,
-                      std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+      insert(memcpy, {start, end, device, context, stream, correlation, global_pid_,
+                      static_cast<std::int64_t>(r.transfer_bytes), copy_kind(*ends), memory_kind(ends->source, r),
+                      memory_kind(ends->destination, r)});
       break;
     }
     case records::RecordKind::memset:
       // The value set is not recorded; nsys's column cannot be empty.
-      insert(memset, {start, end, device, context, std::nullopt, stream, correlation, global_pid_, 0,
-                      static_cast<std::int64_t>(r.transfer_bytes), std::nullopt, nsys::device});
+      insert(memset, {start, end, device, context, stream, correlation, global_pid_,
+                      static_cast<std::int64_t>(r.transfer_bytes), nsys::device});
       break;
     case records::RecordKind::graph: break;  // its call's RUNTIME row only: no single GPU activity
   }
@@ -425,7 +370,9 @@ void SqliteExportSink::write(const ProfiledContext& c, const records::Record& r)
 
 void SqliteExportSink::commit() {
   if (!db_ || !in_transaction_) return;
-  insert_waiting_rows();
+  for (std::size_t i = 0; db_ && i < kStatements; ++i) {
+    if (!rows_[i].insert_waiting()) fail(kStatementSql[i]);
+  }
   if (db_ && exec("COMMIT")) in_transaction_ = false;
   if (db_) commits_.committed(file_.path(), settings_.config.export_limit);
 }
@@ -448,10 +395,7 @@ void SqliteExportSink::close() {
     if (st) sql_->finalize(st);
     st = nullptr;
   }
-  for (sqlite3_stmt*& st : grouped_) {
-    if (st) sql_->finalize(st);
-    st = nullptr;
-  }
+  for (GroupedRows& rows : rows_) rows.finalize();
   sql_->close_v2(db_);
   db_ = nullptr;
   file_.close();
@@ -462,7 +406,7 @@ void SqliteExportSink::abandon() {
   // carry a connection across fork).
   db_ = nullptr;
   for (sqlite3_stmt*& st : statements_) st = nullptr;
-  for (sqlite3_stmt*& st : grouped_) st = nullptr;
+  for (GroupedRows& rows : rows_) rows.forget();
   file_.abandon();
 }
 

@@ -12,6 +12,7 @@
 
 #include "formats/log_file.hpp"
 #include "shim/output/database_commits.hpp"
+#include "shim/output/grouped_rows.hpp"
 #include "shim/output/record_sink.hpp"
 #include "shim/output/sqlite_library.hpp"
 
@@ -50,19 +51,12 @@ class SqliteExportSink final : public RecordSink {
     kStatements
   };
 
-  // The rows of the statements written most (RUNTIME, KERNEL) are inserted this many at
-  // once, one statement of as many rows: a statement's run costs about as much as a row.
-  static constexpr std::size_t kRowsPerInsert = 16;
-  static constexpr Statement kGrouped[] = {runtime, kernel};
-
   bool exec(const char* sql);
-  // Inserts the rows waiting for a group, one by one (before a commit).
-  void insert_waiting_rows();
   bool open(const std::string& path);
   void close();
   std::int64_t string_id_of(std::string_view text);
-  // Binds `values` (null where empty) to statement `s` and runs it.
-  void insert(Statement s, std::initializer_list<std::optional<std::int64_t>> values);
+  // Adds a row to the statement's table (grouped_rows.hpp).
+  void insert(Statement s, std::initializer_list<SqlValue> values);
   void insert_text(Statement s, std::int64_t id, std::string_view text);
   void fail(std::string_view what);
   bool in_transaction();
@@ -85,12 +79,10 @@ class SqliteExportSink final : public RecordSink {
   sqlite3* db_ = nullptr;
   // Held open for the life of the database: the path stays claimed by this process.
   formats::LogFile file_;
+  // The statements of rows with text or real values (strings, GPUs, NVTX events); the
+  // other tables' rows are grouped.
   sqlite3_stmt* statements_[kStatements] = {};
-  // Per grouped statement: its statement of kRowsPerInsert rows, and the values of the
-  // rows waiting for it (fewer than that many rows).
-  sqlite3_stmt* grouped_[kStatements] = {};
-  std::vector<std::optional<std::int64_t>> waiting_[kStatements];
-  std::size_t columns_[kStatements] = {};
+  GroupedRows rows_[kStatements];
   bool in_transaction_ = false;
   std::int64_t base_ns_ = 0;
   std::int64_t global_pid_ = 0;
@@ -102,6 +94,8 @@ class SqliteExportSink final : public RecordSink {
   };
   std::unordered_map<std::string, std::int64_t, StringHash, std::equal_to<>> string_ids_;
   std::unordered_map<std::string, KernelNames, StringHash, std::equal_to<>> kernel_names_;
+  // The last kernel's entry (an unordered_map's entries stay where they are).
+  const std::pair<const std::string, KernelNames>* last_kernel_ = nullptr;
   std::set<std::int64_t> devices_;
   std::set<std::uint32_t> stacks_;
 };

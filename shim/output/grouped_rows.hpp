@@ -1,0 +1,67 @@
+#pragma once
+// A table's rows inserted many to one INSERT statement (both export databases): SQLite
+// runs a statement at about the cost of a row, and a table with AUTOINCREMENT reads and
+// writes its sequence once a statement. Rows wait in memory for a full statement; the
+// rest are inserted one by one before each commit (insert_waiting), so a transaction
+// holds every row added in it, in the order added.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "shim/output/sqlite_library.hpp"
+
+namespace computeprof::shim {
+
+// A value of a row: NULL, an integer, or a short BLOB held in place (no allocation).
+struct SqlValue {
+  enum class Kind : std::uint8_t { null, integer, blob };
+  static constexpr std::size_t kBlobBytes = 16;
+
+  SqlValue() = default;
+  SqlValue(std::nullopt_t) {}                                        // NOLINT: rows are lists of plain values
+  SqlValue(std::int64_t v) : integer(v), kind(Kind::integer) {}      // NOLINT
+  SqlValue(std::optional<std::int64_t> v) : integer(v.value_or(0)), kind(v ? Kind::integer : Kind::null) {}  // NOLINT
+  // At most kBlobBytes bytes.
+  static SqlValue blob(std::string_view bytes) {
+    SqlValue v;
+    v.kind = Kind::blob;
+    v.size = static_cast<std::uint8_t>(bytes.size() < kBlobBytes ? bytes.size() : kBlobBytes);
+    std::memcpy(v.bytes, bytes.data(), v.size);
+    return v;
+  }
+
+  std::int64_t integer = 0;
+  char bytes[kBlobBytes] = {};
+  std::uint8_t size = 0;
+  Kind kind = Kind::null;
+};
+
+class GroupedRows {
+ public:
+  // `single` is "INSERT ... VALUES (...)", one row of `?` and constants; the grouped
+  // statement repeats its row up to SQLite's oldest limit of bound values.
+  bool prepare(const SqliteLibrary* sql, sqlite3* db, const char* single);
+  // Adds a row of as many values as the row's `?`; returns false when SQLite fails.
+  bool add(std::initializer_list<SqlValue> row);
+  // Inserts the rows waiting for a full statement, one by one.
+  bool insert_waiting();
+  void finalize();
+  // After fork: the statements are the parent's connection's, neither used nor freed.
+  void forget();
+
+ private:
+  bool run(sqlite3_stmt* st, const SqlValue* values, std::size_t count);
+
+  const SqliteLibrary* sql_ = nullptr;
+  sqlite3_stmt* single_ = nullptr;
+  sqlite3_stmt* grouped_ = nullptr;
+  std::size_t columns_ = 0;
+  std::size_t rows_ = 1;  // rows per grouped statement
+  std::vector<SqlValue> waiting_;
+};
+
+}  // namespace computeprof::shim

@@ -1,0 +1,98 @@
+// A table's rows grouped many to one INSERT (shim/output/grouped_rows.hpp): full groups
+// go in as they fill, the rest at insert_waiting, every row in the order added, with its
+// NULLs, integers, BLOBs and the statement's constants.
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "shim/output/grouped_rows.hpp"
+
+using namespace computeprof::shim;
+
+namespace {
+
+struct MemoryDatabase {
+  const SqliteLibrary* sql = nullptr;
+  sqlite3* db = nullptr;
+  MemoryDatabase() {
+    std::string error;
+    sql = sqlite_library(error);
+    REQUIRE(sql);
+    REQUIRE(sql->open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) == SQLITE_OK);
+    REQUIRE(sql->exec(db, "CREATE TABLE T(_id_ INTEGER PRIMARY KEY AUTOINCREMENT, a INT, b INT, c BLOB, d INT)",
+                      nullptr, nullptr, nullptr) == SQLITE_OK);
+  }
+  ~MemoryDatabase() { sql->close_v2(db); }
+  // Each row as "id|a|b|hex(c)|d".
+  std::vector<std::string> rows() const {
+    std::vector<std::string> out;
+    REQUIRE(sql->exec(
+                db, "SELECT _id_ || '|' || ifnull(a, 'null') || '|' || b || '|' || hex(c) || '|' || d FROM T ORDER BY _id_",
+                [](void* rows, int, char** values, char**) {
+                  static_cast<std::vector<std::string>*>(rows)->emplace_back(values[0]);
+                  return 0;
+                },
+                &out, nullptr) == SQLITE_OK);
+    return out;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("grouped rows: 32 to a statement as they fill, the rest at insert_waiting, in order") {
+  MemoryDatabase m;
+  GroupedRows rows;
+  REQUIRE(rows.prepare(m.sql, m.db, "INSERT INTO T (a, b, c, d) VALUES (?, ?, ?, 7)"));
+  for (std::int64_t i = 0; i < 70; ++i) {
+    const char blob[2] = {static_cast<char>(i), '\xff'};
+    REQUIRE(rows.add({i % 3 == 0 ? SqlValue(std::nullopt) : SqlValue(i), -i, SqlValue::blob(std::string_view(blob, 2))}));
+    // Two full groups by the 64th row; the 6 after it wait.
+    CHECK(m.rows().size() == (i + 1 < 32 ? 0u : i + 1 < 64 ? 32u : 64u));
+  }
+  REQUIRE(rows.insert_waiting());
+  const std::vector<std::string> all = m.rows();
+  REQUIRE(all.size() == 70);
+  CHECK(all[0] == "1|null|0|00FF|7");
+  CHECK(all[1] == "2|1|-1|01FF|7");
+  CHECK(all[31] == "32|31|-31|1FFF|7");
+  CHECK(all[32] == "33|32|-32|20FF|7");
+  CHECK(all[69] == "70|null|-69|45FF|7");
+  // Nothing waits twice.
+  REQUIRE(rows.insert_waiting());
+  CHECK(m.rows().size() == 70);
+  rows.finalize();
+}
+
+TEST_CASE("grouped rows: a row of more bound values than 999 / 32 groups fewer rows, never past 999") {
+  MemoryDatabase m;
+  REQUIRE(m.sql->exec(m.db, "CREATE TABLE W("
+                            "c0 INT, c1 INT, c2 INT, c3 INT, c4 INT, c5 INT, c6 INT, c7 INT, c8 INT, c9 INT, "
+                            "c10 INT, c11 INT, c12 INT, c13 INT, c14 INT, c15 INT, c16 INT, c17 INT, c18 INT, c19 INT, "
+                            "c20 INT, c21 INT, c22 INT, c23 INT, c24 INT, c25 INT, c26 INT, c27 INT, c28 INT, c29 INT, "
+                            "c30 INT, c31 INT, c32 INT, c33 INT, c34 INT, c35 INT, c36 INT, c37 INT, c38 INT, c39 INT)",
+                      nullptr, nullptr, nullptr) == SQLITE_OK);
+  std::string sql = "INSERT INTO W VALUES (?";
+  for (int i = 1; i < 40; ++i) sql += ", ?";
+  sql += ")";
+  GroupedRows rows;
+  REQUIRE(rows.prepare(m.sql, m.db, sql.c_str()));
+  const auto count = [&] {
+    std::string n;
+    REQUIRE(m.sql->exec(
+                m.db, "SELECT count(*) FROM W",
+                [](void* out, int, char** values, char**) {
+                  *static_cast<std::string*>(out) = values[0];
+                  return 0;
+                },
+                &n, nullptr) == SQLITE_OK);
+    return n;
+  };
+  // 40 values a row: 24 rows a statement (960 values).
+  for (int i = 0; i < 24; ++i) {
+    CHECK(count() == "0");
+    REQUIRE(rows.add({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                      21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40}));
+  }
+  CHECK(count() == "24");
+  rows.finalize();
+}
