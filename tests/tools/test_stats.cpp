@@ -26,19 +26,25 @@ struct StatsRun {
   Strings warnings;
 };
 
-StatsRun run_stats(const Strings& paths) {
+StatsRun run_stats(const computeprof::tools::StatsOptions& options) {
   StatsRun run;
   std::FILE* out = std::tmpfile();
   REQUIRE(out != nullptr);
   computeprof::config::set_warning_sink(
       [](std::string_view line, void* user) { static_cast<Strings*>(user)->emplace_back(line); }, &run.warnings);
-  run.status = print_stats(paths, out);
+  run.status = print_stats(options, out);
   computeprof::config::set_warning_sink(nullptr, nullptr);
   std::rewind(out);
   char buffer[4096];
   for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, out)) > 0;) run.table.append(buffer, n);
   std::fclose(out);
   return run;
+}
+
+StatsRun run_stats(const Strings& paths) {
+  computeprof::tools::StatsOptions options;
+  options.files = paths;
+  return run_stats(options);
 }
 
 std::string write_file(const ScratchDirectory& dir, const std::string& name, std::string_view text) {
