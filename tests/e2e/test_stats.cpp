@@ -78,6 +78,19 @@ TEST_CASE("stats: a run's log and database give the table its summary printed", 
   CHECK(from_database.exit_code == 0);
   CHECK(from_database.err.empty());
   CHECK(from_database.out == expected);
+
+  // The same table as CSV and JSON, read back by Python's csv and json modules alike.
+  std::string read[2];
+  for (int k = 0; k < 2; ++k) {
+    const std::string kind = k == 0 ? "csv" : "json";
+    const auto run = stats({"--format", kind, o.directory + "/compute_profile.sqlite"});
+    CHECK(run.exit_code == 0);
+    read[k] = read_back(kind, write_output(o.directory, "summary." + kind, run.out));
+  }
+  CHECK(read[0] == read[1]);
+  CHECK(read[0].starts_with("table\n"));
+  CHECK(read[0].find(" calls=2 avg_ns=25000000 min_ns=20000000 max_ns=30000000 name='spin(unsigned long long)'\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("stats: the logs of two runs add up, a missing file fails with its name", "[e2e][stats]") {

@@ -3,6 +3,8 @@
 // its name and line, and then no table is printed.
 #include <sqlite3.h>
 
+#include <fmt/format.h>
+
 #include "catch.hpp"
 #include <cstdio>
 #include <fstream>
@@ -12,6 +14,7 @@
 
 #include "config/report.hpp"
 #include "scratch_directory.hpp"
+#include "tools/rank_names.hpp"
 #include "tools/stats.hpp"
 
 using computeprof::tools::print_stats;
@@ -162,4 +165,101 @@ TEST_CASE("stats tells every file it cannot read and prints no table", "[stats]"
                            unified_copy + ": CUPTI_ACTIVITY_KIND_MEMCPY: a row whose name or copyKind is not one "
                                           "computeprof writes",
                        });
+}
+
+namespace {
+
+// A CSV log of `spins` spins of `spin_us` and `adds` vecAdds of `add_us`.
+std::string rank_log(int spins, int spin_us, int adds, int add_us) {
+  std::string log = "# CUDA_PROFILE_LOG_VERSION 2.0\n# CUDA_PROFILE_CSV 1\nmethod,gputime\n";
+  for (int i = 0; i < spins; ++i) log += "_Z4spiny," + std::to_string(spin_us) + ".000\n";
+  for (int i = 0; i < adds; ++i) log += "_Z6vecAddPKfS0_Pfi," + std::to_string(add_us) + ".000\n";
+  return log;
+}
+
+computeprof::tools::StatsOptions ranks_of(const Strings& files) {
+  computeprof::tools::StatsOptions options;
+  options.mode = computeprof::tools::StatsOptions::Mode::ranks;
+  options.files = files;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("stats --ranks: the straggler's kernels that make its difference, largest first", "[stats]") {
+  const ScratchDirectory dir;
+  Strings files;
+  // Rank 2: its vecAdds 3 us longer each (4 of them: 12 us), its spins 1 us (2: 2 us);
+  // rank 3 misses a vecAdd.
+  for (int rank = 0; rank < 5; ++rank) {
+    const std::string log = rank == 2 ? rank_log(2, 11, 4, 8) : rank_log(2, 10, rank == 3 ? 3 : 4, 5);
+    files.push_back(write_file(dir, "job.rank" + std::to_string(rank) + ".csv", log));
+  }
+  const StatsRun run = run_stats(ranks_of(files));
+  CHECK(run.warnings.empty());
+  CHECK(run.status == 0);
+  CHECK(run.table ==
+        "Ranks (5):\n"
+        "Rank  Files  GPU time  vs median\n"
+        "0         1  40.000us     +0.00%\n"
+        "1         1  40.000us     +0.00%\n"
+        "2         1  54.000us    +35.00%\n"
+        "3         1  35.000us    -12.50%\n"
+        "4         1  40.000us     +0.00%\n"
+        "GPU activities by rank:\n"
+        "Calls min  Calls median  Calls max  Time min  Time median  Time max      CV  Slowest  Name\n"
+        "        3             4          4  15.000us     20.000us  32.000us  26.37%  2        "
+        "vecAdd(float const*, float const*, float*, int)\n"
+        "        2             2          2  20.000us     20.000us  22.000us   3.92%  2        spin(unsigned long long)\n"
+        "Stragglers (GPU time more than 10% above the median rank's 40.000us):\n"
+        "Rank  GPU time  vs median  Kernel time  Kernel median  Difference  Name\n"
+        "2     54.000us    +35.00%     32.000us       20.000us    12.000us  vecAdd(float const*, float const*, float*, int)\n"
+        "2     54.000us    +35.00%     22.000us       20.000us    2.0000us  spin(unsigned long long)\n");
+}
+
+TEST_CASE("stats --ranks: a malformed file is one warning, the other files are still counted", "[stats]") {
+  const ScratchDirectory dir;
+  const std::string good0 = write_file(dir, "rank0.csv", rank_log(1, 10, 0, 0));
+  const std::string bad = write_file(dir, "rank1.csv", rank_log(1, 10, 0, 0) + "_Z4spiny,oops\n");
+  const std::string good2 = write_file(dir, "rank2.csv", rank_log(1, 30, 0, 0));
+  const StatsRun run = run_stats(ranks_of({good0, bad, good2}));
+  CHECK(run.status == 1);
+  CHECK(run.warnings == Strings{bad + ":5: gputime 'oops' is not microseconds with three decimals"});
+  CHECK(run.table.starts_with("Ranks (2):\n"
+                              "Rank  Files  GPU time  vs median\n"
+                              "0         1  10.000us     +0.00%\n"
+                              "2         1  30.000us   +200.00%\n"));
+}
+
+TEST_CASE("stats --ranks: a rank's files add up; a rank is its recorded number, its name's, or its file", "[stats]") {
+  using computeprof::tools::name_ranks;
+  using computeprof::tools::RankName;
+  using Recorded = std::vector<std::optional<std::uint64_t>>;
+  // "rank" and its number, in any case, with at most one separator.
+  CHECK(name_ranks({"/a/RANK_7.log", "out.rank-12.csv", "rank=3", "x/rank5"}, Recorded(4)) ==
+        std::vector<RankName>{{7, ""}, {12, ""}, {3, ""}, {5, ""}});
+  // Names alike but for one run of digits (%q{OMPI_COMM_WORLD_RANK}): that run.
+  CHECK(name_ranks({"d/host1_run_0.log", "d/host1_run_10.log", "e/host1_run_2.log"}, Recorded(3)) ==
+        std::vector<RankName>{{0, ""}, {10, ""}, {2, ""}});
+  // Two runs that differ (a %p besides), other text, a single file: the file.
+  CHECK(name_ranks({"p100_0.log", "p200_1.log"}, Recorded(2)) ==
+        std::vector<RankName>{{std::nullopt, "p100_0.log"}, {std::nullopt, "p200_1.log"}});
+  CHECK(name_ranks({"a_0.log", "b_1.csv"}, Recorded(2)) ==
+        std::vector<RankName>{{std::nullopt, "a_0.log"}, {std::nullopt, "b_1.csv"}});
+  CHECK(name_ranks({"run_3.log"}, Recorded(1)) == std::vector<RankName>{{std::nullopt, "run_3.log"}});
+  // What a file records comes first.
+  CHECK(name_ranks({"rank_3.json", "rank_4.json"}, Recorded{9, std::nullopt}) ==
+        std::vector<RankName>{{9, ""}, {4, ""}});
+
+  const ScratchDirectory dir;
+  const StatsRun run = run_stats(ranks_of({write_file(dir, "rank1_device0.csv", rank_log(1, 10, 0, 0)),
+                                           write_file(dir, "rank1_device1.csv", rank_log(1, 10, 0, 0)),
+                                           write_file(dir, "other.csv", rank_log(1, 20, 0, 0))}));
+  CHECK(run.status == 0);
+  const std::string other = dir / "other.csv";
+  CHECK(run.table.starts_with(fmt::format("Ranks (2):\n"
+                                          "{:<{}}  Files  GPU time  vs median\n"
+                                          "{:<{}}      2  20.000us     +0.00%\n"
+                                          "{}      1  20.000us     +0.00%\n",
+                                          "Rank", other.size(), "1", other.size(), other)));
 }
