@@ -132,6 +132,14 @@ std::string add_database(const std::string& path, formats::GpuSummary& summary, 
   sqlite3_db_config(opened, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
   sqlite3_limit(opened, SQLITE_LIMIT_LENGTH, 1 << 20);
   sqlite3_exec(opened, "PRAGMA mmap_size=0; PRAGMA cell_size_check=ON", nullptr, nullptr, nullptr);
+  // The first read of the schema is where SQLite finds a journal it would roll back.
+  if (sqlite3_exec(opened, "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr) != SQLITE_OK) {
+    if ((sqlite3_extended_errcode(opened) & 0xff) == SQLITE_READONLY) {
+      return "its journal (left by a process killed while writing it) must be rolled back before it is read: "
+             "open it once with sqlite3";
+    }
+    return sqlite3_errmsg(opened);
+  }
   for (const OperationQuery& query : kOperationQueries) {
     if (std::string error = add_operations(opened, query, summary); !error.empty()) return error;
   }

@@ -2,6 +2,8 @@
 // database, every file added into one table; a file that cannot be read is told with
 // its name and line, and then no table is printed.
 #include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -262,4 +264,38 @@ TEST_CASE("stats --ranks: a rank's files add up; a rank is its recorded number, 
                                           "{:<{}}      2  20.000us     +0.00%\n"
                                           "{}      1  20.000us     +0.00%\n",
                                           "Rank", other.size(), "1", other.size(), other)));
+}
+
+TEST_CASE("stats reads a database read-only: one a killed process left with its journal is refused", "[stats]") {
+  const ScratchDirectory dir;
+  const std::string path = write_database(dir, "killed.sqlite", std::string(kExportSql));
+  // A child writes a transaction larger than its page cache, so that pages reach the
+  // file and the journal holds what they were, then dies without committing.
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) _exit(1);
+    sqlite3_exec(db, "PRAGMA journal_mode=TRUNCATE; PRAGMA cache_size=10; BEGIN", nullptr, nullptr, nullptr);
+    for (int i = 0; i < 20000; ++i) {
+      sqlite3_exec(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (0, 1)", nullptr, nullptr, nullptr);
+    }
+    _exit(0);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  const std::string journal = path + "-journal";
+  std::ifstream journal_file(journal, std::ios::binary | std::ios::ate);
+  REQUIRE(journal_file.tellg() > 0);
+  const auto before = std::ifstream(path, std::ios::binary | std::ios::ate).tellg();
+
+  const StatsRun run = run_stats({path});
+  CHECK(run.status == 1);
+  CHECK(run.warnings == Strings{path + ": its journal (left by a process killed while writing it) must be rolled "
+                                       "back before it is read: open it once with sqlite3"});
+  // Nothing was written: the file and its journal are as the child left them.
+  CHECK(std::ifstream(path, std::ios::binary | std::ios::ate).tellg() == before);
+  CHECK(std::ifstream(journal, std::ios::binary | std::ios::ate).tellg() == journal_file.tellg());
 }
