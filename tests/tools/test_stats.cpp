@@ -299,3 +299,47 @@ TEST_CASE("stats reads a database read-only: one a killed process left with its 
   CHECK(std::ifstream(path, std::ios::binary | std::ios::ate).tellg() == before);
   CHECK(std::ifstream(journal, std::ios::binary | std::ios::ate).tellg() == journal_file.tellg());
 }
+
+TEST_CASE("stats --ranks: NVTX ranges by rank from databases, as CSV", "[stats]") {
+  const ScratchDirectory dir;
+  // Each rank: range "step" around both spins, "forward" around the first only; rank 1's
+  // first spin is 30 ms longer. The coefficients of variation of (a, a, b): the standard
+  // deviation sqrt(2/9) (b - a) over the mean (2a + b) / 3, 14142135.6 ns over 10030000
+  // and over 10020000 ns.
+  const auto database = [&](const std::string& name, int first_spin_end) {
+    return write_database(
+        dir, name,
+        "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start, end, mangledName, correlationId);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start, end, copyKind, correlationId);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start, end, correlationId);"
+        "CREATE TABLE NVTX_EVENTS (start, end, eventType, text, domainId);"
+        "CREATE TABLE COMPUTEPROF_NVTX_RANGES (correlationId, pathId);"
+        "INSERT INTO StringIds VALUES (1, '_Z4spiny'), (2, 'step/forward'), (3, 'step');"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (0, " + std::to_string(first_spin_end) +
+            ", 1, 1), (0, 10000, 1, 2);"
+            "INSERT INTO NVTX_EVENTS VALUES (0, 90000000, 59, 'step', NULL), (0, 60000000, 59, 'forward', NULL);"
+            "INSERT INTO COMPUTEPROF_NVTX_RANGES VALUES (1, 2), (2, 3);");
+  };
+  computeprof::tools::StatsOptions options = ranks_of(
+      {database("rank_0.sqlite", 20000), database("rank_1.sqlite", 30020000), database("rank_2.sqlite", 20000)});
+  options.format = computeprof::formats::TableFormat::csv;
+  const StatsRun run = run_stats(options);
+  CHECK(run.warnings.empty());
+  CHECK(run.status == 0);
+  CHECK(run.table ==
+        "rank,files,time_ns,over_median_percent\n"
+        "0,1,30000,0.00\n"
+        "1,1,30030000,100000.00\n"
+        "2,1,30000,0.00\n"
+        "\n"
+        "calls_min,calls_median,calls_max,time_min_ns,time_median_ns,time_max_ns,time_cv,slowest_rank,name\n"
+        "2,2,2,30000,30000,30030000,1.409984,1,spin(unsigned long long)\n"
+        "\n"
+        "calls_min,calls_median,calls_max,time_min_ns,time_median_ns,time_max_ns,time_cv,slowest_rank,name\n"
+        "1,1,1,30000,30000,30030000,1.409984,1,step\n"
+        "1,1,1,20000,20000,30020000,1.411391,1,forward\n"
+        "\n"
+        "rank,rank_time_ns,over_median_percent,time_ns,median_ns,difference_ns,name\n"
+        "1,30030000,100000.00,30030000,30000,30000000,spin(unsigned long long)\n");
+}
