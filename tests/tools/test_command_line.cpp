@@ -167,7 +167,7 @@ TEST_CASE("config options are judged by the config file's rules", "[command_line
         "config options cannot be used with --query-counters (see computeprof --help)");
 }
 
-TEST_CASE("stats takes the files after it, and its options anywhere before \"--\"", "[command_line]") {
+TEST_CASE("stats takes the files after it, and its options anywhere before the end of options", "[command_line]") {
   using computeprof::tools::StatsOptions;
   using computeprof::formats::TableFormat;
   const auto stats_options = [](std::initializer_list<std::string_view> args) {

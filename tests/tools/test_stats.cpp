@@ -233,7 +233,7 @@ TEST_CASE("stats --ranks: a malformed file is one warning, the other files are s
                               "2         1  30.000us   +200.00%\n"));
 }
 
-TEST_CASE("stats --ranks: a rank's files add up; a rank is its recorded number, its name's, or its file", "[stats]") {
+TEST_CASE("stats --ranks: a rank's files add up, a rank is its recorded number, its name's, or its file", "[stats]") {
   using computeprof::tools::name_ranks;
   using computeprof::tools::RankName;
   using Recorded = std::vector<std::optional<std::uint64_t>>;
