@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "config/report.hpp"
@@ -176,6 +177,5 @@ std::string read_stats_input(const std::string& path, StatsInput& input) {
   const std::optional<formats::LogReadError> error = formats::add_log_to_summary(*text, summary);
   return error ? fmt::format("{}:{}: {}", shown_path, error->line, error->what) : std::string();
 }
-
 
 }  // namespace computeprof::tools
