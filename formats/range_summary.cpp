@@ -43,6 +43,19 @@ void RangeSummary::add_gpu_time_of_path(std::string_view path, std::uint64_t gpu
   add_gpu_time(names, gputime_ns);
 }
 
+void RangeSummary::merge(const RangeSummary& other) {
+  for (const auto& [name, theirs] : other.by_name_) {
+    RangeSummaryRow& r = row(name);
+    if (theirs.instances > 0) {
+      r.min_ns = r.instances == 0 ? theirs.min_ns : std::min(r.min_ns, theirs.min_ns);
+      r.max_ns = std::max(r.max_ns, theirs.max_ns);
+    }
+    r.instances += theirs.instances;
+    r.total_ns += theirs.total_ns;
+    r.gpu_ns += theirs.gpu_ns;
+  }
+}
+
 std::vector<RangeSummaryRow> RangeSummary::rows() const {
   std::vector<RangeSummaryRow> out;
   for (const auto& [name, row] : by_name_) out.push_back(row);

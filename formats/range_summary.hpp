@@ -32,6 +32,8 @@ class RangeSummary {
   // The GPU time of an operation issued inside `path` (a path's text: names joined by
   // '/'), to each distinct name of it.
   void add_gpu_time_of_path(std::string_view path, std::uint64_t gputime_ns);
+  // Every instance and GPU time of `other` (another file's), as if added here.
+  void merge(const RangeSummary& other);
   // Longest total first (then the GPU time, then by name).
   std::vector<RangeSummaryRow> rows() const;
   bool empty() const { return by_name_.empty(); }

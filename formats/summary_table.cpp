@@ -28,6 +28,18 @@ void GpuSummary::add(std::string_view method, std::uint64_t gputime_ns) {
   t.max_ns = std::max(t.max_ns, gputime_ns);
 }
 
+void GpuSummary::merge(const GpuSummary& other) {
+  for (const auto& [method, theirs] : other.by_method_) {
+    auto [it, inserted] = by_method_.try_emplace(method, theirs);
+    if (inserted) continue;
+    Totals& t = it->second;
+    t.calls += theirs.calls;
+    t.total_ns += theirs.total_ns;
+    t.min_ns = std::min(t.min_ns, theirs.min_ns);
+    t.max_ns = std::max(t.max_ns, theirs.max_ns);
+  }
+}
+
 std::vector<SummaryRow> GpuSummary::rows() const {
   std::map<std::string, SummaryRow> merged;
   for (const auto& [method, t] : by_method_) {

@@ -27,6 +27,8 @@ class GpuSummary {
  public:
   // One operation of `method` that took `gputime_ns` on the GPU.
   void add(std::string_view method, std::uint64_t gputime_ns);
+  // Every operation of `other` (another file's), as if each had been added here.
+  void merge(const GpuSummary& other);
   // The rows, longest total first (then by name).
   std::vector<SummaryRow> rows() const;
   bool empty() const { return by_method_.empty(); }

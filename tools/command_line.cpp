@@ -9,6 +9,7 @@
 #include "tools/config_text.hpp"
 #include "tools/option_scanner.hpp"
 #include "tools/options.hpp"
+#include "tools/stats_command_line.hpp"
 
 namespace computeprof::tools {
 namespace {
@@ -63,11 +64,10 @@ std::variant<CommandLine, UsageError> query_command_line(const RunOptions& run, 
   return result;
 }
 
-std::variant<CommandLine, UsageError> stats_command_line(std::span<const std::string_view> files) {
-  if (files.empty()) return usage_error("stats needs at least one log or database");
-  CommandLine result{CommandLine::Action::stats, {}, {}, {}, {}};
-  result.stats_files.assign(files.begin(), files.end());
-  return result;
+std::variant<CommandLine, UsageError> stats_command_line(std::span<const std::string_view> args) {
+  auto parsed = parse_stats_command_line(args);
+  if (auto* error = std::get_if<UsageError>(&parsed)) return std::move(*error);
+  return CommandLine{CommandLine::Action::stats, {}, {}, std::move(std::get<StatsOptions>(parsed)), {}};
 }
 
 std::variant<CommandLine, UsageError> stacks_command_line(std::span<const std::string_view> files) {

@@ -2,7 +2,7 @@
 // The computeprof command line, parsed without reading or running anything:
 //   computeprof [--csv] [-o PATH] [--config FILE] [--counters a,b,...] [config options] [--] app args...
 //   computeprof --query-counters [--chip NAME] [--config FILE] [--counters a,b,...]
-//   computeprof stats FILE...
+//   computeprof stats [--ranks | --compare] [options] FILE... (tools/stats_command_line.hpp)
 //   computeprof stacks FILE.stacks
 //   computeprof --version | --help
 // The config options (--export, --kernels, ...) are the config file's lines as flags.
@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "tools/stats.hpp"
 #include "tools/usage_error.hpp"
 
 namespace computeprof::tools {
@@ -44,7 +45,7 @@ struct CommandLine {
   Action action = Action::run;
   RunOptions run;                       // only meaningful for Action::run
   QueryOptions query;                   // only meaningful for Action::query_counters
-  std::vector<std::string> stats_files; // only meaningful for Action::stats, never empty
+  StatsOptions stats;                   // only meaningful for Action::stats
   std::string stacks_file;              // only meaningful for Action::stacks
 
   bool operator==(const CommandLine&) const = default;

@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
           command_line.query, environment_config ? std::optional<std::string>(environment_config) : std::nullopt);
     }
     case CommandLine::Action::stats:
-      return computeprof::tools::print_stats(command_line.stats_files, stdout);
+      return computeprof::tools::print_stats(command_line.stats, stdout);
     case CommandLine::Action::stacks:
       return computeprof::tools::print_resolved_stacks(command_line.stacks_file, stdout);
     case CommandLine::Action::run:

@@ -1,19 +1,40 @@
 #pragma once
-// `computeprof stats FILE...`: nvprof's table of GPU activities (docs/format.md,
-// "Summary") from classic logs and databases of `export sqlite`, every file added into
-// one table (the logs of every rank of an MPI job, say).
+// `computeprof stats`: nvprof's table of GPU activities (docs/format.md, "Summary") from
+// classic logs and databases of `export sqlite`, every file added into one table; with
+// --ranks the files as the ranks of one distributed job, compared with each other; with
+// --compare two sets of files, the second against the first (docs/format.md, "Stats
+// output").
 #include <cstdio>
-#include <span>
 #include <string>
+#include <vector>
+
+#include "formats/report_table.hpp"
 
 namespace computeprof::tools {
 
-// Prints the table of every operation in `paths` to `out`, without the "==<pid>== "
-// prefix the shim's table has (a table of many files is no one process's). A file is
-// a database when it starts as SQLite's do, else a log. Returns the exit status: 0, or
-// 1 when a file cannot be read (one warning each, with the file and, for a log, the
-// line; every file is still read, so that all problems are told at once) and then no
-// table is printed, since it would leave that file's operations out.
-int print_stats(std::span<const std::string> paths, std::FILE* out);
+struct StatsOptions {
+  enum class Mode { summary, ranks, compare };
+  Mode mode = Mode::summary;
+  formats::TableFormat format = formats::TableFormat::text;
+  double straggler_percent = 10;    // --straggler
+  double max_regress_percent = 10;  // --max-regress
+  std::vector<std::string> files;      // compare: BASE
+  std::vector<std::string> new_files;  // compare: NEW
+
+  bool operator==(const StatsOptions&) const = default;
+};
+
+// Prints the tables of `options` to `out`, without the "==<pid>== " prefix the shim's
+// table has (a table of many files is no one process's). A file is a database when it
+// starts as SQLite's do, else a log. A file that cannot be read is one warning with the
+// file and the line of a log (the table of a database); every file is still read, so
+// that all problems are told at once. Returns the exit status:
+// - summary: 0, or 1 when a file cannot be read, and then no table is printed, since it
+//   would leave that file's operations out;
+// - ranks: 0, or 1 when a file cannot be read (the tables of the others are printed);
+// - compare: 0, 1 when a kernel regressed, 2 when a file cannot be read (the table of
+//   the others is printed);
+// and 1 when the tables cannot be written.
+int print_stats(const StatsOptions& options, std::FILE* out);
 
 }  // namespace computeprof::tools

@@ -11,7 +11,10 @@ namespace {
 constexpr std::string_view kUsage = R"(Usage: computeprof [options] [--] application [arguments...]
        computeprof --query-counters [--chip NAME] [--config FILE]
                    [--counters a,b]
-       computeprof stats FILE...
+       computeprof stats [--format text|csv|json] FILE...
+       computeprof stats --ranks [--straggler PCT] [--format F] FILE...
+       computeprof stats --compare [--max-regress PCT] [--format F]
+                   BASE... -- NEW...
        computeprof merge TRACE... -o OUT.json[.gz] [--align NAME]
        computeprof nvprof [nvprof options] application [arguments...]
        computeprof stacks FILE.stacks
@@ -25,6 +28,16 @@ COMPUTE_PROFILE log.
 
 stats FILE...: nvprof's summary table of GPU activities from logs (key-value or
 CSV, several added together) and databases written with --export sqlite.
+  --ranks          the files as the ranks of one job: per kernel its calls and
+                   GPU time over the ranks (min, median, max, coefficient of
+                   variation, slowest rank), then the stragglers
+  --straggler PCT  a straggler's GPU time is more than PCT above the median
+                   rank's (default 10)
+  --compare BASE... -- NEW...
+                   per kernel the change of total and average GPU time; exit
+                   status 1 when a kernel with at least 1% of the GPU time got
+                   slower on average by more than --max-regress PCT (default 10)
+  --format F       text (default), csv or json
 
 merge TRACE... -o OUT.json[.gz]: the JSON traces of several processes (plain
 or gzip, --export json or json.gz) as one trace on one time axis, by each

@@ -5,7 +5,7 @@
 //   reach:    linked | dlsym | procaddress | procaddress-ptds | runtime
 //   scenario: basic | legacy-order | bracket | reject | capture | library | exit-thread | no-cleanup | fork |
 //             overlap | waited-spin | destroy | busy-exit | outrun | ten-copies | launch-then-lookup | end-<how> |
-//             handler-<when>-<signal>-<end> | ...
+//             handler-<when>-<signal>-<end> | spins-<ns> | ...
 //
 // `runtime` reaches the driver exactly as libcudart 13 does: dlopen("libcuda.so.1"),
 // dlsym(h, "cuGetProcAddress_v2"), asks that for "cuGetProcAddress" at 11030 and 12000,
@@ -780,6 +780,17 @@ int scenario_busy_exit() {
   return 0;
 }
 
+// Two spins, of N and 2N ns ("spins-N"): one rank of the stats tests' distributed job,
+// whose GPU time is exact.
+int scenario_spins(std::string_view n) {
+  const unsigned long long ns = std::strtoull(std::string(n).c_str(), nullptr, 10);
+  Session s = open_session();
+  spin(s, ns);
+  spin(s, 2 * ns);
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -797,6 +808,7 @@ int main(int argc, char** argv) {
   else if (scenario.starts_with("end-")) rc = scenario_abrupt_end(scenario.substr(4));
   else if (scenario.starts_with("handler-")) rc = scenario_own_handler(scenario.substr(8));
   else if (scenario == "launch-loop") rc = scenario_launch_loop();
+  else if (scenario.starts_with("spins-")) rc = scenario_spins(scenario.substr(6));
   else if (scenario == "synced-launches") rc = scenario_synced_launches();
   else if (scenario == "reject") rc = scenario_reject();
   else if (scenario == "capture") rc = scenario_capture();

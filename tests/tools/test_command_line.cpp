@@ -167,12 +167,56 @@ TEST_CASE("config options are judged by the config file's rules", "[command_line
         "config options cannot be used with --query-counters (see computeprof --help)");
 }
 
-TEST_CASE("stats takes the files after it", "[command_line]") {
-  const auto result = parse({"stats", "a.log", "--csv", "b.sqlite"});
-  REQUIRE(std::holds_alternative<CommandLine>(result));
-  CHECK(std::get<CommandLine>(result).action == CommandLine::Action::stats);
-  CHECK(std::get<CommandLine>(result).stats_files == std::vector<std::string>{"a.log", "--csv", "b.sqlite"});
+TEST_CASE("stats takes the files after it, and its options anywhere before the end of options", "[command_line]") {
+  using computeprof::tools::StatsOptions;
+  using computeprof::formats::TableFormat;
+  const auto stats_options = [](std::initializer_list<std::string_view> args) {
+    const auto result = parse(args);
+    REQUIRE(std::holds_alternative<CommandLine>(result));
+    REQUIRE(std::get<CommandLine>(result).action == CommandLine::Action::stats);
+    return std::get<CommandLine>(result).stats;
+  };
+  StatsOptions plain;
+  plain.files = {"a.log", "b.sqlite"};
+  CHECK(stats_options({"stats", "a.log", "b.sqlite"}) == plain);
+  // "--" ends the options: a file may then start with "--".
+  plain.files = {"a.log", "--csv"};
+  plain.format = TableFormat::csv;
+  CHECK(stats_options({"stats", "a.log", "--format=csv", "--", "--csv"}) == plain);
+
+  StatsOptions ranks;
+  ranks.mode = StatsOptions::Mode::ranks;
+  ranks.format = TableFormat::json;
+  ranks.straggler_percent = 2.5;
+  ranks.files = {"r0.log", "r1.log"};
+  CHECK(stats_options({"stats", "--ranks", "r0.log", "--straggler", "2.5", "--format", "json", "r1.log"}) == ranks);
+
+  StatsOptions compare;
+  compare.mode = StatsOptions::Mode::compare;
+  compare.max_regress_percent = 20;
+  compare.files = {"base0.log", "base1.log"};
+  compare.new_files = {"new.log"};
+  CHECK(stats_options({"stats", "--compare", "--max-regress=20", "base0.log", "base1.log", "--", "new.log"}) ==
+        compare);
+
   CHECK(parse_error({"stats"}) == "stats needs at least one log or database (see computeprof --help)");
+  CHECK(parse_error({"stats", "a.log", "--csv"}) ==
+        "stats: unknown option '--csv' (a file whose name starts with '--': ./--csv) (see computeprof --help)");
+  CHECK(parse_error({"stats", "--format", "xml", "a.log"}) ==
+        "stats: --format is text, csv or json, not 'xml' (see computeprof --help)");
+  CHECK(parse_error({"stats", "--ranks", "--straggler", "-5", "a.log"}) ==
+        "stats: --straggler takes a percentage (10, 2.5), not '-5' (see computeprof --help)");
+  CHECK(parse_error({"stats", "--straggler", "5", "a.log"}) == "stats: --straggler needs --ranks (see computeprof --help)");
+  CHECK(parse_error({"stats", "--ranks", "--compare", "a", "--", "b"}) ==
+        "stats: --ranks and --compare cannot be used together (see computeprof --help)");
+  CHECK(parse_error({"stats", "--compare", "a.log", "b.log"}) ==
+        "stats --compare needs BASE... -- NEW... (at least one file each) (see computeprof --help)");
+  CHECK(parse_error({"stats", "--compare", "a.log", "--"}) ==
+        "stats --compare needs BASE... -- NEW... (at least one file each) (see computeprof --help)");
+  CHECK(parse_error({"stats", "--compare", "a", "--", "b", "--", "c"}) ==
+        "stats --compare: a second '--' (see computeprof --help)");
+  CHECK(parse_error({"stats", "--ranks=1", "a"}) == "stats: option '--ranks' takes no value (see computeprof --help)");
+  CHECK(parse_error({"stats", "a", "--format"}) == "stats: option '--format' needs a value (see computeprof --help)");
   // An application named stats runs after "--".
   CHECK(parsed_run({"--", "stats", "x"}).command == std::vector<std::string>{"stats", "x"});
 }

@@ -2,6 +2,10 @@
 // database, every file added into one table; a file that cannot be read is told with
 // its name and line, and then no table is printed.
 #include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
 
 #include "catch.hpp"
 #include <cstdio>
@@ -12,6 +16,7 @@
 
 #include "config/report.hpp"
 #include "scratch_directory.hpp"
+#include "tools/rank_names.hpp"
 #include "tools/stats.hpp"
 
 using computeprof::tools::print_stats;
@@ -26,19 +31,25 @@ struct StatsRun {
   Strings warnings;
 };
 
-StatsRun run_stats(const Strings& paths) {
+StatsRun run_stats(const computeprof::tools::StatsOptions& options) {
   StatsRun run;
   std::FILE* out = std::tmpfile();
   REQUIRE(out != nullptr);
   computeprof::config::set_warning_sink(
       [](std::string_view line, void* user) { static_cast<Strings*>(user)->emplace_back(line); }, &run.warnings);
-  run.status = print_stats(paths, out);
+  run.status = print_stats(options, out);
   computeprof::config::set_warning_sink(nullptr, nullptr);
   std::rewind(out);
   char buffer[4096];
   for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, out)) > 0;) run.table.append(buffer, n);
   std::fclose(out);
   return run;
+}
+
+StatsRun run_stats(const Strings& paths) {
+  computeprof::tools::StatsOptions options;
+  options.files = paths;
+  return run_stats(options);
 }
 
 std::string write_file(const ScratchDirectory& dir, const std::string& name, std::string_view text) {
@@ -156,4 +167,179 @@ TEST_CASE("stats tells every file it cannot read and prints no table", "[stats]"
                            unified_copy + ": CUPTI_ACTIVITY_KIND_MEMCPY: a row whose name or copyKind is not one "
                                           "computeprof writes",
                        });
+}
+
+namespace {
+
+// A CSV log of `spins` spins of `spin_us` and `adds` vecAdds of `add_us`.
+std::string rank_log(int spins, int spin_us, int adds, int add_us) {
+  std::string log = "# CUDA_PROFILE_LOG_VERSION 2.0\n# CUDA_PROFILE_CSV 1\nmethod,gputime\n";
+  for (int i = 0; i < spins; ++i) log += "_Z4spiny," + std::to_string(spin_us) + ".000\n";
+  for (int i = 0; i < adds; ++i) log += "_Z6vecAddPKfS0_Pfi," + std::to_string(add_us) + ".000\n";
+  return log;
+}
+
+computeprof::tools::StatsOptions ranks_of(const Strings& files) {
+  computeprof::tools::StatsOptions options;
+  options.mode = computeprof::tools::StatsOptions::Mode::ranks;
+  options.files = files;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("stats --ranks: the straggler's kernels that make its difference, largest first", "[stats]") {
+  const ScratchDirectory dir;
+  Strings files;
+  // Rank 2: its vecAdds 3 us longer each (4 of them: 12 us), its spins 1 us (2: 2 us);
+  // rank 3 misses a vecAdd.
+  for (int rank = 0; rank < 5; ++rank) {
+    const std::string log = rank == 2 ? rank_log(2, 11, 4, 8) : rank_log(2, 10, rank == 3 ? 3 : 4, 5);
+    files.push_back(write_file(dir, "job.rank" + std::to_string(rank) + ".csv", log));
+  }
+  const StatsRun run = run_stats(ranks_of(files));
+  CHECK(run.warnings.empty());
+  CHECK(run.status == 0);
+  CHECK(run.table ==
+        "Ranks (5):\n"
+        "Rank  Files  GPU time  vs median\n"
+        "0         1  40.000us     +0.00%\n"
+        "1         1  40.000us     +0.00%\n"
+        "2         1  54.000us    +35.00%\n"
+        "3         1  35.000us    -12.50%\n"
+        "4         1  40.000us     +0.00%\n"
+        "GPU activities by rank:\n"
+        "Calls min  Calls median  Calls max  Time min  Time median  Time max      CV  Slowest  Name\n"
+        "        3             4          4  15.000us     20.000us  32.000us  26.37%  2        "
+        "vecAdd(float const*, float const*, float*, int)\n"
+        "        2             2          2  20.000us     20.000us  22.000us   3.92%  2        spin(unsigned long long)\n"
+        "Stragglers (GPU time more than 10% above the median rank's 40.000us):\n"
+        "Rank  GPU time  vs median  Kernel time  Kernel median  Difference  Name\n"
+        "2     54.000us    +35.00%     32.000us       20.000us    12.000us  vecAdd(float const*, float const*, float*, int)\n"
+        "2     54.000us    +35.00%     22.000us       20.000us    2.0000us  spin(unsigned long long)\n");
+}
+
+TEST_CASE("stats --ranks: a malformed file is one warning, the other files are still counted", "[stats]") {
+  const ScratchDirectory dir;
+  const std::string good0 = write_file(dir, "rank0.csv", rank_log(1, 10, 0, 0));
+  const std::string bad = write_file(dir, "rank1.csv", rank_log(1, 10, 0, 0) + "_Z4spiny,oops\n");
+  const std::string good2 = write_file(dir, "rank2.csv", rank_log(1, 30, 0, 0));
+  const StatsRun run = run_stats(ranks_of({good0, bad, good2}));
+  CHECK(run.status == 1);
+  CHECK(run.warnings == Strings{bad + ":5: gputime 'oops' is not microseconds with three decimals"});
+  CHECK(run.table.starts_with("Ranks (2):\n"
+                              "Rank  Files  GPU time  vs median\n"
+                              "0         1  10.000us     +0.00%\n"
+                              "2         1  30.000us   +200.00%\n"));
+}
+
+TEST_CASE("stats --ranks: a rank's files add up, a rank is its recorded number, its name's, or its file", "[stats]") {
+  using computeprof::tools::name_ranks;
+  using computeprof::tools::RankName;
+  using Recorded = std::vector<std::optional<std::uint64_t>>;
+  // "rank" and its number, in any case, with at most one separator.
+  CHECK(name_ranks({"/a/RANK_7.log", "out.rank-12.csv", "rank=3", "x/rank5"}, Recorded(4)) ==
+        std::vector<RankName>{{7, ""}, {12, ""}, {3, ""}, {5, ""}});
+  // Names alike but for one run of digits (%q{OMPI_COMM_WORLD_RANK}): that run.
+  CHECK(name_ranks({"d/host1_run_0.log", "d/host1_run_10.log", "e/host1_run_2.log"}, Recorded(3)) ==
+        std::vector<RankName>{{0, ""}, {10, ""}, {2, ""}});
+  // Two runs that differ (a %p besides), other text, a single file: the file.
+  CHECK(name_ranks({"p100_0.log", "p200_1.log"}, Recorded(2)) ==
+        std::vector<RankName>{{std::nullopt, "p100_0.log"}, {std::nullopt, "p200_1.log"}});
+  CHECK(name_ranks({"a_0.log", "b_1.csv"}, Recorded(2)) ==
+        std::vector<RankName>{{std::nullopt, "a_0.log"}, {std::nullopt, "b_1.csv"}});
+  CHECK(name_ranks({"run_3.log"}, Recorded(1)) == std::vector<RankName>{{std::nullopt, "run_3.log"}});
+  // What a file records comes first.
+  CHECK(name_ranks({"rank_3.json", "rank_4.json"}, Recorded{9, std::nullopt}) ==
+        std::vector<RankName>{{9, ""}, {4, ""}});
+
+  const ScratchDirectory dir;
+  const StatsRun run = run_stats(ranks_of({write_file(dir, "rank1_device0.csv", rank_log(1, 10, 0, 0)),
+                                           write_file(dir, "rank1_device1.csv", rank_log(1, 10, 0, 0)),
+                                           write_file(dir, "other.csv", rank_log(1, 20, 0, 0))}));
+  CHECK(run.status == 0);
+  const std::string other = dir / "other.csv";
+  CHECK(run.table.starts_with(fmt::format("Ranks (2):\n"
+                                          "{:<{}}  Files  GPU time  vs median\n"
+                                          "{:<{}}      2  20.000us     +0.00%\n"
+                                          "{}      1  20.000us     +0.00%\n",
+                                          "Rank", other.size(), "1", other.size(), other)));
+}
+
+TEST_CASE("stats reads a database read-only: one a killed process left with its journal is refused", "[stats]") {
+  const ScratchDirectory dir;
+  const std::string path = write_database(dir, "killed.sqlite", std::string(kExportSql));
+  // A child writes a transaction larger than its page cache, so that pages reach the
+  // file and the journal holds what they were, then dies without committing.
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) _exit(1);
+    sqlite3_exec(db, "PRAGMA journal_mode=TRUNCATE; PRAGMA cache_size=10; BEGIN", nullptr, nullptr, nullptr);
+    for (int i = 0; i < 20000; ++i) {
+      sqlite3_exec(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (0, 1)", nullptr, nullptr, nullptr);
+    }
+    _exit(0);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  const std::string journal = path + "-journal";
+  std::ifstream journal_file(journal, std::ios::binary | std::ios::ate);
+  REQUIRE(journal_file.tellg() > 0);
+  const auto before = std::ifstream(path, std::ios::binary | std::ios::ate).tellg();
+
+  const StatsRun run = run_stats({path});
+  CHECK(run.status == 1);
+  CHECK(run.warnings == Strings{path + ": its journal (left by a process killed while writing it) must be rolled "
+                                       "back before it is read: open it once with sqlite3"});
+  // Nothing was written: the file and its journal are as the child left them.
+  CHECK(std::ifstream(path, std::ios::binary | std::ios::ate).tellg() == before);
+  CHECK(std::ifstream(journal, std::ios::binary | std::ios::ate).tellg() == journal_file.tellg());
+}
+
+TEST_CASE("stats --ranks: NVTX ranges by rank from databases, as CSV", "[stats]") {
+  const ScratchDirectory dir;
+  // Each rank: range "step" around both spins, "forward" around the first only; rank 1's
+  // first spin is 30 ms longer. The coefficients of variation of (a, a, b): the standard
+  // deviation sqrt(2/9) (b - a) over the mean (2a + b) / 3, 14142135.6 ns over 10030000
+  // and over 10020000 ns.
+  const auto database = [&](const std::string& name, int first_spin_end) {
+    return write_database(
+        dir, name,
+        "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start, end, mangledName, correlationId);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start, end, copyKind, correlationId);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start, end, correlationId);"
+        "CREATE TABLE NVTX_EVENTS (start, end, eventType, text, domainId);"
+        "CREATE TABLE COMPUTEPROF_NVTX_RANGES (correlationId, pathId);"
+        "INSERT INTO StringIds VALUES (1, '_Z4spiny'), (2, 'step/forward'), (3, 'step');"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (0, " + std::to_string(first_spin_end) +
+            ", 1, 1), (0, 10000, 1, 2);"
+            "INSERT INTO NVTX_EVENTS VALUES (0, 90000000, 59, 'step', NULL), (0, 60000000, 59, 'forward', NULL);"
+            "INSERT INTO COMPUTEPROF_NVTX_RANGES VALUES (1, 2), (2, 3);");
+  };
+  computeprof::tools::StatsOptions options = ranks_of(
+      {database("rank_0.sqlite", 20000), database("rank_1.sqlite", 30020000), database("rank_2.sqlite", 20000)});
+  options.format = computeprof::formats::TableFormat::csv;
+  const StatsRun run = run_stats(options);
+  CHECK(run.warnings.empty());
+  CHECK(run.status == 0);
+  CHECK(run.table ==
+        "rank,files,time_ns,over_median_percent\n"
+        "0,1,30000,0.00\n"
+        "1,1,30030000,100000.00\n"
+        "2,1,30000,0.00\n"
+        "\n"
+        "calls_min,calls_median,calls_max,time_min_ns,time_median_ns,time_max_ns,time_cv,slowest_rank,name\n"
+        "2,2,2,30000,30000,30030000,1.409984,1,spin(unsigned long long)\n"
+        "\n"
+        "calls_min,calls_median,calls_max,time_min_ns,time_median_ns,time_max_ns,time_cv,slowest_rank,name\n"
+        "1,1,1,30000,30000,30030000,1.409984,1,step\n"
+        "1,1,1,20000,20000,30020000,1.411391,1,forward\n"
+        "\n"
+        "rank,rank_time_ns,over_median_percent,time_ns,median_ns,difference_ns,name\n"
+        "1,30030000,100000.00,30030000,30000,30000000,spin(unsigned long long)\n");
 }

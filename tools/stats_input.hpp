@@ -1,0 +1,33 @@
+#pragma once
+// One input of `computeprof stats` read into the aggregate its tables are made of
+// (docs/format.md, "Stats output"): its operations by method (calls, total, shortest and
+// longest gputime), its NVTX ranges, and the rank it records. A file is held only while
+// it is read; what is kept of it is one row per method and per range name.
+//
+// Readers: a database (SQLite's first bytes) by the database reader below, anything
+// else as a key-value or CSV log by formats::add_log_to_summary. A reader of another
+// format plugs in as one more branch of read_stats_input: it recognises its files by
+// their first bytes, fills `operations` (method, gputime in ns) and `ranges`, sets `rank`
+// where the file records one (a JSON trace's distributedInfo.rank), and returns its
+// error text.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "formats/range_summary.hpp"
+#include "formats/summary_table.hpp"
+
+namespace computeprof::tools {
+
+struct StatsInput {
+  formats::GpuSummary operations;
+  formats::RangeSummary ranges;
+  std::optional<std::uint64_t> rank;  // as the file records it; nullopt where it does not
+};
+
+// Adds the operations of the database or log at `path` to `input`. Returns the warning
+// (naming the file, and the line of a log or the table of a database), empty when every
+// record was read.
+std::string read_stats_input(const std::string& path, StatsInput& input);
+
+}  // namespace computeprof::tools
