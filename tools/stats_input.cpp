@@ -14,6 +14,7 @@
 
 #include "config/report.hpp"
 #include "formats/log_summary_reader.hpp"
+#include "tools/json_trace_stats.hpp"
 #include "tools/text_file.hpp"
 
 namespace computeprof::tools {
@@ -147,14 +148,22 @@ std::string add_database(const std::string& path, formats::GpuSummary& summary, 
   return add_ranges(opened, ranges);
 }
 
-// A log's whole text, or a database's first bytes only: SQLite reads the pages itself.
-// nullopt with errno set when the file cannot be read.
+// A JSON trace starts with its object (a log with '#' or "method"), a gzip-compressed
+// one with gzip's magic.
+bool is_json_trace_start(std::string_view start) {
+  return start.starts_with("{") || start.starts_with("\x1f\x8b");
+}
+
+// A log's whole text, or a database's or a JSON trace's first bytes only: SQLite reads
+// the pages itself, and a trace is read as a stream. nullopt with errno set when the
+// file cannot be read.
 std::optional<std::string> read_log_or_database_start(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   std::string text;
   const bool read = read_until_size(fd, text, kSqliteMagic.size()) &&
-                    (text == kSqliteMagic || read_until_size(fd, text, std::string::npos));
+                    (text == kSqliteMagic || is_json_trace_start(text) ||
+                     read_until_size(fd, text, std::string::npos));
   const int error = errno;
   ::close(fd);
   errno = error;
@@ -174,6 +183,7 @@ std::string read_stats_input(const std::string& path, StatsInput& input) {
     const std::string error = add_database(path, summary, ranges);
     return error.empty() ? error : fmt::format("{}: {}", shown_path, error);
   }
+  if (is_json_trace_start(*text)) return add_json_trace(path, shown_path, input);
   const std::optional<formats::LogReadError> error = formats::add_log_to_summary(*text, summary);
   return error ? fmt::format("{}:{}: {}", shown_path, error->line, error->what) : std::string();
 }

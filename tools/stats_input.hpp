@@ -4,12 +4,12 @@
 // longest gputime), its NVTX ranges, and the rank it records. A file is held only while
 // it is read; what is kept of it is one row per method and per range name.
 //
-// Readers: a database (SQLite's first bytes) by the database reader below, anything
-// else as a key-value or CSV log by formats::add_log_to_summary. A reader of another
-// format plugs in as one more branch of read_stats_input: it recognises its files by
-// their first bytes, fills `operations` (method, gputime in ns) and `ranges`, sets `rank`
-// where the file records one (a JSON trace's distributedInfo.rank), and returns its
-// error text.
+// Readers, chosen by a file's first bytes: a database (SQLite's magic) by the database
+// reader below, a JSON trace ('{' or gzip's magic) by add_json_trace
+// (tools/json_trace_stats.hpp), anything else as a key-value or CSV log by
+// formats::add_log_to_summary. Each fills `operations` (method, gputime in ns) and
+// `ranges`, sets `rank` where the file records one (a JSON trace's
+// distributedInfo.rank), and returns its error text.
 #include <cstdint>
 #include <optional>
 #include <string>

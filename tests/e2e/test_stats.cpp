@@ -113,6 +113,50 @@ TEST_CASE("stats: the logs of two runs add up, a missing file fails with its nam
   CHECK(missing.err == "computeprof: cannot read '" + o.directory + "/rank_9.log': No such file or directory\n");
 }
 
+TEST_CASE("stats: a JSON trace, plain or gzip, gives its database's tables, NVTX ranges too; its rank from distributedInfo",
+          "[e2e][stats]") {
+  const std::string format = GENERATE(std::string("json"), std::string("json.gz"));
+  INFO(format);
+  RunOptions o = profiling("export " + format + ",sqlite\n");
+  o.env["RANK"] = "7";
+  o.env["WORLD_SIZE"] = "8";
+  o.argv = {NVTX_CLIENT_PATH, "ranges"};
+  const RunResult r = e2e::run(o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string trace = o.directory + "/compute_profile." + format;
+  const auto from_trace = stats({trace});
+  const auto from_database = stats({o.directory + "/compute_profile.sqlite"});
+  CHECK(from_trace.exit_code == 0);
+  CHECK(from_trace.err.empty());
+  CHECK(from_trace.out == from_database.out);
+  // Both tables: the client's kernels, copies and memset, and its ranges (start/end too).
+  CHECK(from_trace.out.find("  vecAdd(float const*, float const*, float*, int)\n") != std::string::npos);
+  CHECK(from_trace.out.find("NVTX ranges:\n") != std::string::npos);
+  CHECK(from_trace.out.find("  ProfilerStep#1\n") != std::string::npos);
+  CHECK(from_trace.out.find("  async\n") != std::string::npos);
+
+  const auto ranks = stats({"--ranks", "--format", "csv", trace});
+  CHECK(ranks.exit_code == 0);
+  CHECK(ranks.out.starts_with("rank,files,time_ns,over_median_percent\n7,1,"));
+}
+
+TEST_CASE("stats: a malformed JSON trace is one error naming the file and where", "[e2e][stats]") {
+  const std::string directory = make_scratch_directory();
+  const std::string cut = write_output(directory, "cut.json", "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\"");
+  const auto run = stats({cut});
+  CHECK(run.exit_code == 1);
+  CHECK(run.out.empty());
+  CHECK(run.err.starts_with("computeprof: " + cut + ": line 1, column "));
+  const std::string bad_dur = write_output(
+      directory, "dur.json",
+      "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"ts\":1,\"dur\":-2}]}");
+  const auto bad = stats({bad_dur});
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.err == "computeprof: " + bad_dur +
+                       ": event 1: 'dur' is not a time in microseconds with at most three decimals\n");
+}
+
 TEST_CASE("stats --ranks: 64 ranks of one job, one slowed by half: its straggler and every statistic exact",
           "[e2e][stats]") {
   // Each rank runs two spins of N and 2N ns (exact on the simulated driver): N = 100 us,
