@@ -842,14 +842,15 @@ long resident_kib() {
   return kib;
 }
 
-// $FLIGHT_LAUNCHES (n) spins of 1 us, then 4n more: the resident memory after each part.
+// $FLIGHT_LAUNCHES (n) spins of 20 us on one stream, then 4n more: the resident memory
+// after each part. The GPU's ends are at least 20 us apart however fast the launches.
 int scenario_flight_memory() {
   const char* launches = std::getenv("FLIGHT_LAUNCHES");
   if (!launches) fail("FLIGHT_LAUNCHES is not set");
   const long n = std::atol(launches);
   Session s = open_session();
   for (long part = 1; part <= 2; ++part) {
-    for (long i = 0; i < (part == 1 ? n : 4 * n); ++i) spin(s, 1'000);
+    for (long i = 0; i < (part == 1 ? n : 4 * n); ++i) spin(s, 20'000);
     check(g.ctx_synchronize(), "cuCtxSynchronize");
     std::printf("resident after part %ld: %ld\n", part, resident_kib());
     std::fflush(stdout);
