@@ -186,7 +186,7 @@ TEST_CASE("exportlimit: a size in bytes, K, M or G, anything else one warning an
   CHECK(warnings.size() == 1);
 }
 
-TEST_CASE("flightrecorder: seconds with up to nine decimals, at most a day; anything else one warning and no window",
+TEST_CASE("flightrecorder: seconds with up to nine decimals, at most a day, anything else one warning and no window",
           "[config]") {
   const auto window_of = [](const std::string& line, std::vector<std::string>* warnings = nullptr) {
     WarningCapture capture;
@@ -211,7 +211,7 @@ TEST_CASE("flightrecorder: seconds with up to nine decimals, at most a day; anyt
   }
 }
 
-TEST_CASE("flightrecordertrigger: the path as written; without one, one warning", "[config]") {
+TEST_CASE("flightrecordertrigger: the path as written, without one a warning", "[config]") {
   WarningCapture capture;
   CHECK(parse_profile_config("flightrecordertrigger /tmp/dump now\n", "cfg").flight_recorder_trigger == "/tmp/dump now");
   CHECK(capture.lines().empty());
