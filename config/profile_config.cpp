@@ -138,6 +138,37 @@ void apply_export_limit(ProfileConfig& config, std::string_view value, std::size
   config.export_limit = n << shift;
 }
 
+// flightrecorder SECONDS: a positive number of seconds, with at most nine decimals
+// (0.5, 30), at most a day.
+void apply_flight_recorder(ProfileConfig& config, std::string_view value, std::size_t number,
+                           ProblemReporter& problems) {
+  constexpr std::uint64_t kDayNs = 86'400'000'000'000;
+  std::uint64_t whole = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), whole);
+  std::string_view rest = value.substr(static_cast<std::size_t>(end - value.data()));
+  bool ok = !value.empty() && ec == std::errc() && whole <= kDayNs / 1'000'000'000;
+  std::uint64_t ns = whole * 1'000'000'000;
+  if (ok && rest.starts_with('.')) {
+    rest.remove_prefix(1);
+    ok = !rest.empty() && rest.size() <= 9;
+    std::uint64_t scale = 100'000'000;
+    for (char c : rest) {
+      ok = ok && c >= '0' && c <= '9';
+      ns += static_cast<std::uint64_t>(c - '0') * scale;
+      scale /= 10;
+    }
+  } else if (!rest.empty()) {
+    ok = false;
+  }
+  if (!ok || ns == 0 || ns > kDayNs) {
+    problems.line_problem(number, fmt::format("flightrecorder needs a number of seconds such as 30 or 0.5, not '{}'; "
+                                              "ignored",
+                                              escape_for_warning(value)));
+    return;
+  }
+  config.flight_recorder_ns = ns;
+}
+
 // A number for launchskip, launchcount and callstack: decimal, not above `most`.
 std::optional<std::uint64_t> parse_count(std::string_view value, std::uint64_t most) {
   std::uint64_t n = 0;
@@ -285,6 +316,18 @@ void apply_line(ProfileConfig& config, std::string_view line, std::size_t number
   }
   if (name == "exportlimit") {
     apply_export_limit(config, value, number, problems);
+    return;
+  }
+  if (name == "flightrecorder") {
+    apply_flight_recorder(config, value, number, problems);
+    return;
+  }
+  if (name == "flightrecordertrigger") {
+    if (value.empty()) {
+      problems.line_problem(number, "flightrecordertrigger needs a path; ignored");
+    } else {
+      config.flight_recorder_trigger = std::string(value);
+    }
     return;
   }
   if (apply_kernel_filter(config, name, value, number, problems)) return;

@@ -57,6 +57,8 @@ struct ProfileConfig {
   unsigned callstack_depth = 0;             // callstack [DEPTH]: the frames kept of each call; 0: none
   CaptureRange capture_range;               // capturerange, capturerangeend
   std::uint64_t export_limit = 0;           // exportlimit SIZE: the exports stop at SIZE bytes; 0: no limit
+  std::uint64_t flight_recorder_ns = 0;     // flightrecorder SECONDS: the exports keep the last SECONDS; 0: all
+  std::string flight_recorder_trigger;      // flightrecordertrigger PATH: a dump when this file appears
 
   bool exports_to(ExportFormat f) const { return exports.test(static_cast<std::size_t>(f)); }
 

@@ -125,11 +125,15 @@ void JsonTraceSink::write_memory(const records::MemoryEvent& event, const record
   formats::append_counter_event(next_event(), event.device, "GPU memory (bytes)", since(event.wall_ns, base_ns_), series);
 }
 
-bool JsonTraceSink::past_limit() {
+bool JsonTraceSink::reached_limit() const {
   const std::uint64_t limit = settings_.config.export_limit;
   // A compressed trace's size is known at its write-throughs only.
   const std::uint64_t pending = gzip_ ? 0 : buffer_.size();
-  if (limit == 0 || (left_out_ == 0 && bytes_written_ + pending + tail_.size() < limit)) return false;
+  return limit != 0 && (left_out_ != 0 || bytes_written_ + pending + tail_.size() >= limit);
+}
+
+bool JsonTraceSink::past_limit() {
+  if (!reached_limit()) return false;
   ++left_out_;
   return true;
 }
@@ -167,7 +171,8 @@ void JsonTraceSink::write(const ProfiledContext& context, const records::Record&
 }
 
 void JsonTraceSink::write_range(const records::RangeEvent& event) {
-  if (!file_.is_open() || ended_) return;
+  // Past the export limit, NVTX events stop with the records (not counted as records).
+  if (!file_.is_open() || ended_ || reached_limit()) return;
   settle_base();
   if (event.kind == records::RangeEventKind::thread_name) {
     const formats::TraceTrack host{pid_, event.thread_id};

@@ -94,6 +94,8 @@ class JsonTraceSink final : public RecordSink {
   std::uint64_t left_out_ = 0;
   // Whether the trace reached the export limit; counts the record left out if so.
   bool past_limit();
+  // Whether the trace reached the export limit (NVTX events stop there, uncounted).
+  bool reached_limit() const;
   bool ended_ = false;
 };
 

@@ -23,14 +23,18 @@ formats::LogPathRegistry& log_paths() {
   return *paths;
 }
 
-std::string claim_output_path(std::string_view path_template, int device, int claimant) {
+std::string output_path(std::string_view path_template, int device) {
   char host[HOST_NAME_MAX + 1] = {};
   gethostname(host, sizeof host - 1);
   formats::PathTemplateValues values;
   values.device = device;
   values.pid = static_cast<long>(getpid());
   values.hostname = host;
-  return log_paths().claim(formats::expand_log_path(path_template, values), claimant);
+  return formats::expand_log_path(path_template, values);
+}
+
+std::string claim_output_path(std::string_view path_template, int device, int claimant) {
+  return log_paths().claim(output_path(path_template, device), claimant);
 }
 
 std::string claim_export_path(std::string_view log_template, std::string_view extension) {

@@ -16,6 +16,9 @@ formats::LogPathRegistry& log_paths();
 // Appends `path` (made absolute) to COMPUTEPROF_LOG_INDEX's file, when it is set.
 void note_log_path(const std::string& path);
 
+// `path_template` expanded for `device`, this process and this host; not claimed.
+std::string output_path(std::string_view path_template, int device);
+
 // The path of an output file: `path_template` expanded for `device`, this process and
 // this host, and claimed for `claimant` (a context number; 0 for a process-wide file).
 std::string claim_output_path(std::string_view path_template, int device, int claimant);

@@ -76,6 +76,11 @@ void RecordOutputs::write_range(const records::RangeEvent& event) {
   for (auto& sink : process_sinks_) sink->write_range(event);
 }
 
+void RecordOutputs::poll() {
+  if (!process_begun_ || process_ended_) return;
+  for (auto& sink : process_sinks_) sink->poll();
+}
+
 void RecordOutputs::checkpoint() {
   flush();
   for (auto& sink : process_sinks_) sink->checkpoint();

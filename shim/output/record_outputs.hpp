@@ -39,6 +39,8 @@ class RecordOutputs {
   void write_range(const records::RangeEvent& event);
   // Every sink that has begun.
   void flush();
+  // The writer thread's beat: to the process-wide sinks, once begun and until they end.
+  void poll();
   // A flush point the program made: flush, and the process-wide sinks' checkpoint.
   void checkpoint();
   // `context` ended: its sinks end; later records of it are dropped.

@@ -150,6 +150,7 @@ void run_writer() {
     g_writer.wait_for(kWriteInterval);
     std::lock_guard lock(p.drain_mutex);
     drain_locked(p);
+    p.outputs.poll();
   }
 }
 

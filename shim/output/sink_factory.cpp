@@ -1,7 +1,11 @@
 #include "shim/output/sink_factory.hpp"
 
+#include "formats/export_path.hpp"
+
 #include "shim/output/classic_log_sink.hpp"
+#include "shim/output/flight_recorder.hpp"
 #include "shim/output/json_trace_sink.hpp"
+#include "shim/output/log_paths.hpp"
 #include "shim/output/memory_report_sink.hpp"
 #include "shim/output/nvprof_database_sink.hpp"
 #include "shim/output/sqlite_export_sink.hpp"
@@ -21,12 +25,19 @@ SinkList make_context_sinks(const ProfiledContext& context) {
   return sinks;
 }
 
-SinkList make_process_sinks() {
-  // One set of files for the whole process: the settings of CUDA contexts, or of OpenCL
-  // contexts where only those are profiled.
-  const ProcessProfile& profile = process_profile();
-  const config::Settings& settings = profile.cuda.settings.enabled ? profile.cuda.settings : profile.opencl.settings;
-  SinkList sinks;
+namespace {
+
+// The exports' extensions, in the order of their sinks.
+std::vector<std::string_view> export_extensions(const config::ProfileConfig& config) {
+  std::vector<std::string_view> extensions;
+  if (config.exports_to(config::ExportFormat::json)) extensions.push_back(".json");
+  if (config.exports_to(config::ExportFormat::json_gz)) extensions.push_back(".json.gz");
+  if (config.exports_to(config::ExportFormat::sqlite)) extensions.push_back(".sqlite");
+  if (config.exports_to(config::ExportFormat::nvprof)) extensions.push_back(".nvvp");
+  return extensions;
+}
+
+void add_export_sinks(SinkList& sinks, const config::Settings& settings) {
   if (settings.config.exports_to(config::ExportFormat::json)) {
     sinks.push_back(std::make_unique<JsonTraceSink>(settings, TraceCompression::none));
   }
@@ -38,6 +49,44 @@ SinkList make_process_sinks() {
   }
   if (settings.config.exports_to(config::ExportFormat::nvprof)) {
     sinks.push_back(std::make_unique<NvprofDatabaseSink>(settings));
+  }
+}
+
+// flightrecorder: the exports through a recorder of their window. Its dumps' sinks
+// write with their own log template, kept in the settings they read.
+std::unique_ptr<RecordSink> make_flight_recorder(const config::Settings& settings) {
+  auto dump_settings = std::make_shared<config::Settings>(settings);
+  auto make_exports = [dump_settings](const std::string& log_template) {
+    dump_settings->log_template = log_template;
+    SinkList sinks;
+    add_export_sinks(sinks, *dump_settings);
+    return sinks;
+  };
+  auto export_paths = [dump_settings](const std::string& log_template) {
+    std::vector<std::string> paths;
+    for (std::string_view extension : export_extensions(dump_settings->config)) {
+      paths.push_back(output_path(formats::export_path_template(log_template, extension), 0));
+    }
+    return paths;
+  };
+  const std::string& trigger = settings.config.flight_recorder_trigger;
+  return std::make_unique<FlightRecorder>(settings.config.flight_recorder_ns, settings.log_template,
+                                          trigger.empty() ? std::string() : output_path(trigger, 0),
+                                          std::move(make_exports), std::move(export_paths));
+}
+
+}  // namespace
+
+SinkList make_process_sinks() {
+  // One set of files for the whole process: the settings of CUDA contexts, or of OpenCL
+  // contexts where only those are profiled.
+  const ProcessProfile& profile = process_profile();
+  const config::Settings& settings = profile.cuda.settings.enabled ? profile.cuda.settings : profile.opencl.settings;
+  SinkList sinks;
+  if (settings.config.flight_recorder_ns == 0) {
+    add_export_sinks(sinks, settings);
+  } else if (!export_extensions(settings.config).empty()) {
+    sinks.push_back(make_flight_recorder(settings));
   }
   if (settings.config.summary) sinks.push_back(std::make_unique<SummarySink>());
   if (settings.config.callstack_depth != 0) sinks.push_back(std::make_unique<StackFileSink>(settings));

@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -793,6 +794,81 @@ int scenario_spins(std::string_view n) {
 
 }  // namespace
 
+// flightrecorder: 5 spins, 1.5 s without operations, then 3 spins.
+int scenario_flight_window() {
+  Session s = open_session();
+  for (int i = 0; i < 5; ++i) spin(s, 1'000);
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  for (int i = 0; i < 3; ++i) spin(s, 1'000);
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+  return 0;
+}
+
+bool path_exists(const char* path) {
+  struct stat st{};
+  return ::lstat(path, &st) == 0;
+}
+
+// Waits up to 10 s for `path` to go; whether it went.
+bool gone_within_10s(const char* path) {
+  for (int i = 0; i < 200 && path_exists(path); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  return !path_exists(path);
+}
+
+// flightrecordertrigger at $FLIGHT_TRIGGER: 4 spins; a symbolic link there for 400 ms;
+// the file (dump 1); 2 spins; the file again (dump 2).
+int scenario_flight_trigger() {
+  const char* trigger = std::getenv("FLIGHT_TRIGGER");
+  if (!trigger) fail("FLIGHT_TRIGGER is not set");
+  Session s = open_session();
+  for (int i = 0; i < 4; ++i) spin(s, 1'000);
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+  if (::symlink("elsewhere", trigger) != 0) fail("symlink");
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  std::printf("symbolic link %s\n", path_exists(trigger) ? "left" : "removed");
+  ::unlink(trigger);
+  for (int dump = 1; dump <= 2; ++dump) {
+    if (dump == 2) {
+      for (int i = 0; i < 2; ++i) spin(s, 1'000);
+      check(g.ctx_synchronize(), "cuCtxSynchronize");
+    }
+    FILE* f = std::fopen(trigger, "w");
+    if (!f) fail("cannot make the trigger file");
+    std::fclose(f);
+    std::printf("trigger %d %s\n", dump, gone_within_10s(trigger) ? "taken" : "left");
+  }
+  return 0;
+}
+
+long resident_kib() {
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) fail("/proc/self/status");
+  char line[256];
+  long kib = -1;
+  while (std::fgets(line, sizeof line, f)) {
+    if (std::sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
+  }
+  std::fclose(f);
+  return kib;
+}
+
+// $FLIGHT_LAUNCHES (n) spins of 20 us on one stream, then 4n more: the resident memory
+// after each part. The GPU's ends are at least 20 us apart however fast the launches.
+int scenario_flight_memory() {
+  const char* launches = std::getenv("FLIGHT_LAUNCHES");
+  if (!launches) fail("FLIGHT_LAUNCHES is not set");
+  const long n = std::atol(launches);
+  Session s = open_session();
+  for (long part = 1; part <= 2; ++part) {
+    for (long i = 0; i < (part == 1 ? n : 4 * n); ++i) spin(s, 20'000);
+    check(g.ctx_synchronize(), "cuCtxSynchronize");
+    std::printf("resident after part %ld: %ld\n", part, resident_kib());
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc < 3) {
     std::fprintf(stderr, "usage: %s <reach> <scenario> [--show-origins]\n", argv[0]);
@@ -827,6 +903,9 @@ int main(int argc, char** argv) {
   else if (scenario == "outrun") rc = scenario_outrun();
   else if (scenario == "ten-copies") rc = scenario_ten_copies();
   else if (scenario == "launch-then-lookup") rc = scenario_launch_then_lookup();
+  else if (scenario == "flight-window") rc = scenario_flight_window();
+  else if (scenario == "flight-trigger") rc = scenario_flight_trigger();
+  else if (scenario == "flight-memory") rc = scenario_flight_memory();
   else fail("unknown scenario");
   std::printf("PASS\n");
   return rc;

@@ -156,3 +156,43 @@ TEST_CASE("exportlimit: the trace stops before the first record at or past the l
   CHECK(warnings == std::vector<std::string>{"export json '" + path + "' stopped at the export limit of 4096 bytes: " +
                                              std::to_string(100 - kept) + " records left out of it"});
 }
+
+TEST_CASE("exportlimit: NVTX events stop with the records, a mark past the limit is not written", "[exports]") {
+  char directory[] = "/tmp/computeprof-jsonlimit-XXXXXX";
+  REQUIRE(mkdtemp(directory));
+  config::Settings settings;
+  settings.log_template = std::string(directory) + "/trace.log";
+  settings.config.export_limit = 4096;
+  std::vector<std::string> warnings;
+  config::set_warning_sink(collect, &warnings);
+  {
+    JsonTraceSink sink(settings, TraceCompression::none);
+    ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+    records::Record r;
+    r.method = "_Z4spiny";
+    r.api = "cuLaunchKernel";
+    records::RangeEvent mark;
+    sink.begin();
+    r.correlation_id = 1;
+    sink.write(context, r);
+    sink.write_range(mark);
+    sink.flush();
+    for (std::uint64_t i = 2; i <= 100; ++i) {
+      r.correlation_id = i;
+      sink.write(context, r);
+    }
+    for (int i = 0; i < 50; ++i) sink.write_range(mark);
+    sink.end();
+  }
+  config::set_warning_sink(nullptr, nullptr);
+  const std::string path = std::string(directory) + "/trace.json";
+  const std::string text = read_text(path);
+  const std::size_t kept = count_of(text, "\"cat\":\"kernel\"");
+  REQUIRE(kept > 1);
+  REQUIRE(kept < 100);
+  // The one mark written before the limit; the 50 after it are left out.
+  CHECK(count_of(text, "{\"ph\":\"i\",\"cat\":\"user_annotation\"") == 1);
+  // NVTX events are not counted among the records left out.
+  CHECK(warnings == std::vector<std::string>{"export json '" + path + "' stopped at the export limit of 4096 bytes: " +
+                                             std::to_string(100 - kept) + " records left out of it"});
+}

@@ -185,3 +185,36 @@ TEST_CASE("exportlimit: a size in bytes, K, M or G, anything else one warning an
   CHECK(limit_of("exportlimit 99999999999999G", &warnings) == 0);
   CHECK(warnings.size() == 1);
 }
+
+TEST_CASE("flightrecorder: seconds with up to nine decimals, at most a day, anything else one warning and no window",
+          "[config]") {
+  const auto window_of = [](const std::string& line, std::vector<std::string>* warnings = nullptr) {
+    WarningCapture capture;
+    const ProfileConfig c = parse_profile_config(line + "\n", "cfg");
+    if (warnings) *warnings = capture.lines();
+    return c.flight_recorder_ns;
+  };
+  CHECK(window_of("flightrecorder 30") == 30'000'000'000ull);
+  CHECK(window_of("flightrecorder 0.5") == 500'000'000ull);
+  CHECK(window_of("flightrecorder 0.000000001") == 1);
+  CHECK(window_of("flightrecorder 86400") == 86'400'000'000'000ull);
+  std::vector<std::string> warnings;
+  CHECK(window_of("flightrecorder soon", &warnings) == 0);
+  CHECK(warnings ==
+        std::vector<std::string>{"cfg:1: flightrecorder needs a number of seconds such as 30 or 0.5, not 'soon'; ignored"});
+  for (const char* bad : {"flightrecorder 0", "flightrecorder 0.0", "flightrecorder", "flightrecorder 1.", "flightrecorder .5",
+                          "flightrecorder 1.0000000001", "flightrecorder 86401", "flightrecorder 30s", "flightrecorder -1",
+                          "flightrecorder 99999999999999999999"}) {
+    INFO(bad);
+    CHECK(window_of(bad, &warnings) == 0);
+    CHECK(warnings.size() == 1);
+  }
+}
+
+TEST_CASE("flightrecordertrigger: the path as written, without one a warning", "[config]") {
+  WarningCapture capture;
+  CHECK(parse_profile_config("flightrecordertrigger /tmp/dump now\n", "cfg").flight_recorder_trigger == "/tmp/dump now");
+  CHECK(capture.lines().empty());
+  CHECK(parse_profile_config("flightrecordertrigger\n", "cfg").flight_recorder_trigger.empty());
+  CHECK(capture.lines() == std::vector<std::string>{"cfg:1: flightrecordertrigger needs a path; ignored"});
+}

@@ -1,0 +1,191 @@
+// flightrecorder (docs/format.md, "Flight recorder"): what a dump holds is exactly the
+// window that ends at it; each dump makes new numbered files and never takes a file it
+// did not make; the rings stay within their bounds.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "config/report.hpp"
+#include "shim/output/flight_recorder.hpp"
+
+using namespace computeprof;
+using namespace computeprof::shim;
+
+namespace {
+
+constexpr std::uint64_t kSecond = 1'000'000'000;
+// A wall-clock time well after 1970, so that a window never reaches back before 0.
+constexpr std::uint64_t kT0 = 1'800'000'000 * kSecond;
+
+// What the export sinks of each dump got, one dump per entry: its log template, then
+// "op <method> <gpu end>" and "range <name id>" lines, "end" last.
+struct Dumps {
+  std::vector<std::vector<std::string>> calls;
+};
+
+class ListingSink final : public RecordSink {
+ public:
+  ListingSink(std::vector<std::string>& calls) : calls_(calls) {}
+  void begin() override {}
+  void write(const ProfiledContext&, const records::Record& r) override {
+    calls_.push_back("op " + std::string(r.method) + " " + std::to_string((r.gpu_end_ns - kT0) / 1'000'000));
+  }
+  void write_range(const records::RangeEvent& e) override {
+    calls_.push_back("range " + std::to_string(static_cast<int>(e.kind)) + " " + std::to_string(e.name));
+  }
+  void flush() override {}
+  void end() override { calls_.push_back("end"); }
+  void abandon() override {}
+
+ private:
+  std::vector<std::string>& calls_;
+};
+
+struct Directory {
+  std::string path;
+  Directory() {
+    char name[] = "/tmp/computeprof-flight-XXXXXX";
+    REQUIRE(mkdtemp(name));
+    path = name;
+  }
+};
+
+FlightRecorder recorder_into(Dumps& dumps, const std::string& directory, std::uint64_t window_ns) {
+  return FlightRecorder(
+      window_ns, directory + "/run.log", "",
+      [&dumps](const std::string& log_template) {
+        dumps.calls.push_back({log_template});
+        SinkList sinks;
+        sinks.push_back(std::make_unique<ListingSink>(dumps.calls.back()));
+        return sinks;
+      },
+      [](const std::string& log_template) {
+        // As the exports' own: the log template's extension replaced.
+        return std::vector<std::string>{log_template.substr(0, log_template.size() - 4) + ".json"};
+      });
+}
+
+records::Record kernel_ending_at_ms(std::uint64_t ms) {
+  records::Record r;
+  r.method = "_Z4spiny";
+  r.gpu_start_ns = kT0 + ms * 1'000'000 - 1000;
+  r.gpu_end_ns = kT0 + ms * 1'000'000;
+  return r;
+}
+
+bool exists(const std::string& path) {
+  struct stat st{};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("flightrecorder: a dump holds exactly what ended within the window before it", "[exports][flight]") {
+  Directory d;
+  Dumps dumps;
+  ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+  {
+    FlightRecorder recorder = recorder_into(dumps, d.path, 2 * kSecond);
+    // Kernels ending every 100 ms from 0 to 5000 ms; a mark at 500 ms and one at 4500 ms.
+    records::RangeEvent early_mark;
+    early_mark.start_wall_ns = early_mark.end_wall_ns = kT0 + 500'000'000;
+    early_mark.name = 7;
+    records::RangeEvent late_mark = early_mark;
+    late_mark.start_wall_ns = late_mark.end_wall_ns = kT0 + 4'500'000'000;
+    late_mark.name = 8;
+    records::RangeEvent thread_name;
+    thread_name.kind = records::RangeEventKind::thread_name;
+    thread_name.name = 9;
+    recorder.write_range(thread_name);
+    for (std::uint64_t ms = 0; ms <= 5000; ms += 100) {
+      recorder.write(context, kernel_ending_at_ms(ms));
+      if (ms == 500) recorder.write_range(early_mark);
+      if (ms == 4500) recorder.write_range(late_mark);
+    }
+    // The window that ends at 5050 ms begins at 3050 ms: the kernels of 3100 to 5000 ms.
+    REQUIRE(recorder.dump(kT0 + 5'050'000'000) == 1);
+    // A later dump: the kernels of 4000 to 5000 ms, and the late mark still.
+    REQUIRE(recorder.dump(kT0 + 6'000'000'000) == 2);
+  }
+  REQUIRE(dumps.calls.size() == 2);
+  std::vector<std::string> first{d.path + "/run.1.log", "range 39 9", "range 34 8"};
+  for (std::uint64_t ms = 3100; ms <= 5000; ms += 100) first.push_back("op _Z4spiny " + std::to_string(ms));
+  first.push_back("end");
+  CHECK(dumps.calls[0] == first);
+  std::vector<std::string> second{d.path + "/run.2.log", "range 39 9", "range 34 8"};
+  for (std::uint64_t ms = 4000; ms <= 5000; ms += 100) second.push_back("op _Z4spiny " + std::to_string(ms));
+  second.push_back("end");
+  CHECK(dumps.calls[1] == second);
+  // Each dump made its file before its sinks opened it.
+  CHECK(exists(d.path + "/run.1.json"));
+  CHECK(exists(d.path + "/run.2.json"));
+}
+
+TEST_CASE("flightrecorder: at exit the window goes to the exports' own files", "[exports][flight]") {
+  Directory d;
+  Dumps dumps;
+  ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+  {
+    FlightRecorder recorder = recorder_into(dumps, d.path, 3600 * kSecond);
+    recorder.write(context, kernel_ending_at_ms(1));
+    recorder.write(context, kernel_ending_at_ms(2));
+    recorder.end();
+    recorder.end();
+  }
+  CHECK(dumps.calls == std::vector<std::vector<std::string>>{{d.path + "/run.log", "op _Z4spiny 1", "op _Z4spiny 2", "end"}});
+}
+
+TEST_CASE("flightrecorder: a dump never takes a file it did not make, nor a symbolic link's", "[exports][flight]") {
+  Directory d;
+  Dumps dumps;
+  // Someone else's file at dump 1's name, a symbolic link at dump 2's.
+  const int fd = ::open((d.path + "/run.1.json").c_str(), O_WRONLY | O_CREAT, 0644);
+  REQUIRE(fd >= 0);
+  REQUIRE(::write(fd, "theirs", 6) == 6);
+  ::close(fd);
+  REQUIRE(::symlink((d.path + "/target").c_str(), (d.path + "/run.2.json").c_str()) == 0);
+  {
+    FlightRecorder recorder = recorder_into(dumps, d.path, kSecond);
+    CHECK(recorder.dump(kT0) == 3);
+    CHECK(recorder.dump(kT0) == 4);
+  }
+  REQUIRE(dumps.calls.size() == 2);
+  CHECK(dumps.calls[0].front() == d.path + "/run.3.log");
+  CHECK(dumps.calls[1].front() == d.path + "/run.4.log");
+  struct stat st{};
+  REQUIRE(::stat((d.path + "/run.1.json").c_str(), &st) == 0);
+  CHECK(st.st_size == 6);
+  CHECK(!exists(d.path + "/target"));
+}
+
+TEST_CASE("flightrecorder: the window holds at most its bound of operations, the oldest dropped and counted",
+          "[exports][flight]") {
+  Directory d;
+  Dumps dumps;
+  ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+  std::vector<std::string> warnings;
+  config::set_warning_sink(
+      [](std::string_view line, void* lines) { static_cast<std::vector<std::string>*>(lines)->emplace_back(line); },
+      &warnings);
+  const std::size_t extra = 1000;
+  {
+    FlightRecorder recorder = recorder_into(dumps, d.path, 3600 * kSecond);
+    for (std::size_t i = 0; i < FlightRecorder::kMaxOperations + extra; ++i) {
+      recorder.write(context, kernel_ending_at_ms(i));
+    }
+    REQUIRE(recorder.dump(kT0 + 1000 * kSecond) == 1);
+  }
+  config::set_warning_sink(nullptr, nullptr);
+  REQUIRE(dumps.calls.size() == 1);
+  // The template, the bound's operations, the end.
+  REQUIRE(dumps.calls[0].size() == FlightRecorder::kMaxOperations + 2);
+  CHECK(dumps.calls[0][1] == "op _Z4spiny " + std::to_string(extra));
+  CHECK(warnings == std::vector<std::string>{"flightrecorder: the window held at most 524288 operations and 524288 NVTX "
+                                             "events; 1000 older operations and 0 older NVTX events were left out"});
+}

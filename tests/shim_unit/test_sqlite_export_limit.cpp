@@ -1,0 +1,90 @@
+// `exportlimit` on the nsys-shaped database (docs/format.md, "Exports"): it takes no
+// record after the first commit that leaves its file at or past the limit, its NVTX rows
+// stop with its records, and one line counts what it left out.
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "config/report.hpp"
+#include "shim/output/sqlite_export_sink.hpp"
+#include "shim/output/sqlite_library.hpp"
+
+using namespace computeprof;
+using namespace computeprof::shim;
+
+namespace {
+
+// The rows of `table` another connection reads in the database as it stands.
+std::string rows_in(const std::string& path, const std::string& table) {
+  std::string error;
+  const SqliteLibrary* sql = sqlite_library(error);
+  REQUIRE(sql);
+  sqlite3* db = nullptr;
+  REQUIRE(sql->open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  std::string count;
+  const int rc = sql->exec(
+      db, ("SELECT count(*) FROM " + table).c_str(),
+      [](void* out, int, char** values, char**) {
+        *static_cast<std::string*>(out) = values[0];
+        return 0;
+      },
+      &count, nullptr);
+  sql->close_v2(db);
+  REQUIRE(rc == SQLITE_OK);
+  return count;
+}
+
+void collect(std::string_view line, void* lines) { static_cast<std::vector<std::string>*>(lines)->emplace_back(line); }
+
+void write_kernels(SqliteExportSink& sink, std::uint64_t first, std::uint64_t last) {
+  const ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+  records::Record r;
+  r.method = "_Z4spiny";
+  r.api = "cuLaunchKernel";
+  for (std::uint64_t i = first; i <= last; ++i) {
+    r.correlation_id = i;
+    sink.write(context, r);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("exportlimit: the SQLite database takes no record after the first commit at or past the limit, one line "
+          "counts them",
+          "[exports]") {
+  char name[] = "/tmp/computeprof-sqlitelimit-XXXXXX";
+  REQUIRE(mkdtemp(name));
+  config::Settings settings;
+  settings.log_template = std::string(name) + "/trace.log";
+  // The nsys-shaped empty schema alone is larger than a page.
+  settings.config.export_limit = 4096;
+  const std::string path = std::string(name) + "/trace.sqlite";
+  std::vector<std::string> warnings;
+  config::set_warning_sink(collect, &warnings);
+  {
+    SqliteExportSink sink(settings);
+    sink.begin();
+    records::RangeEvent mark;
+    write_kernels(sink, 1, 3);
+    sink.write_range(mark);
+    sink.flush();
+    CHECK(warnings.empty());
+    sink.checkpoint();
+    write_kernels(sink, 4, 100);
+    sink.write_range(mark);
+    sink.end();
+  }
+  config::set_warning_sink(nullptr, nullptr);
+  struct stat st{};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  CHECK(st.st_size >= 4096);
+  CHECK(rows_in(path, "CUPTI_ACTIVITY_KIND_KERNEL") == "3");
+  CHECK(rows_in(path, "CUPTI_ACTIVITY_KIND_RUNTIME") == "3");
+  // NVTX rows stop with the records: the mark before the limit only.
+  CHECK(rows_in(path, "NVTX_EVENTS") == "1");
+  CHECK(warnings == std::vector<std::string>{"export sqlite '" + path +
+                                             "' stopped at the export limit of 4096 bytes: 97 records left out of it"});
+}
