@@ -113,7 +113,7 @@ TEST_CASE("stats: the logs of two runs add up, a missing file fails with its nam
   CHECK(missing.err == "computeprof: cannot read '" + o.directory + "/rank_9.log': No such file or directory\n");
 }
 
-TEST_CASE("stats: a JSON trace, plain or gzip, gives its database's tables, NVTX ranges too; its rank from distributedInfo",
+TEST_CASE("stats: a JSON trace, plain or gzip, gives its database's tables, NVTX ranges too, and its rank from distributedInfo",
           "[e2e][stats]") {
   const std::string format = GENERATE(std::string("json"), std::string("json.gz"));
   INFO(format);
