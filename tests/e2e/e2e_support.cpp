@@ -1,5 +1,8 @@
 #include "e2e_support.hpp"
 
+#include <sys/wait.h>
+
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -45,6 +48,20 @@ std::string printed_value(const std::string& out, const std::string& prefix) {
     if (line.starts_with(prefix + " ")) return line.substr(prefix.size() + 1);
   }
   return {};
+}
+
+CommandOutput command_output(const std::string& command) {
+  CommandOutput result;
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  if (p == nullptr) {
+    result.out = "popen failed: " + command;
+    return result;
+  }
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, p)) > 0;) result.out.append(buffer, n);
+  const int status = pclose(p);
+  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  return result;
 }
 
 }  // namespace e2e

@@ -32,6 +32,14 @@ RunResult run_client(const std::string& reach, const std::string& scenario, RunO
 // memory_client <reach> <scenario> (tests/e2e/memory_client.cpp).
 RunResult run_memory_client(const std::string& reach, const std::string& scenario, RunOptions options);
 
+// What a shell command printed, its stderr after its stdout, and its exit status (-1 when
+// it did not exit).
+struct CommandOutput {
+  std::string out;
+  int exit_code = -1;
+};
+CommandOutput command_output(const std::string& command);
+
 // The value printed on a "<prefix> <value>" line of `out`.
 std::string printed_value(const std::string& out, const std::string& prefix);
 

@@ -23,16 +23,10 @@ const char* const kExportConfig = "export json,sqlite\nsummary\nmemtransfersize\
 
 // The checker of the trace's structure against the logs (check_trace.py).
 std::string check_trace(const std::string& trace, const std::string& log) {
-  const std::string command = std::string(PYTHON3_PATH) + " " + CHECK_TRACE_PATH + " " + trace + " " + log + " 2>&1";
-  std::string out;
-  FILE* p = popen(command.c_str(), "r");
-  REQUIRE(p);
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, p)) > 0;) out.append(buffer, n);
-  const int status = pclose(p);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
-  return out;
+  const CommandOutput r = command_output(std::string(PYTHON3_PATH) + " " + CHECK_TRACE_PATH + " " + trace + " " + log);
+  INFO(r.out);
+  CHECK(r.exit_code == 0);
+  return r.out;
 }
 
 std::string field_line(const std::string& text, const std::string& containing) {

@@ -65,16 +65,10 @@ TEST_CASE("merge: three ranks on one time axis, their events as they were, --ali
   std::string command = std::string(PYTHON3_PATH) + " " + CHECK_MERGE_PATH + " " + COMPUTEPROF_CLI_PATH + " " +
                         directory;
   for (const auto& t : traces) command += " " + t;
-  command += " 2>&1";
-  std::string out;
-  FILE* p = popen(command.c_str(), "r");
-  REQUIRE(p);
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, p)) > 0;) out.append(buffer, n);
-  const int status = pclose(p);
-  INFO(out);
-  CHECK(status == 0);
-  CHECK(out.starts_with("merge ok: 3 runs, 3 skewed copies of "));
+  const CommandOutput r = command_output(command);
+  INFO(r.out);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.starts_with("merge ok: 3 runs, 3 skewed copies of "));
 }
 
 TEST_CASE("merge: a malformed or truncated input, a rank twice or a missing --align range is one error, no output",

@@ -50,17 +50,10 @@ std::string prefix_of(const std::string& err) {
 }
 
 std::string python(const std::string& script, const std::string& argument) {
-  const std::string command = std::string(PYTHON3_PATH) + " " + script + " " + argument + " 2>&1";
-  std::string out;
-  FILE* p = popen(command.c_str(), "r");
-  REQUIRE(p);
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, p)) > 0;) out.append(buffer, n);
-  const int status = pclose(p);
-  INFO(out);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
-  return out;
+  const CommandOutput r = command_output(std::string(PYTHON3_PATH) + " " + script + " " + argument);
+  INFO(r.out);
+  CHECK(r.exit_code == 0);
+  return r.out;
 }
 
 // The summary's rows: "<type> | <calls> | <name>", from nvprof's fixed columns.

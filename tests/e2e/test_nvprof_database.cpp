@@ -19,18 +19,11 @@ using namespace e2e;
 namespace {
 
 std::string check_nvvp(const std::string& database) {
-  const std::string command =
-      std::string(PYTHON3_PATH) + " " + CHECK_NVVP_PATH + " " + database + " " + NVPROF_SCHEMA_PATH + " 2>&1";
-  std::string out;
-  FILE* p = popen(command.c_str(), "r");
-  REQUIRE(p);
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, p)) > 0;) out.append(buffer, n);
-  const int status = pclose(p);
-  INFO(out);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
-  return out;
+  const CommandOutput r = command_output(std::string(PYTHON3_PATH) + " " + CHECK_NVVP_PATH + " " + database + " " +
+                                          NVPROF_SCHEMA_PATH);
+  INFO(r.out);
+  CHECK(r.exit_code == 0);
+  return r.out;
 }
 
 // What both reaches share: the schema, the device, the GPU rows (driver_client's "basic").

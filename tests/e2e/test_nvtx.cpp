@@ -148,14 +148,11 @@ TEST_CASE("nvtx: hostile messages and misuse are bounded, escaped, said once, an
 
 namespace {
 
-std::string command_output(const std::string& command) {
-  std::string out;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  REQUIRE(p);
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, p)) > 0;) out.append(buffer, n);
-  CHECK(pclose(p) == 0);
-  return out;
+std::string checked_output(const std::string& command) {
+  const CommandOutput r = command_output(command);
+  INFO(r.out);
+  CHECK(r.exit_code == 0);
+  return r.out;
 }
 
 // The line of `text` that ends with `name`.
@@ -195,7 +192,7 @@ TEST_CASE("nvtx: the trace's user_annotation events, the database's NVTX_EVENTS,
   const std::string trace = run.directory + "/compute_profile.json";
   const std::string database = run.directory + "/compute_profile.sqlite";
 
-  CHECK(command_output(std::string(PYTHON3_PATH) + " " + TRACE_RANGES_PATH + " " + trace) ==
+  CHECK(checked_output(std::string(PYTHON3_PATH) + " " + TRACE_RANGES_PATH + " " + trace) ==
         "X ProfilerStep#1 path=ProfilerStep#1\n"
         "X forward path=ProfilerStep#1/forward\n"
         "X layer@lib domain=lib path=ProfilerStep#1/forward/layer@lib\n"
@@ -263,7 +260,7 @@ TEST_CASE("nvtx: the trace's user_annotation events, the database's NVTX_EVENTS,
   CHECK(instances_and_gpu_time(range_table, "async").second == "0ns");  // start/end: not on a thread's path
 
   // computeprof stats on the database: the same range table.
-  const std::string stats = command_output(std::string(COMPUTEPROF_CLI_PATH) + " stats " + database);
+  const std::string stats = checked_output(std::string(COMPUTEPROF_CLI_PATH) + " stats " + database);
   REQUIRE(stats.find("NVTX ranges:\n") != std::string::npos);
   CHECK(stats.substr(stats.find("NVTX ranges:\n")) == range_table.substr(range_table.find("NVTX ranges:\n")));
 }

@@ -37,18 +37,11 @@ RunResult stats(const std::vector<std::string>& files) {
 
 // `read_stats_tables.py KIND FILE`'s output: every row of every table as Python read it.
 std::string read_back(const std::string& kind, const std::string& path) {
-  const std::string command =
-      std::string(PYTHON3_PATH) + " " + READ_STATS_TABLES_PATH + " " + kind + " " + path + " 2>&1";
-  std::string out;
-  FILE* p = popen(command.c_str(), "r");
-  REQUIRE(p);
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, p)) > 0;) out.append(buffer, n);
-  const int status = pclose(p);
-  INFO(out);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
-  return out;
+  const CommandOutput r =
+      command_output(std::string(PYTHON3_PATH) + " " + READ_STATS_TABLES_PATH + " " + kind + " " + path);
+  INFO(r.out);
+  CHECK(r.exit_code == 0);
+  return r.out;
 }
 
 std::string write_output(const std::string& directory, const std::string& name, const std::string& text) {
