@@ -64,6 +64,9 @@ std::vector<std::string> build_environment(const RunOptions& o) {
     // purpose): the sanitizer reports its own findings, not a SIGSEGV it was not asked about.
     std::string& options = env["ASAN_OPTIONS"];
     options += std::string(options.empty() ? "" : ":") + "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0";
+    // What ThreadSanitizer cannot see synchronised (tsan.supp says why); ignored by ASan.
+    std::string& tsan = env["TSAN_OPTIONS"];
+    tsan += std::string(tsan.empty() ? "" : ":") + "suppressions=" + TSAN_SUPPRESSIONS_PATH;
   }
   for (const auto& [name, value] : o.env) {
     if (value) env[name] = *value;
