@@ -180,8 +180,10 @@ std::string read_stats_input(const std::string& path, StatsInput& input) {
   const std::optional<std::string> text = read_log_or_database_start(path);
   if (!text) return fmt::format("cannot read '{}': {}", shown_path, std::strerror(errno));
   if (*text == kSqliteMagic) {
+    // SQLite's messages quote the file's own schema (a hostile name, a line break):
+    // shown as any value from a file is.
     const std::string error = add_database(path, summary, ranges);
-    return error.empty() ? error : fmt::format("{}: {}", shown_path, error);
+    return error.empty() ? error : fmt::format("{}: {}", shown_path, config::escape_for_warning(error));
   }
   if (is_json_trace_start(*text)) return add_json_trace(path, shown_path, input);
   const std::optional<formats::LogReadError> error = formats::add_log_to_summary(*text, summary);

@@ -18,6 +18,7 @@
 #include "scratch_directory.hpp"
 #include "tools/rank_names.hpp"
 #include "tools/stats.hpp"
+#include "tools/stats_input.hpp"
 
 using computeprof::tools::print_stats;
 using Strings = std::vector<std::string>;
@@ -264,6 +265,19 @@ TEST_CASE("stats --ranks: a rank's files add up, a rank is its recorded number, 
                                           "{:<{}}      2  20.000us     +0.00%\n"
                                           "{}      1  20.000us     +0.00%\n",
                                           "Rank", other.size(), "1", other.size(), other)));
+}
+
+TEST_CASE("stats: SQLite's message quoting a database's own schema is one escaped line", "[stats]") {
+  const ScratchDirectory dir;
+  // An index row whose name holds a line break and whose table does not exist: SQLite's
+  // message quotes the name (the fuzzer found such a file).
+  const std::string path = write_database(
+      dir, "orphan.sqlite",
+      "CREATE TABLE t (a); PRAGMA writable_schema=ON;"
+      "INSERT INTO sqlite_master VALUES ('index', 'bad\nname', 'missing', 2, 'CREATE INDEX x ON missing(a)');");
+  computeprof::tools::StatsInput input;
+  CHECK(computeprof::tools::read_stats_input(path, input) ==
+        path + ": malformed database schema (bad\\nname) - no such table: main.missing");
 }
 
 TEST_CASE("stats reads a database read-only: one a killed process left with its journal is refused", "[stats]") {
