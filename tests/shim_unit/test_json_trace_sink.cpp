@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "export_test_support.hpp"
 #include "config/report.hpp"
 #include "shim/output/json_trace_sink.hpp"
 
@@ -13,6 +14,8 @@ using namespace computeprof;
 using namespace computeprof::shim;
 
 namespace {
+
+using test::collect;
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
@@ -37,8 +40,6 @@ std::string output_of(const std::string& command, bool& ok) {
   ok = pclose(p) == 0;
   return out;
 }
-
-void collect(std::string_view line, void* lines) { static_cast<std::vector<std::string>*>(lines)->emplace_back(line); }
 
 }  // namespace
 

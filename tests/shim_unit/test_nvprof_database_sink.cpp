@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "export_test_support.hpp"
 #include "config/report.hpp"
 #include "shim/output/nvprof_database_sink.hpp"
 #include "shim/output/sqlite_library.hpp"
@@ -16,27 +17,12 @@ using namespace computeprof::shim;
 
 namespace {
 
-// The rows of `table` another connection reads in the database as it stands.
-std::string rows_in(const std::string& path, const std::string& table = "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL") {
-  std::string error;
-  const SqliteLibrary* sql = sqlite_library(error);
-  REQUIRE(sql);
-  sqlite3* db = nullptr;
-  REQUIRE(sql->open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
-  std::string count;
-  const int rc = sql->exec(
-      db, ("SELECT count(*) FROM " + table).c_str(),
-      [](void* out, int, char** values, char**) {
-        *static_cast<std::string*>(out) = values[0];
-        return 0;
-      },
-      &count, nullptr);
-  sql->close_v2(db);
-  REQUIRE(rc == SQLITE_OK);
-  return count;
-}
+using test::collect;
 
-void collect(std::string_view line, void* lines) { static_cast<std::vector<std::string>*>(lines)->emplace_back(line); }
+// A table of the database (its kernels unless named) as another connection reads it.
+std::string rows_in(const std::string& path, const std::string& table = "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL") {
+  return test::rows_in(path, table);
+}
 
 struct Database {
   std::string directory;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "export_test_support.hpp"
 #include "config/report.hpp"
 #include "shim/output/sqlite_export_sink.hpp"
 #include "shim/output/sqlite_library.hpp"
@@ -17,27 +18,8 @@ using namespace computeprof::shim;
 
 namespace {
 
-// The rows of `table` another connection reads in the database as it stands.
-std::string rows_in(const std::string& path, const std::string& table) {
-  std::string error;
-  const SqliteLibrary* sql = sqlite_library(error);
-  REQUIRE(sql);
-  sqlite3* db = nullptr;
-  REQUIRE(sql->open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
-  std::string count;
-  const int rc = sql->exec(
-      db, ("SELECT count(*) FROM " + table).c_str(),
-      [](void* out, int, char** values, char**) {
-        *static_cast<std::string*>(out) = values[0];
-        return 0;
-      },
-      &count, nullptr);
-  sql->close_v2(db);
-  REQUIRE(rc == SQLITE_OK);
-  return count;
-}
-
-void collect(std::string_view line, void* lines) { static_cast<std::vector<std::string>*>(lines)->emplace_back(line); }
+using test::collect;
+using test::rows_in;
 
 void write_kernels(SqliteExportSink& sink, std::uint64_t first, std::uint64_t last) {
   const ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
