@@ -59,8 +59,9 @@
 // With --exports, the writer's cost per format: concurrent-cupti with the log only, and
 // with `export json`, `export sqlite`, `export json.gz`, `export nvprof`, `export json,sqlite` and
 // `export json.gz,sqlite,nvprof` (all): the wall time per launch
-// (the application's), the writer thread's CPU time per record (its schedstat run time
-// once it has caught up), and from that the records a second one core writes; with
+// (the application's), the CPU time per record of the writer thread and of the exports'
+// own threads (their schedstat run time once they caught up), and from their sum the
+// records a second one core writes; with
 // --instructions, callgrind's instructions per launch of all threads and what each
 // export adds to the log only.
 // With --memory, resident memory (VmRSS): per launching thread, from children whose 1
@@ -161,27 +162,36 @@ struct LaunchLoop {
 
 // Prints the wall time per launch up to the last one's completion, and the calling
 // thread's CPU time per launch in the loop.
-// The run time of the record writer thread ("cprof-writer") so far, ns (its schedstat);
-// 0 without one.
-std::uint64_t writer_cpu_ns() {
+// The run time so far, ns (schedstat), of the record writer thread ("cprof-writer") and
+// of the exports' own threads ("cprof-export"); 0 without them.
+struct OutputThreadsCpu {
+  std::uint64_t writer = 0;
+  std::uint64_t exports = 0;
+};
+
+OutputThreadsCpu output_threads_cpu_ns() {
+  OutputThreadsCpu cpu;
   DIR* tasks = opendir("/proc/self/task");
-  if (!tasks) return 0;
-  std::uint64_t ns = 0;
+  if (!tasks) return cpu;
   while (const dirent* t = readdir(tasks)) {
     if (t->d_name[0] == '.') continue;
     const std::string dir = std::string("/proc/self/task/") + t->d_name;
     char comm[32] = {};
     FILE* f = std::fopen((dir + "/comm").c_str(), "r");
     if (!f) continue;
-    const bool named = std::fgets(comm, sizeof comm, f) && std::strncmp(comm, "cprof-writer", 12) == 0;
+    const bool read = std::fgets(comm, sizeof comm, f) != nullptr;
     std::fclose(f);
-    if (!named || !(f = std::fopen((dir + "/schedstat").c_str(), "r"))) continue;
+    std::uint64_t* into = !read                                          ? nullptr
+                          : std::strncmp(comm, "cprof-writer", 12) == 0 ? &cpu.writer
+                          : std::strncmp(comm, "cprof-export", 12) == 0 ? &cpu.exports
+                                                                        : nullptr;
+    if (!into || !(f = std::fopen((dir + "/schedstat").c_str(), "r"))) continue;
     unsigned long long run = 0;
-    if (std::fscanf(f, "%llu", &run) == 1) ns = run;
+    if (std::fscanf(f, "%llu", &run) == 1) *into += run;
     std::fclose(f);
   }
   closedir(tasks);
-  return ns;
+  return cpu;
 }
 
 __attribute__((noinline)) void launch_loop(const LaunchLoop& loop) {
@@ -199,12 +209,14 @@ __attribute__((noinline)) void launch_loop(const LaunchLoop& loop) {
   const auto loop_wall = now_ns() - start;
   CHECK_CU(cuCtxSynchronize());
   const auto wall = now_ns() - start;
-  // The writer catches up within its interval (20 ms) once the launches are done.
-  const auto writer_before = writer_cpu_ns();
+  // The writer and the exports catch up within the writer's interval (20 ms) once the
+  // launches are done.
   usleep(100'000);
+  const OutputThreadsCpu outputs = output_threads_cpu_ns();
   const auto n = static_cast<double>(loop.launches);
-  std::printf("%.1f %.1f %.1f %.1f\n", static_cast<double>(wall) / n, static_cast<double>(cpu) / n,
-              static_cast<double>(std::max(writer_before, writer_cpu_ns())) / n, static_cast<double>(loop_wall) / n);
+  std::printf("%.1f %.1f %.1f %.1f %.1f\n", static_cast<double>(wall) / n, static_cast<double>(cpu) / n,
+              static_cast<double>(outputs.writer) / n, static_cast<double>(loop_wall) / n,
+              static_cast<double>(outputs.exports) / n);
 }
 
 __attribute__((noinline, noclone)) int descend(int n, const LaunchLoop& loop) {
@@ -477,8 +489,9 @@ double time_per_unit(const Config& c, long units, const Paths& paths) {
 struct LaunchTimes {
   double wall = 0;
   double cpu = 0;
-  double writer = 0;  // the writer thread's CPU time per launch
-  double loop = 0;    // wall time per launch in the loop of launches, before the wait
+  double writer = 0;   // the writer thread's CPU time per launch
+  double loop = 0;     // wall time per launch in the loop of launches, before the wait
+  double exports = 0;  // the exports' own threads' CPU time per launch
 };
 
 LaunchTimes launch_times(const Config& c, long launches, const Paths& paths,
@@ -488,7 +501,7 @@ LaunchTimes launch_times(const Config& c, long launches, const Paths& paths,
   const std::string out = run_child_process({paths.self, "--child", std::to_string(launches), c.workload},
                                             std::move(env), c.name, paths.dir + "/stderr");
   LaunchTimes t;
-  if (std::sscanf(out.c_str(), "%lf %lf %lf %lf", &t.wall, &t.cpu, &t.writer, &t.loop) != 4) {
+  if (std::sscanf(out.c_str(), "%lf %lf %lf %lf %lf", &t.wall, &t.cpu, &t.writer, &t.loop, &t.exports) != 5) {
     std::fprintf(stderr, "launch_overhead: configuration '%s' printed '%s'\n", c.name, out.c_str());
     std::exit(1);
   }
@@ -502,15 +515,16 @@ double median_of(std::vector<double> v) {
 
 // Each time of a LaunchTimes on its own.
 LaunchTimes median_of(const std::vector<LaunchTimes>& v) {
-  std::vector<double> wall, cpu, writer, loop;
+  std::vector<double> wall, cpu, writer, loop, exports;
   for (const LaunchTimes& t : v) {
     wall.push_back(t.wall);
     cpu.push_back(t.cpu);
     writer.push_back(t.writer);
     loop.push_back(t.loop);
+    exports.push_back(t.exports);
   }
   return {median_of(std::move(wall)), median_of(std::move(cpu)), median_of(std::move(writer)),
-          median_of(std::move(loop))};
+          median_of(std::move(loop)), median_of(std::move(exports))};
 }
 
 // Each configuration's median of `measure(config)` over `rounds` runs, interleaved.
@@ -608,13 +622,16 @@ void report_export_times(long launches, int rounds, const Paths& paths) {
       median_times(kExportConfigs, rounds, [&](const Config& c) { return launch_times(c, launches, paths, env); });
   std::printf("%s driver, conckerneltrace with CUPTI, %ld launches x %d rounds, medians per launch: the\n"
               "application's wall ns in its loop of launches, and to the last completion, each against the log only;\n"
-              "the writer thread's CPU ns per record, and records a second on one core at that cost\n",
+              "CPU ns per record of the writer thread and of the exports' own threads, their sum, and records a\n"
+              "second one core writes at that sum\n",
               paths.sim.empty() ? "real" : "simulated", launches, rounds);
   const LaunchTimes& log = times["log"];
   for (const auto& c : kExportConfigs) {
     const LaunchTimes& t = times[c.name];
-    std::printf("  %-11s loop %8.1f %5.2fx  completed %9.1f %5.2fx  writer %8.1f ns %6.2f M records/s\n", c.name,
-                t.loop, t.loop / log.loop, t.wall, t.wall / log.wall, t.writer, t.writer > 0 ? 1e3 / t.writer : 0.0);
+    const double both = t.writer + t.exports;
+    std::printf("  %-11s loop %8.1f %5.2fx  completed %9.1f %5.2fx  writer %7.1f + exports %7.1f = %7.1f ns %5.2f M/s\n",
+                c.name, t.loop, t.loop / log.loop, t.wall, t.wall / log.wall, t.writer, t.exports, both,
+                both > 0 ? 1e3 / both : 0.0);
   }
 }
 

@@ -3,6 +3,7 @@
 #include "formats/export_path.hpp"
 
 #include "shim/output/classic_log_sink.hpp"
+#include "shim/output/export_thread.hpp"
 #include "shim/output/flight_recorder.hpp"
 #include "shim/output/json_trace_sink.hpp"
 #include "shim/output/log_paths.hpp"
@@ -37,19 +38,23 @@ std::vector<std::string_view> export_extensions(const config::ProfileConfig& con
   return extensions;
 }
 
-void add_export_sinks(SinkList& sinks, const config::Settings& settings) {
+// How the exports are written: by the caller (the flight recorder's dumps), or each by
+// a thread of its own (export_thread.hpp).
+enum class ExportThreads { none, own };
+
+void add_export_sinks(SinkList& sinks, const config::Settings& settings, ExportThreads threads) {
+  auto add = [&](std::unique_ptr<RecordSink> sink) {
+    if (threads == ExportThreads::own) sink = std::make_unique<ExportThread>(std::move(sink));
+    sinks.push_back(std::move(sink));
+  };
   if (settings.config.exports_to(config::ExportFormat::json)) {
-    sinks.push_back(std::make_unique<JsonTraceSink>(settings, TraceCompression::none));
+    add(std::make_unique<JsonTraceSink>(settings, TraceCompression::none));
   }
   if (settings.config.exports_to(config::ExportFormat::json_gz)) {
-    sinks.push_back(std::make_unique<JsonTraceSink>(settings, TraceCompression::gzip));
+    add(std::make_unique<JsonTraceSink>(settings, TraceCompression::gzip));
   }
-  if (settings.config.exports_to(config::ExportFormat::sqlite)) {
-    sinks.push_back(std::make_unique<SqliteExportSink>(settings));
-  }
-  if (settings.config.exports_to(config::ExportFormat::nvprof)) {
-    sinks.push_back(std::make_unique<NvprofDatabaseSink>(settings));
-  }
+  if (settings.config.exports_to(config::ExportFormat::sqlite)) add(std::make_unique<SqliteExportSink>(settings));
+  if (settings.config.exports_to(config::ExportFormat::nvprof)) add(std::make_unique<NvprofDatabaseSink>(settings));
 }
 
 // flightrecorder: the exports through a recorder of their window. Its dumps' sinks
@@ -59,7 +64,7 @@ std::unique_ptr<RecordSink> make_flight_recorder(const config::Settings& setting
   auto make_exports = [dump_settings](const std::string& log_template) {
     dump_settings->log_template = log_template;
     SinkList sinks;
-    add_export_sinks(sinks, *dump_settings);
+    add_export_sinks(sinks, *dump_settings, ExportThreads::none);
     return sinks;
   };
   auto export_paths = [dump_settings](const std::string& log_template) {
@@ -84,7 +89,7 @@ SinkList make_process_sinks() {
   const config::Settings& settings = profile.cuda.settings.enabled ? profile.cuda.settings : profile.opencl.settings;
   SinkList sinks;
   if (settings.config.flight_recorder_ns == 0) {
-    add_export_sinks(sinks, settings);
+    add_export_sinks(sinks, settings, ExportThreads::own);
   } else if (!export_extensions(settings.config).empty()) {
     sinks.push_back(make_flight_recorder(settings));
   }

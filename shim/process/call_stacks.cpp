@@ -124,10 +124,13 @@ struct StackTable {
   std::mutex mutex;
   std::deque<std::vector<std::uintptr_t>> stacks;
   std::unordered_multimap<std::uint64_t, std::uint32_t> by_hash;
-  std::unordered_map<std::uint32_t, std::vector<StackFrame>> symbolized;  // writer only
+  std::unordered_map<std::uint32_t, std::vector<StackFrame>> symbolized;  // under symbolizing
 };
 
-// What names frames: writer thread only.
+// Held while frames are named: the writer and the exports' threads name stacks.
+constinit std::mutex symbolizing;
+
+// What names frames: under `symbolizing`.
 struct FrameNames {
   symbols::LoadedModules modules;
   std::unique_ptr<symbols::Symbolizer> symbolizer;  // made (and libdw loaded) at the first frame
@@ -270,6 +273,7 @@ const std::vector<StackFrame>& symbolized_stack(std::uint32_t id) {
   static const std::vector<StackFrame> kNone;
   if (id == 0) return kNone;
   StackTable& t = table();
+  std::lock_guard naming(symbolizing);
   if (auto it = t.symbolized.find(id); it != t.symbolized.end()) return it->second;
   std::vector<std::uintptr_t> frames;
   {
@@ -286,6 +290,9 @@ const std::vector<StackFrame>& symbolized_stack(std::uint32_t id) {
   return t.symbolized.emplace(id, std::move(out)).first->second;
 }
 
-const std::vector<symbols::ModuleIdentity>& symbolized_modules() { return frame_names().used; }
+std::vector<symbols::ModuleIdentity> symbolized_modules() {
+  std::lock_guard naming(symbolizing);
+  return frame_names().used;
+}
 
 }  // namespace computeprof::shim

@@ -3,7 +3,7 @@
 // "Call stacks"): captured on the calling thread as return addresses, the shim's own
 // frames left out, and interned: each distinct stack gets a number once, and later
 // captures of the same stack find it in a per-thread cache without a lock. Names are
-// looked up only by the writer (symbolized_stack), never on the calling thread: from
+// looked up only by the outputs (symbolized_stack), never on the calling thread: from
 // the binaries with libdw (symbols/), else from the exported symbols (dladdr).
 #include <cstdint>
 #include <string>
@@ -26,13 +26,13 @@ std::uint32_t capture_call_stack(unsigned depth);
 using StackFrame = symbols::Frame;
 
 // The frames of stack `id`, innermost first, a function inlined at a call a frame of
-// its own; symbolized the first time it is asked for and kept. Writer thread only (and
-// flushes, under the record pipeline's lock).
+// its own; symbolized the first time it is asked for and kept (entries are never
+// removed: the reference stays valid). Any thread: the writer and the exports' own.
 const std::vector<StackFrame>& symbolized_stack(std::uint32_t id);
 
 // The modules the frames symbolized so far lie in, in the order first seen, with the
-// build-ids of their images in memory (the stacks file's module list). Writer thread only.
-const std::vector<symbols::ModuleIdentity>& symbolized_modules();
+// build-ids of their images in memory (the stacks file's module list). Any thread.
+std::vector<symbols::ModuleIdentity> symbolized_modules();
 
 using symbols::describe_frame;
 
