@@ -48,10 +48,9 @@ ExportThread::ExportThread(std::unique_ptr<RecordSink> export_sink) : export_(st
 ExportThread::~ExportThread() {
   if (!shared_) return;
   settle();
-  {
-    std::lock_guard lock(shared_->mutex);
-    shared_->stop = true;
-  }
+  // Told under the lock: the thread frees what it shares once it sees `stop`.
+  std::lock_guard lock(shared_->mutex);
+  shared_->stop = true;
   shared_->changed.notify_all();
 }
 
