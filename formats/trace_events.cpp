@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cstring>
 #include <iterator>
 
+#include "formats/decimal_text.hpp"
 #include "records/copy_kind.hpp"
 #include "records/kernel_names.hpp"
 
@@ -69,18 +69,6 @@ char* put(char* p, std::string_view s) {
   return p + s.size();
 }
 
-char* put_uint(char* p, std::uint64_t v) { return std::to_chars(p, p + 20, v).ptr; }
-
-char* put_micros(char* p, std::uint64_t ns) {
-  p = put_uint(p, ns / 1000);
-  const auto fraction = static_cast<unsigned>(ns % 1000);
-  p[0] = '.';
-  p[1] = static_cast<char>('0' + fraction / 100);
-  p[2] = static_cast<char>('0' + fraction / 10 % 10);
-  p[3] = static_cast<char>('0' + fraction % 10);
-  return p + 4;
-}
-
 // At most 2 * size + 2 characters (append_json_string's rules).
 char* put_json_string(char* p, std::string_view s) {
   *p++ = '"';
@@ -98,18 +86,18 @@ char* put_json_string(char* p, std::string_view s) {
 
 char* put_track(char* p, TraceTrack track) {
   p = put(p, ",\"pid\":");
-  p = put_uint(p, track.pid);
+  p = put_integer(p, track.pid);
   p = put(p, ",\"tid\":");
-  return put_uint(p, track.tid);
+  return put_integer(p, track.tid);
 }
 
 char* put_dim3(char* p, const records::Dim3& d) {
   *p++ = '[';
-  p = put_uint(p, d.x);
+  p = put_integer(p, d.x);
   *p++ = ',';
-  p = put_uint(p, d.y);
+  p = put_integer(p, d.y);
   *p++ = ',';
-  p = put_uint(p, d.z);
+  p = put_integer(p, d.z);
   *p++ = ']';
   return p;
 }
@@ -129,16 +117,16 @@ std::size_t args_bound(const records::Record& r, std::span<const std::size_t> co
 // event's pid, the entry point the call's event (by correlation), a copy's direction
 // and memory kinds its name, its bandwidth bytes over dur.
 char* put_args(char* p, const records::Record& r, const GpuEventPlacement& where, std::span<const std::size_t> counters,
-               bool method_is_name) {
+               std::string_view quoted_method) {
   p = put(p, ",\"args\":{\"context\":");
-  p = put_uint(p, static_cast<std::uint64_t>(where.context));
+  p = put_integer(p, static_cast<std::uint64_t>(where.context));
   p = put(p, ",\"stream\":");
-  p = put_uint(p, r.stream_id);
+  p = put_integer(p, r.stream_id);
   p = put(p, ",\"correlation\":");
-  p = put_uint(p, r.correlation_id);
-  if (!method_is_name) {
+  p = put_integer(p, r.correlation_id);
+  if (!quoted_method.empty()) {
     p = put(p, ",\"method\":");
-    p = put_json_string(p, r.method);
+    p = put(p, quoted_method);
   }
   if (r.range_path != 0) {
     p = put(p, ",\"nvtx range\":");
@@ -151,18 +139,18 @@ char* put_args(char* p, const records::Record& r, const GpuEventPlacement& where
       p = put(p, ",\"block\":");
       p = put_dim3(p, r.block);
       p = put(p, ",\"registers per thread\":");
-      p = put_uint(p, r.registers);
+      p = put_integer(p, r.registers);
       if (r.static_smem != 0) {
         p = put(p, ",\"static shared memory\":");
-        p = put_uint(p, r.static_smem);
+        p = put_integer(p, r.static_smem);
       }
       if (r.dynamic_smem != 0) {
         p = put(p, ",\"dynamic shared memory\":");
-        p = put_uint(p, r.dynamic_smem);
+        p = put_integer(p, r.dynamic_smem);
       }
       if (r.occupancy) {
         p = put(p, ",\"theoretical occupancy\":");
-        p = std::to_chars(p, p + 32, static_cast<double>(*r.occupancy), std::chars_format::fixed, 3).ptr;
+        p = put_fixed3(p, *r.occupancy);
       }
       for (std::size_t id : counters) {
         const records::CounterValue v = r.counter(id);
@@ -170,13 +158,13 @@ char* put_args(char* p, const records::Record& r, const GpuEventPlacement& where
         p = put(p, ",\"");
         p = put(p, config::legacy_counters()[id].name);
         p = put(p, "\":");
-        p = v.state == records::CounterValue::State::value ? put_uint(p, v.value) : put(p, "\"n/a\"");
+        p = v.state == records::CounterValue::State::value ? put_integer(p, v.value) : put(p, "\"n/a\"");
       }
       break;
     case records::RecordKind::memcpy:
     case records::RecordKind::memset:
       p = put(p, ",\"bytes\":");
-      p = put_uint(p, r.transfer_bytes);
+      p = put_integer(p, r.transfer_bytes);
       break;
     case records::RecordKind::graph: break;
   }
@@ -221,6 +209,8 @@ std::string gpu_event_name(const records::Record& r) {
   return std::string(r.method);
 }
 
+namespace {
+
 void append_gpu_event_name(std::string& out, const records::Record& r) {
   switch (r.kind) {
     case records::RecordKind::kernel: append_json_string(out, records::demangled_name(r.method)); return;
@@ -244,12 +234,23 @@ void append_gpu_event_name(std::string& out, const records::Record& r) {
   append_json_string(out, r.method);
 }
 
-void append_gpu_event(std::string& out, const records::Record& r, const GpuEventPlacement& where,
-                      std::span<const std::size_t> counters, std::string_view quoted_name) {
+}  // namespace
+
+void make_gpu_event_names(GpuEventNames& names, const records::Record& r) {
+  names.name.clear();
+  names.method.clear();
+  append_gpu_event_name(names.name, r);
   // A graph's name is its method; a kernel's name, the demangled method, equals it only
   // where it is not mangled.
-  const bool method_is_name = quoted_name.size() == r.method.size() + 2 &&
-                              quoted_name.substr(1, r.method.size()) == r.method;
+  const std::string_view quoted_name = names.name;
+  if (quoted_name.size() != r.method.size() + 2 || quoted_name.substr(1, r.method.size()) != r.method) {
+    append_json_string(names.method, r.method);
+  }
+}
+
+void append_gpu_event(std::string& out, const records::Record& r, const GpuEventPlacement& where,
+                      std::span<const std::size_t> counters, const GpuEventNames& names) {
+  const std::string_view quoted_name = names.name;
   // Both events of an async pair, each with its name.
   constexpr std::size_t kEventBound = 256;
   Room room(out, 2 * (kEventBound + quoted_name.size()) + args_bound(r, counters));
@@ -264,7 +265,7 @@ void append_gpu_event(std::string& out, const records::Record& r, const GpuEvent
     p = put_micros(p, where.start_ns);
     p = put(p, ",\"dur\":");
     p = put_micros(p, r.gputime_ns);
-    p = put_args(p, r, where, counters, method_is_name);
+    p = put_args(p, r, where, counters, names.method);
     *p++ = '}';
     room.keep(p);
     return;
@@ -274,13 +275,13 @@ void append_gpu_event(std::string& out, const records::Record& r, const GpuEvent
     p = begin ? put(p, "{\"ph\":\"b\",\"cat\":\"") : put(p, ",\n{\"ph\":\"e\",\"cat\":\"");
     p = put(p, category(r.kind));
     p = put(p, "\",\"id\":");
-    p = put_uint(p, where.async_id);
+    p = put_integer(p, where.async_id);
     p = put(p, ",\"name\":");
     p = put(p, quoted_name);
     p = put_track(p, where.track);
     p = put(p, ",\"ts\":");
     p = put_micros(p, begin ? where.start_ns : where.start_ns + r.gputime_ns);
-    if (begin) p = put_args(p, r, where, counters, method_is_name);
+    if (begin) p = put_args(p, r, where, counters, names.method);
     *p++ = '}';
   }
   room.keep(p);
@@ -288,38 +289,45 @@ void append_gpu_event(std::string& out, const records::Record& r, const GpuEvent
 
 void append_gpu_event(std::string& out, const records::Record& r, const GpuEventPlacement& where,
                       std::span<const std::size_t> counters) {
-  std::string name;
-  append_gpu_event_name(name, r);
-  append_gpu_event(out, r, where, counters, name);
+  GpuEventNames names;
+  make_gpu_event_names(names, r);
+  append_gpu_event(out, r, where, counters, names);
 }
 
+std::string_view host_event_name(const records::Record& r) { return r.api.empty() ? std::string_view("unknown") : r.api; }
+
 void append_host_event(std::string& out, const records::Record& r, bool opencl, TraceTrack track, std::uint64_t start_ns,
-                       std::span<const std::string> stack) {
-  const std::string_view api = r.api.empty() ? std::string_view("unknown") : r.api;
+                       std::span<const std::string> stack, std::string_view quoted_api) {
   constexpr std::size_t kHostBound = 256;
   {
-    Room room(out, kHostBound + 2 * api.size());
+    Room room(out, kHostBound + quoted_api.size());
     char* p = room.begin();
     p = opencl ? put(p, "{\"ph\":\"X\",\"cat\":\"opencl_api\",\"name\":") : put(p, "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":");
-    p = put_json_string(p, api);
+    p = put(p, quoted_api);
     p = put_track(p, track);
     p = put(p, ",\"ts\":");
     p = put_micros(p, start_ns);
     p = put(p, ",\"dur\":");
     p = put_micros(p, r.cputime_ns);
     p = put(p, ",\"args\":{\"correlation\":");
-    p = put_uint(p, r.correlation_id);
+    p = put_integer(p, r.correlation_id);
+    if (stack.empty()) p = put(p, "}}");
     room.keep(p);
   }
-  if (!stack.empty()) {
-    out.append(",\"stack\":[");
-    for (std::size_t i = 0; i < stack.size(); ++i) {
-      if (i > 0) out.push_back(',');
-      append_json_string(out, stack[i]);
-    }
-    out.push_back(']');
+  if (stack.empty()) return;
+  out.append(",\"stack\":[");
+  for (std::size_t i = 0; i < stack.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    append_json_string(out, stack[i]);
   }
-  out.append("}}");
+  out.append("]}}");
+}
+
+void append_host_event(std::string& out, const records::Record& r, bool opencl, TraceTrack track, std::uint64_t start_ns,
+                       std::span<const std::string> stack) {
+  std::string quoted_api;
+  append_json_string(quoted_api, host_event_name(r));
+  append_host_event(out, r, opencl, track, start_ns, stack, quoted_api);
 }
 
 void append_flow(std::string& out, std::uint64_t id, TraceTrack from, std::uint64_t from_ns, TraceTrack to,
@@ -328,12 +336,12 @@ void append_flow(std::string& out, std::uint64_t id, TraceTrack from, std::uint6
   Room room(out, kFlowBound);
   char* p = room.begin();
   p = put(p, "{\"ph\":\"s\",\"id\":");
-  p = put_uint(p, id);
+  p = put_integer(p, id);
   p = put_track(p, from);
   p = put(p, ",\"ts\":");
   p = put_micros(p, from_ns);
   p = put(p, ",\"cat\":\"ac2g\",\"name\":\"ac2g\"},\n{\"ph\":\"f\",\"id\":");
-  p = put_uint(p, id);
+  p = put_integer(p, id);
   p = put_track(p, to);
   p = put(p, ",\"ts\":");
   p = put_micros(p, to_ns);

@@ -38,17 +38,29 @@ struct GpuEventPlacement {
 };
 void append_gpu_event(std::string& out, const records::Record& record, const GpuEventPlacement& where,
                       std::span<const std::size_t> counters);
-// The same with its name given, as append_gpu_event_name wrote it (a writer keeps the
-// names of the kernels it has seen: demangling is the costliest part of an event).
+// A GPU event's texts that depend on its name only, as JSON strings: a writer keeps
+// those of the kernels it has seen (demangling and escaping are the costliest part of
+// an event). `method`: the method arg's value, empty where the method is the name (a
+// graph launch, a kernel whose name is not mangled).
+struct GpuEventNames {
+  std::string name;
+  std::string method;
+};
+// Makes `names` for `record`, in the room the strings already have.
+void make_gpu_event_names(GpuEventNames& names, const records::Record& record);
+// append_gpu_event with the names made before.
 void append_gpu_event(std::string& out, const records::Record& record, const GpuEventPlacement& where,
-                      std::span<const std::size_t> counters, std::string_view quoted_name);
-// gpu_event_name(record) as a JSON string.
-void append_gpu_event_name(std::string& out, const records::Record& record);
+                      std::span<const std::size_t> counters, const GpuEventNames& names);
 
 // The complete event of the host call that made `record` (cat "cuda_driver" or
 // "opencl_api"); `stack`, when not empty, its call stack as args.stack (innermost first).
 void append_host_event(std::string& out, const records::Record& record, bool opencl, TraceTrack track, std::uint64_t start_ns,
                        std::span<const std::string> stack = {});
+// The same with the entry point's name given as a JSON string (a writer keeps the last).
+void append_host_event(std::string& out, const records::Record& record, bool opencl, TraceTrack track, std::uint64_t start_ns,
+                       std::span<const std::string> stack, std::string_view quoted_api);
+// The name of the host event of `record`'s call (its entry point, "unknown" where none).
+std::string_view host_event_name(const records::Record& record);
 
 // A flow from the host call to its GPU operation: the start on the call's track, the
 // end bound to the enclosing GPU event ("ac2g", as Kineto).

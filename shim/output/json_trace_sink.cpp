@@ -92,22 +92,31 @@ void JsonTraceSink::settle_base() {
   base_monotonic_ns_ = clocks.monotonic_ns;
 }
 
-std::string_view JsonTraceSink::event_name(const records::Record& r) {
+const formats::GpuEventNames& JsonTraceSink::event_names(const records::Record& r) {
   if (r.kind == records::RecordKind::kernel) {
     // Runs of one kernel are the common case: compared, not hashed and looked up.
     if (last_kernel_ && last_kernel_->first == r.method) return last_kernel_->second;
     auto it = kernel_names_.find(r.method);
     if (it == kernel_names_.end()) {
-      std::string name;
-      formats::append_gpu_event_name(name, r);
-      it = kernel_names_.emplace(std::string(r.method), std::move(name)).first;
+      formats::GpuEventNames names;
+      formats::make_gpu_event_names(names, r);
+      it = kernel_names_.emplace(std::string(r.method), std::move(names)).first;
     }
     last_kernel_ = &*it;
     return it->second;
   }
-  scratch_name_.clear();
-  formats::append_gpu_event_name(scratch_name_, r);
-  return scratch_name_;
+  formats::make_gpu_event_names(scratch_names_, r);
+  return scratch_names_;
+}
+
+std::string_view JsonTraceSink::quoted_api(const records::Record& r) {
+  const std::string_view api = formats::host_event_name(r);
+  if (api != api_ || quoted_api_.empty()) {
+    api_.assign(api);
+    quoted_api_.clear();
+    formats::append_json_string(quoted_api_, api);
+  }
+  return quoted_api_;
 }
 
 void JsonTraceSink::write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) {
@@ -161,12 +170,11 @@ void JsonTraceSink::write(const ProfiledContext& context, const records::Record&
     if (r.stack_id != 0) {
       for (const StackFrame& frame : symbolized_stack(r.stack_id)) stack.push_back(describe_frame(frame));
     }
-    formats::append_host_event(next_event(), r, context.api == config::Api::opencl, host, host_ns, stack);
+    formats::append_host_event(next_event(), r, context.api == config::Api::opencl, host, host_ns, stack, quoted_api(r));
     last_host_correlation_ = r.correlation_id;
   }
   formats::GpuEventPlacement where{gpu, gpu_ns, graph_node ? r.correlation_id : 0, context.device, context.number};
-  const std::string_view name = event_name(r);
-  formats::append_gpu_event(next_event(), r, where, counters_, name);
+  formats::append_gpu_event(next_event(), r, where, counters_, event_names(r));
   if (first_of_call && !graph_node) formats::append_flow(next_event(), ++flows_, host, host_ns, gpu, gpu_ns);
 }
 
@@ -231,7 +239,7 @@ void JsonTraceSink::write_through() {
   }
   if (!gzip_) {
     file_.append(header);
-    file_.append(buffer_);
+    file_.write(buffer_);
     bytes_written_ += header.size() + buffer_.size();
   } else if (!header.empty() || !buffer_.empty()) {
     // The header goes into the first events' member: no member of its own.
@@ -243,7 +251,7 @@ void JsonTraceSink::write_through() {
       file_.close();
       return;
     }
-    file_.append(compressed_);
+    file_.write(compressed_);
     bytes_written_ += compressed_.size();
   }
   buffer_.clear();

@@ -36,10 +36,12 @@ TEST_CASE("a kernel is a complete event on its GPU's stream track, with the log'
         R"j("method":"_Z6vecAddPKfS0_Pfi","grid":[40,1,1],"block":[256,1,1],)j"
         R"j("registers per thread":16,"dynamic shared memory":128,"theoretical occupancy":1.000}})j");
   // The name given as the writer keeps it: the same text.
-  std::string name, given;
-  append_gpu_event_name(name, kernel());
-  CHECK(name == R"j("vecAdd(float const*, float const*, float*, int)")j");
-  append_gpu_event(given, kernel(), {{0, 7}, 1'500, 0, 0, 1}, {}, name);
+  GpuEventNames names;
+  make_gpu_event_names(names, kernel());
+  CHECK(names.name == R"j("vecAdd(float const*, float const*, float*, int)")j");
+  CHECK(names.method == R"j("_Z6vecAddPKfS0_Pfi")j");
+  std::string given;
+  append_gpu_event(given, kernel(), {{0, 7}, 1'500, 0, 0, 1}, {}, names);
   CHECK(given == out);
 }
 
@@ -50,6 +52,10 @@ TEST_CASE("a kernel whose name is not mangled has no method arg: it is the name"
   append_gpu_event(out, r, {{0, 7}, 0, 0, 0, 1}, {});
   CHECK(out.find(R"j("name":"vecAdd",)j") != std::string::npos);
   CHECK(out.find("method") == std::string::npos);
+  GpuEventNames names;
+  make_gpu_event_names(names, r);
+  CHECK(names.name == R"j("vecAdd")j");
+  CHECK(names.method.empty());
 }
 
 TEST_CASE("counters are args: values, and n/a where they could not be collected", "[trace]") {
@@ -100,6 +106,15 @@ TEST_CASE("the host call, the flow to its GPU work, track names", "[trace]") {
   append_host_event(out, kernel(), false, {4242, 4243}, 500);
   CHECK(out == R"j({"ph":"X","cat":"cuda_driver","name":"cuLaunchKernel","pid":4242,"tid":4243,"ts":0.500,"dur":12.345,)j"
                R"j("args":{"correlation":42}})j");
+  // The name given as a writer keeps it, and a call stack: the same text around it.
+  std::string given;
+  const std::string stack[] = {"main+0x10", "f\"g"};
+  append_host_event(given, kernel(), false, {4242, 4243}, 500, stack, R"j("cuLaunchKernel")j");
+  CHECK(given == out.substr(0, out.size() - 2) + R"j(,"stack":["main+0x10","f\"g"]}})j");
+  CHECK(host_event_name(kernel()) == "cuLaunchKernel");
+  Record unnamed = kernel();
+  unnamed.api = {};
+  CHECK(host_event_name(unnamed) == "unknown");
   out.clear();
   append_flow(out, 9, {4242, 4243}, 500, {0, 7}, 1'500);
   CHECK(out == R"j({"ph":"s","id":9,"pid":4242,"tid":4243,"ts":0.500,"cat":"ac2g","name":"ac2g"},
