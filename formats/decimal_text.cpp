@@ -5,42 +5,33 @@
 namespace computeprof::formats::decimal_detail {
 namespace {
 
-// Of a value of five digits and more that fits 32 bits: a comparison per digit.
-int long_digits(std::uint32_t value) {
-  int digits = 5;
-  for (std::uint32_t bound = 100000; digits < 10 && value >= bound; bound *= 10) ++digits;
-  return digits;
-}
-
-// Writes the digits of `value` to the left of `end`, two per division.
-template <typename Unsigned>
-void put_digits_before(char* end, Unsigned value) {
-  for (; value >= 100; value /= 100) {
-    end -= 2;
-    std::memcpy(end, &kDigitPairs[2 * static_cast<unsigned>(value % 100)], 2);
-  }
-  if (value >= 10) {
-    std::memcpy(end - 2, &kDigitPairs[2 * static_cast<unsigned>(value)], 2);
-  } else {
-    end[-1] = static_cast<char>('0' + value);
-  }
+// Exactly four digits, leading zeros too: 0 to 9999.
+void put_four_digits(char* p, std::uint32_t value) {
+  const std::uint32_t high = value / 100;
+  std::memcpy(p, &kDigitPairs[2 * high], 2);
+  std::memcpy(p + 2, &kDigitPairs[2 * (value - high * 100)], 2);
 }
 
 }  // namespace
 
-// Into room counted first, from the right, in 32 bits (a division by 100 is then one
-// multiplication); a value beyond 32 bits as its leading digits and its last eight.
+// The leading digits as a shorter value (put_integer's inline path below 10^8), then
+// the last four or eight in pairs: a division by a constant each, in 32 bits below
+// 2^32 (one multiplication).
 char* put_long_integer(char* p, std::uint64_t value) {
-  if (value > UINT32_MAX) {
-    const std::uint64_t leading = value / 100'000'000;
+  if (value < 100'000'000) {
+    const auto v = static_cast<std::uint32_t>(value);
+    const std::uint32_t leading = v / 10'000;
     p = put_integer(p, leading);
-    std::uint32_t last = static_cast<std::uint32_t>(value - leading * 100'000'000);
-    for (int at = 6; at >= 0; at -= 2, last /= 100) std::memcpy(p + at, &kDigitPairs[2 * (last % 100)], 2);
-    return p + 8;
+    put_four_digits(p, v - leading * 10'000);
+    return p + 4;
   }
-  char* const end = p + long_digits(static_cast<std::uint32_t>(value));
-  put_digits_before(end, static_cast<std::uint32_t>(value));
-  return end;
+  const std::uint64_t leading = value / 100'000'000;
+  const auto last = static_cast<std::uint32_t>(value - leading * 100'000'000);
+  p = put_integer(p, leading);
+  const std::uint32_t high = last / 10'000;
+  put_four_digits(p, high);
+  put_four_digits(p + 4, last - high * 10'000);
+  return p + 8;
 }
 
 char* put_fixed3_slow(char* p, float value) {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cstring>
 #include <iterator>
 
@@ -84,11 +85,40 @@ char* put_json_string(char* p, std::string_view s) {
   return p;
 }
 
-char* put_track(char* p, TraceTrack track) {
-  p = put(p, ",\"pid\":");
+// A piece formatted once where an event, or the events of one launch, repeat it (a
+// track, a time, a correlation id): copied whole, a fixed-size copy that inlines to a
+// few moves, into room that has kRoom bytes to spare after it.
+struct ShortText {
+  static constexpr std::size_t kRoom = 64;
+  std::array<char, kRoom> bytes;
+  std::size_t size = 0;
+};
+
+char* put(char* p, const ShortText& text) {
+  std::memcpy(p, text.bytes.data(), ShortText::kRoom);
+  return p + text.size;
+}
+
+ShortText track_text(TraceTrack track) {
+  ShortText text;
+  char* p = put(text.bytes.data(), ",\"pid\":");
   p = put_integer(p, track.pid);
   p = put(p, ",\"tid\":");
-  return put_integer(p, track.tid);
+  p = put_integer(p, track.tid);
+  text.size = static_cast<std::size_t>(p - text.bytes.data());
+  return text;
+}
+
+ShortText micros_text(std::uint64_t ns) {
+  ShortText text;
+  text.size = static_cast<std::size_t>(put_micros(text.bytes.data(), ns) - text.bytes.data());
+  return text;
+}
+
+ShortText integer_text(std::uint64_t value) {
+  ShortText text;
+  text.size = static_cast<std::size_t>(put_integer(text.bytes.data(), value) - text.bytes.data());
+  return text;
 }
 
 char* put_dim3(char* p, const records::Dim3& d) {
@@ -117,13 +147,13 @@ std::size_t args_bound(const records::Record& r, std::span<const std::size_t> co
 // event's pid, the entry point the call's event (by correlation), a copy's direction
 // and memory kinds its name, its bandwidth bytes over dur.
 char* put_args(char* p, const records::Record& r, const GpuEventPlacement& where, std::span<const std::size_t> counters,
-               std::string_view quoted_method) {
+               std::string_view quoted_method, const ShortText& correlation) {
   p = put(p, ",\"args\":{\"context\":");
   p = put_integer(p, static_cast<std::uint64_t>(where.context));
   p = put(p, ",\"stream\":");
   p = put_integer(p, r.stream_id);
   p = put(p, ",\"correlation\":");
-  p = put_integer(p, r.correlation_id);
+  p = put(p, correlation);
   if (!quoted_method.empty()) {
     p = put(p, ",\"method\":");
     p = put(p, quoted_method);
@@ -170,6 +200,95 @@ char* put_args(char* p, const records::Record& r, const GpuEventPlacement& where
   }
   *p++ = '}';
   return p;
+}
+
+// Room for a GPU event (both of an async pair, each with its name) beside ShortText's.
+std::size_t gpu_event_bound(const records::Record& r, const GpuEventPlacement& where, std::span<const std::size_t> counters,
+                            const GpuEventNames& names) {
+  constexpr std::size_t kEventBound = 256;
+  return (where.async_id == 0 ? 1 : 2) * (kEventBound + names.name.size()) + args_bound(r, counters);
+}
+
+char* put_gpu_event(char* p, const records::Record& r, const GpuEventPlacement& where, std::span<const std::size_t> counters,
+                    const GpuEventNames& names, const ShortText& track, const ShortText& start,
+                    const ShortText& correlation) {
+  if (where.async_id == 0) {
+    p = put(p, "{\"ph\":\"X\",\"cat\":\"");
+    p = put(p, category(r.kind));
+    p = put(p, "\",\"name\":");
+    p = put(p, names.name);
+    p = put(p, track);
+    p = put(p, ",\"ts\":");
+    p = put(p, start);
+    p = put(p, ",\"dur\":");
+    p = put_micros(p, r.gputime_ns);
+    p = put_args(p, r, where, counters, names.method, correlation);
+    *p++ = '}';
+    return p;
+  }
+  // An async pair, matched by category and id, on its own track of the process.
+  for (const bool begin : {true, false}) {
+    p = begin ? put(p, "{\"ph\":\"b\",\"cat\":\"") : put(p, ",\n{\"ph\":\"e\",\"cat\":\"");
+    p = put(p, category(r.kind));
+    p = put(p, "\",\"id\":");
+    p = put_integer(p, where.async_id);
+    p = put(p, ",\"name\":");
+    p = put(p, names.name);
+    p = put(p, track);
+    p = put(p, ",\"ts\":");
+    if (begin) {
+      p = put(p, start);
+      p = put_args(p, r, where, counters, names.method, correlation);
+    } else {
+      p = put_micros(p, where.start_ns + r.gputime_ns);
+    }
+    *p++ = '}';
+  }
+  return p;
+}
+
+// Room for a host event without its stack, beside ShortText's.
+constexpr std::size_t kHostBound = 256;
+
+// The host event up to its args' correlation: a stack or the closing "}}" follows.
+char* put_host_event_head(char* p, const records::Record& r, bool opencl, std::string_view quoted_api,
+                          const ShortText& track, const ShortText& start, const ShortText& correlation) {
+  p = opencl ? put(p, "{\"ph\":\"X\",\"cat\":\"opencl_api\",\"name\":") : put(p, "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":");
+  p = put(p, quoted_api);
+  p = put(p, track);
+  p = put(p, ",\"ts\":");
+  p = put(p, start);
+  p = put(p, ",\"dur\":");
+  p = put_micros(p, r.cputime_ns);
+  p = put(p, ",\"args\":{\"correlation\":");
+  return put(p, correlation);
+}
+
+void append_stack_and_end(std::string& out, std::span<const std::string> stack) {
+  out.append(",\"stack\":[");
+  for (std::size_t i = 0; i < stack.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    append_json_string(out, stack[i]);
+  }
+  out.append("]}}");
+}
+
+// Room for a flow, beside ShortText's.
+constexpr std::size_t kFlowBound = 400;
+
+char* put_flow(char* p, const ShortText& id, const ShortText& from, const ShortText& from_start, const ShortText& to,
+               const ShortText& to_start) {
+  p = put(p, "{\"ph\":\"s\",\"id\":");
+  p = put(p, id);
+  p = put(p, from);
+  p = put(p, ",\"ts\":");
+  p = put(p, from_start);
+  p = put(p, ",\"cat\":\"ac2g\",\"name\":\"ac2g\"},\n{\"ph\":\"f\",\"id\":");
+  p = put(p, id);
+  p = put(p, to);
+  p = put(p, ",\"ts\":");
+  p = put(p, to_start);
+  return put(p, ",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
 }
 
 }  // namespace
@@ -250,41 +369,9 @@ void make_gpu_event_names(GpuEventNames& names, const records::Record& r) {
 
 void append_gpu_event(std::string& out, const records::Record& r, const GpuEventPlacement& where,
                       std::span<const std::size_t> counters, const GpuEventNames& names) {
-  const std::string_view quoted_name = names.name;
-  // Both events of an async pair, each with its name.
-  constexpr std::size_t kEventBound = 256;
-  Room room(out, 2 * (kEventBound + quoted_name.size()) + args_bound(r, counters));
-  char* p = room.begin();
-  if (where.async_id == 0) {
-    p = put(p, "{\"ph\":\"X\",\"cat\":\"");
-    p = put(p, category(r.kind));
-    p = put(p, "\",\"name\":");
-    p = put(p, quoted_name);
-    p = put_track(p, where.track);
-    p = put(p, ",\"ts\":");
-    p = put_micros(p, where.start_ns);
-    p = put(p, ",\"dur\":");
-    p = put_micros(p, r.gputime_ns);
-    p = put_args(p, r, where, counters, names.method);
-    *p++ = '}';
-    room.keep(p);
-    return;
-  }
-  // An async pair, matched by category and id, on its own track of the process.
-  for (const bool begin : {true, false}) {
-    p = begin ? put(p, "{\"ph\":\"b\",\"cat\":\"") : put(p, ",\n{\"ph\":\"e\",\"cat\":\"");
-    p = put(p, category(r.kind));
-    p = put(p, "\",\"id\":");
-    p = put_integer(p, where.async_id);
-    p = put(p, ",\"name\":");
-    p = put(p, quoted_name);
-    p = put_track(p, where.track);
-    p = put(p, ",\"ts\":");
-    p = put_micros(p, begin ? where.start_ns : where.start_ns + r.gputime_ns);
-    if (begin) p = put_args(p, r, where, counters, names.method);
-    *p++ = '}';
-  }
-  room.keep(p);
+  Room room(out, gpu_event_bound(r, where, counters, names) + ShortText::kRoom);
+  room.keep(put_gpu_event(room.begin(), r, where, counters, names, track_text(where.track), micros_text(where.start_ns),
+                          integer_text(r.correlation_id)));
 }
 
 void append_gpu_event(std::string& out, const records::Record& r, const GpuEventPlacement& where,
@@ -298,29 +385,14 @@ std::string_view host_event_name(const records::Record& r) { return r.api.empty(
 
 void append_host_event(std::string& out, const records::Record& r, bool opencl, TraceTrack track, std::uint64_t start_ns,
                        std::span<const std::string> stack, std::string_view quoted_api) {
-  constexpr std::size_t kHostBound = 256;
   {
-    Room room(out, kHostBound + quoted_api.size());
-    char* p = room.begin();
-    p = opencl ? put(p, "{\"ph\":\"X\",\"cat\":\"opencl_api\",\"name\":") : put(p, "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":");
-    p = put(p, quoted_api);
-    p = put_track(p, track);
-    p = put(p, ",\"ts\":");
-    p = put_micros(p, start_ns);
-    p = put(p, ",\"dur\":");
-    p = put_micros(p, r.cputime_ns);
-    p = put(p, ",\"args\":{\"correlation\":");
-    p = put_integer(p, r.correlation_id);
+    Room room(out, kHostBound + quoted_api.size() + ShortText::kRoom);
+    char* p = put_host_event_head(room.begin(), r, opencl, quoted_api, track_text(track), micros_text(start_ns),
+                                  integer_text(r.correlation_id));
     if (stack.empty()) p = put(p, "}}");
     room.keep(p);
   }
-  if (stack.empty()) return;
-  out.append(",\"stack\":[");
-  for (std::size_t i = 0; i < stack.size(); ++i) {
-    if (i > 0) out.push_back(',');
-    append_json_string(out, stack[i]);
-  }
-  out.append("]}}");
+  if (!stack.empty()) append_stack_and_end(out, stack);
 }
 
 void append_host_event(std::string& out, const records::Record& r, bool opencl, TraceTrack track, std::uint64_t start_ns,
@@ -332,20 +404,37 @@ void append_host_event(std::string& out, const records::Record& r, bool opencl, 
 
 void append_flow(std::string& out, std::uint64_t id, TraceTrack from, std::uint64_t from_ns, TraceTrack to,
                  std::uint64_t to_ns) {
-  constexpr std::size_t kFlowBound = 400;
-  Room room(out, kFlowBound);
+  Room room(out, kFlowBound + ShortText::kRoom);
+  const ShortText id_text = integer_text(id);
+  room.keep(put_flow(room.begin(), id_text, track_text(from), micros_text(from_ns), track_text(to), micros_text(to_ns)));
+}
+
+void append_launch_events(std::string& out, const records::Record& r, const LaunchPlacement& at,
+                          std::span<const std::size_t> counters, const GpuEventNames& names, std::string_view quoted_api,
+                          std::span<const std::string> stack) {
+  const bool stack_event = at.host_event && !stack.empty();
+  if (stack_event) {
+    append_host_event(out, r, at.opencl, at.host, at.host_ns, stack, quoted_api);
+    out.append(",\n");
+  }
+  const ShortText host_track = track_text(at.host);
+  const ShortText host_start = micros_text(at.host_ns);
+  const ShortText gpu_track = track_text(at.gpu.track);
+  const ShortText gpu_start = micros_text(at.gpu.start_ns);
+  const ShortText correlation = integer_text(r.correlation_id);
+  constexpr std::size_t kSeparators = 4;  // ",\n" between the events
+  Room room(out, kHostBound + quoted_api.size() + gpu_event_bound(r, at.gpu, counters, names) + kFlowBound +
+                     kSeparators + ShortText::kRoom);
   char* p = room.begin();
-  p = put(p, "{\"ph\":\"s\",\"id\":");
-  p = put_integer(p, id);
-  p = put_track(p, from);
-  p = put(p, ",\"ts\":");
-  p = put_micros(p, from_ns);
-  p = put(p, ",\"cat\":\"ac2g\",\"name\":\"ac2g\"},\n{\"ph\":\"f\",\"id\":");
-  p = put_integer(p, id);
-  p = put_track(p, to);
-  p = put(p, ",\"ts\":");
-  p = put_micros(p, to_ns);
-  p = put(p, ",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
+  if (at.host_event && !stack_event) {
+    p = put_host_event_head(p, r, at.opencl, quoted_api, host_track, host_start, correlation);
+    p = put(p, "}},\n");
+  }
+  p = put_gpu_event(p, r, at.gpu, counters, names, gpu_track, gpu_start, correlation);
+  if (at.flow_id != 0) {
+    p = put(p, ",\n");
+    p = put_flow(p, integer_text(at.flow_id), host_track, host_start, gpu_track, gpu_start);
+  }
   room.keep(p);
 }
 

@@ -67,6 +67,23 @@ std::string_view host_event_name(const records::Record& record);
 void append_flow(std::string& out, std::uint64_t id, TraceTrack from, std::uint64_t from_ns, TraceTrack to,
                  std::uint64_t to_ns);
 
+// The events of one GPU operation and the call that made it, written together as
+// append_host_event, append_gpu_event and append_flow write them, separated by ",\n"
+// (the pieces they share, tracks, times and the correlation id, formatted once):
+// the call's event where `host_event` (not for a graph launch's later nodes), the
+// operation's, and the flow from the call to it where `flow_id` is not 0.
+struct LaunchPlacement {
+  TraceTrack host;
+  std::uint64_t host_ns = 0;
+  bool opencl = false;
+  bool host_event = true;
+  GpuEventPlacement gpu;
+  std::uint64_t flow_id = 0;
+};
+void append_launch_events(std::string& out, const records::Record& record, const LaunchPlacement& at,
+                          std::span<const std::size_t> counters, const GpuEventNames& names, std::string_view quoted_api,
+                          std::span<const std::string> stack = {});
+
 // A counter event ("C"): the named series' values at `at_ns`, drawn as one counter track
 // per `name` in process `pid` (memtrace: a device's bytes in use, by kind).
 struct CounterSeries {

@@ -52,8 +52,9 @@ void JsonTraceSink::begin() {
   formats::append_process_name(out, pid_, program_invocation_short_name, "CPU");
 }
 
-std::string& JsonTraceSink::next_event() {
-  if (events_++ > 0) buffer_.append(",\n");
+std::string& JsonTraceSink::next_event(std::uint64_t count) {
+  if (events_ > 0) buffer_.append(",\n");
+  events_ += count;
   if (events_ > viewer_event_limit_ && !warned_limit_) {
     warned_limit_ = true;
     config::warn(fmt::format("the JSON trace has more than {} events: Perfetto UI and chrome://tracing may not open "
@@ -165,17 +166,19 @@ void JsonTraceSink::write(const ProfiledContext& context, const records::Record&
   // the call's correlation id.
   const bool first_of_call = r.correlation_id == 0 || r.correlation_id != last_host_correlation_;
   const bool graph_node = r.kind != records::RecordKind::graph && r.api.find("GraphLaunch") != std::string_view::npos;
-  if (first_of_call) {
-    std::vector<std::string> stack;
-    if (r.stack_id != 0) {
-      for (const StackFrame& frame : symbolized_stack(r.stack_id)) stack.push_back(describe_frame(frame));
-    }
-    formats::append_host_event(next_event(), r, context.api == config::Api::opencl, host, host_ns, stack, quoted_api(r));
-    last_host_correlation_ = r.correlation_id;
+  std::vector<std::string> stack;
+  if (first_of_call && r.stack_id != 0) {
+    for (const StackFrame& frame : symbolized_stack(r.stack_id)) stack.push_back(describe_frame(frame));
   }
-  formats::GpuEventPlacement where{gpu, gpu_ns, graph_node ? r.correlation_id : 0, context.device, context.number};
-  formats::append_gpu_event(next_event(), r, where, counters_, event_names(r));
-  if (first_of_call && !graph_node) formats::append_flow(next_event(), ++flows_, host, host_ns, gpu, gpu_ns);
+  last_host_correlation_ = r.correlation_id;
+  const formats::LaunchPlacement at{host,
+                                    host_ns,
+                                    context.api == config::Api::opencl,
+                                    first_of_call,
+                                    {gpu, gpu_ns, graph_node ? r.correlation_id : 0, context.device, context.number},
+                                    first_of_call && !graph_node ? ++flows_ : 0};
+  const std::uint64_t events = (first_of_call ? 1 : 0) + 1 + (at.flow_id != 0 ? 1 : 0);
+  formats::append_launch_events(next_event(events), r, at, counters_, event_names(r), quoted_api(r), stack);
 }
 
 void JsonTraceSink::write_range(const records::RangeEvent& event) {

@@ -45,8 +45,8 @@ class JsonTraceSink final : public RecordSink {
   void abandon() override;
 
  private:
-  // Starts the next event in the buffer (the separator after the previous one).
-  std::string& next_event();
+  // Starts the next `count` events in the buffer (the separator after the previous one).
+  std::string& next_event(std::uint64_t count = 1);
   void name_tracks(const ProfiledContext& context, formats::TraceTrack host, formats::TraceTrack gpu);
   // The names of the record's GPU event: kernels' from the names seen before.
   const formats::GpuEventNames& event_names(const records::Record& record);
