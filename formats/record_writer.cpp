@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "formats/decimal_text.hpp"
+#include "formats/short_copy.hpp"
 
 namespace computeprof::formats {
 namespace {
@@ -15,29 +16,6 @@ namespace {
 char* put(char* p, std::string_view text) {
   std::memcpy(p, text.data(), text.size());
   return p + text.size();
-}
-
-// `name`'s bytes as two copies of its first and last 8 or 16, overlapping: no call for a
-// name of 8 to 32 bytes (every copy's method, many kernels'); memcpy for the others.
-inline char* put_name(char* p, std::string_view name) {
-  const char* const s = name.data();
-  const std::size_t n = name.size();
-  if (n - 8 <= 8) {
-    std::array<char, 8> first, last;
-    std::memcpy(first.data(), s, 8);
-    std::memcpy(last.data(), s + n - 8, 8);
-    std::memcpy(p, first.data(), 8);
-    std::memcpy(p + n - 8, last.data(), 8);
-  } else if (n - 16 <= 16) {
-    std::array<char, 16> first, last;
-    std::memcpy(first.data(), s, 16);
-    std::memcpy(last.data(), s + n - 16, 16);
-    std::memcpy(p, first.data(), 16);
-    std::memcpy(p + n - 16, last.data(), 16);
-  } else {
-    std::memcpy(p, s, n);
-  }
-  return p + n;
 }
 
 // 8 lower-case hex digits, all at once: each nibble spread to a byte of its own, in
@@ -170,7 +148,7 @@ char* put_line(char* p, const records::Record& r, const LinePlan& plan, Occupanc
       case line(LineValue::none): break;
       case line(LineValue::method_and_times):
         if (r.method_is_plain) {
-          q = put_name(q, r.method);
+          q = put_short(q, r.method);
         } else {
           q = kvp ? put_kvp_field(q, r.method) : put_csv_field(q, r.method);
         }

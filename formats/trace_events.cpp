@@ -9,21 +9,12 @@
 #include <iterator>
 
 #include "formats/decimal_text.hpp"
+#include "formats/short_copy.hpp"
 #include "records/copy_kind.hpp"
 #include "records/kernel_names.hpp"
 
 namespace computeprof::formats {
 namespace {
-
-std::string_view category(records::RecordKind kind) {
-  switch (kind) {
-    case records::RecordKind::kernel: return "kernel";
-    case records::RecordKind::memcpy: return "gpu_memcpy";
-    case records::RecordKind::memset: return "gpu_memset";
-    case records::RecordKind::graph: return "cuda_graph";
-  }
-  return "kernel";
-}
 
 char end_letter(records::CopyEnd end) {
   switch (end) {
@@ -70,6 +61,17 @@ char* put(char* p, std::string_view s) {
   return p + s.size();
 }
 
+// An event's cat, each a literal: a copy of known length.
+char* put_category(char* p, records::RecordKind kind) {
+  switch (kind) {
+    case records::RecordKind::kernel: return put(p, "kernel");
+    case records::RecordKind::memcpy: return put(p, "gpu_memcpy");
+    case records::RecordKind::memset: return put(p, "gpu_memset");
+    case records::RecordKind::graph: return put(p, "cuda_graph");
+  }
+  return put(p, "kernel");
+}
+
 // At most 2 * size + 2 characters (append_json_string's rules).
 char* put_json_string(char* p, std::string_view s) {
   *p++ = '"';
@@ -85,19 +87,18 @@ char* put_json_string(char* p, std::string_view s) {
   return p;
 }
 
-// A piece formatted once where an event, or the events of one launch, repeat it (a
-// track, a time, a correlation id): copied whole, a fixed-size copy that inlines to a
-// few moves, into room that has kRoom bytes to spare after it.
-struct ShortText {
-  static constexpr std::size_t kRoom = 64;
-  std::array<char, kRoom> bytes;
-  std::size_t size = 0;
-};
+using trace_detail::ShortText;
 
+// Copied whole, a fixed-size copy that inlines to a few moves, into room that has
+// ShortText::kRoom bytes to spare after it.
 char* put(char* p, const ShortText& text) {
   std::memcpy(p, text.bytes.data(), ShortText::kRoom);
   return p + text.size;
 }
+
+}  // namespace
+
+namespace trace_detail {
 
 ShortText track_text(TraceTrack track) {
   ShortText text;
@@ -108,6 +109,12 @@ ShortText track_text(TraceTrack track) {
   text.size = static_cast<std::size_t>(p - text.bytes.data());
   return text;
 }
+
+}  // namespace trace_detail
+
+namespace {
+
+using trace_detail::track_text;
 
 ShortText micros_text(std::uint64_t ns) {
   ShortText text;
@@ -156,7 +163,7 @@ char* put_args(char* p, const records::Record& r, const GpuEventPlacement& where
   p = put(p, correlation);
   if (!quoted_method.empty()) {
     p = put(p, ",\"method\":");
-    p = put(p, quoted_method);
+    p = put_short(p, quoted_method);
   }
   if (r.range_path != 0) {
     p = put(p, ",\"nvtx range\":");
@@ -205,7 +212,8 @@ char* put_args(char* p, const records::Record& r, const GpuEventPlacement& where
 // Room for a GPU event (both of an async pair, each with its name) beside ShortText's.
 std::size_t gpu_event_bound(const records::Record& r, const GpuEventPlacement& where, std::span<const std::size_t> counters,
                             const GpuEventNames& names) {
-  constexpr std::size_t kEventBound = 256;
+  // Beside the name and args: 150 bytes at most with numbers of 20 digits (and ",\n").
+  constexpr std::size_t kEventBound = 160;
   return (where.async_id == 0 ? 1 : 2) * (kEventBound + names.name.size()) + args_bound(r, counters);
 }
 
@@ -214,9 +222,9 @@ char* put_gpu_event(char* p, const records::Record& r, const GpuEventPlacement& 
                     const ShortText& correlation) {
   if (where.async_id == 0) {
     p = put(p, "{\"ph\":\"X\",\"cat\":\"");
-    p = put(p, category(r.kind));
+    p = put_category(p, r.kind);
     p = put(p, "\",\"name\":");
-    p = put(p, names.name);
+    p = put_short(p, names.name);
     p = put(p, track);
     p = put(p, ",\"ts\":");
     p = put(p, start);
@@ -229,11 +237,11 @@ char* put_gpu_event(char* p, const records::Record& r, const GpuEventPlacement& 
   // An async pair, matched by category and id, on its own track of the process.
   for (const bool begin : {true, false}) {
     p = begin ? put(p, "{\"ph\":\"b\",\"cat\":\"") : put(p, ",\n{\"ph\":\"e\",\"cat\":\"");
-    p = put(p, category(r.kind));
+    p = put_category(p, r.kind);
     p = put(p, "\",\"id\":");
     p = put_integer(p, where.async_id);
     p = put(p, ",\"name\":");
-    p = put(p, names.name);
+    p = put_short(p, names.name);
     p = put(p, track);
     p = put(p, ",\"ts\":");
     if (begin) {
@@ -247,14 +255,15 @@ char* put_gpu_event(char* p, const records::Record& r, const GpuEventPlacement& 
   return p;
 }
 
-// Room for a host event without its stack, beside ShortText's.
-constexpr std::size_t kHostBound = 256;
+// Room for a host event without its stack, beside its name and ShortText's: 193
+// bytes at most with numbers of 20 digits (and "}},\n").
+constexpr std::size_t kHostBound = 200;
 
 // The host event up to its args' correlation: a stack or the closing "}}" follows.
 char* put_host_event_head(char* p, const records::Record& r, bool opencl, std::string_view quoted_api,
                           const ShortText& track, const ShortText& start, const ShortText& correlation) {
   p = opencl ? put(p, "{\"ph\":\"X\",\"cat\":\"opencl_api\",\"name\":") : put(p, "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":");
-  p = put(p, quoted_api);
+  p = put_short(p, quoted_api);
   p = put(p, track);
   p = put(p, ",\"ts\":");
   p = put(p, start);
@@ -273,8 +282,8 @@ void append_stack_and_end(std::string& out, std::span<const std::string> stack) 
   out.append("]}}");
 }
 
-// Room for a flow, beside ShortText's.
-constexpr std::size_t kFlowBound = 400;
+// Room for a flow, beside ShortText's: 299 bytes at most (numbers of 20 digits).
+constexpr std::size_t kFlowBound = 304;
 
 char* put_flow(char* p, const ShortText& id, const ShortText& from, const ShortText& from_start, const ShortText& to,
                const ShortText& to_start) {
@@ -409,17 +418,17 @@ void append_flow(std::string& out, std::uint64_t id, TraceTrack from, std::uint6
   room.keep(put_flow(room.begin(), id_text, track_text(from), micros_text(from_ns), track_text(to), micros_text(to_ns)));
 }
 
-void append_launch_events(std::string& out, const records::Record& r, const LaunchPlacement& at,
-                          std::span<const std::size_t> counters, const GpuEventNames& names, std::string_view quoted_api,
-                          std::span<const std::string> stack) {
+void LaunchEventWriter::append(std::string& out, const records::Record& r, const LaunchPlacement& at,
+                               std::span<const std::size_t> counters, const GpuEventNames& names,
+                               std::string_view quoted_api, std::span<const std::string> stack) {
   const bool stack_event = at.host_event && !stack.empty();
   if (stack_event) {
     append_host_event(out, r, at.opencl, at.host, at.host_ns, stack, quoted_api);
     out.append(",\n");
   }
-  const ShortText host_track = track_text(at.host);
+  const ShortText& host_track = host_.text_of(at.host);
   const ShortText host_start = micros_text(at.host_ns);
-  const ShortText gpu_track = track_text(at.gpu.track);
+  const ShortText& gpu_track = gpu_.text_of(at.gpu.track);
   const ShortText gpu_start = micros_text(at.gpu.start_ns);
   const ShortText correlation = integer_text(r.correlation_id);
   constexpr std::size_t kSeparators = 4;  // ",\n" between the events

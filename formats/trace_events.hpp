@@ -2,6 +2,7 @@
 // Records as Chrome trace events, the JSON that PyTorch's profiler (Kineto) writes and
 // Perfetto UI, chrome://tracing and Kineto/HTA scripts read (docs/format.md, "JSON
 // trace"). Appends to a caller's buffer; knows nothing of files.
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -67,11 +68,10 @@ std::string_view host_event_name(const records::Record& record);
 void append_flow(std::string& out, std::uint64_t id, TraceTrack from, std::uint64_t from_ns, TraceTrack to,
                  std::uint64_t to_ns);
 
-// The events of one GPU operation and the call that made it, written together as
-// append_host_event, append_gpu_event and append_flow write them, separated by ",\n"
-// (the pieces they share, tracks, times and the correlation id, formatted once):
-// the call's event where `host_event` (not for a graph launch's later nodes), the
-// operation's, and the flow from the call to it where `flow_id` is not 0.
+// Where the events of one GPU operation and the call that made it go
+// (LaunchEventWriter): the call's event where `host_event` (not for a graph launch's
+// later nodes), the operation's, and the flow from the call to it where `flow_id` is
+// not 0.
 struct LaunchPlacement {
   TraceTrack host;
   std::uint64_t host_ns = 0;
@@ -80,9 +80,44 @@ struct LaunchPlacement {
   GpuEventPlacement gpu;
   std::uint64_t flow_id = 0;
 };
-void append_launch_events(std::string& out, const records::Record& record, const LaunchPlacement& at,
-                          std::span<const std::size_t> counters, const GpuEventNames& names, std::string_view quoted_api,
-                          std::span<const std::string> stack = {});
+
+namespace trace_detail {
+// A piece formatted once where the events of a launch repeat it (a track, a time, a
+// correlation id), copied whole.
+struct ShortText {
+  static constexpr std::size_t kRoom = 64;
+  std::array<char, kRoom> bytes{};
+  std::size_t size = 0;
+};
+// ,"pid":<pid>,"tid":<tid>
+ShortText track_text(TraceTrack track);
+}  // namespace trace_detail
+
+// Writes a launch's events as append_host_event, append_gpu_event and append_flow write
+// them, separated by ",\n", with what they share formatted once; a writer of many
+// launches keeps one, which keeps the texts of the last tracks (most launches share
+// them) to copy rather than format again.
+class LaunchEventWriter {
+ public:
+  void append(std::string& out, const records::Record& record, const LaunchPlacement& at,
+              std::span<const std::size_t> counters, const GpuEventNames& names, std::string_view quoted_api,
+              std::span<const std::string> stack = {});
+
+ private:
+  struct TrackText {
+    TraceTrack track{~0ull, ~0ull};
+    trace_detail::ShortText text = trace_detail::track_text(track);
+    const trace_detail::ShortText& text_of(TraceTrack t) {
+      if (t.pid != track.pid || t.tid != track.tid) {
+        track = t;
+        text = trace_detail::track_text(t);
+      }
+      return text;
+    }
+  };
+  TrackText host_;
+  TrackText gpu_;
+};
 
 // A counter event ("C"): the named series' values at `at_ns`, drawn as one counter track
 // per `name` in process `pid` (memtrace: a device's bytes in use, by kind).

@@ -47,6 +47,8 @@ void JsonTraceSink::begin() {
   const std::string path = claim_export_path(settings_.log_template, gzip_ ? ".json.gz" : ".json");
   if (!open_output_file(file_, path)) return;
   make_tail();
+  // A batch's room, once: growing it by doubling would copy it some twenty times.
+  buffer_.reserve(kExportBatchBytes + kExportBatchBytes / 2);
   pid_ = static_cast<std::uint64_t>(getpid());
   std::string& out = next_event();
   formats::append_process_name(out, pid_, program_invocation_short_name, "CPU");
@@ -178,7 +180,7 @@ void JsonTraceSink::write(const ProfiledContext& context, const records::Record&
                                     {gpu, gpu_ns, graph_node ? r.correlation_id : 0, context.device, context.number},
                                     first_of_call && !graph_node ? ++flows_ : 0};
   const std::uint64_t events = (first_of_call ? 1 : 0) + 1 + (at.flow_id != 0 ? 1 : 0);
-  formats::append_launch_events(next_event(events), r, at, counters_, event_names(r), quoted_api(r), stack);
+  launch_events_.append(next_event(events), r, at, counters_, event_names(r), quoted_api(r), stack);
 }
 
 void JsonTraceSink::write_range(const records::RangeEvent& event) {

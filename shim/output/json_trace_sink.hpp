@@ -87,6 +87,7 @@ class JsonTraceSink final : public RecordSink {
   // The last kernel's entry (an unordered_map's entries stay where they are).
   const std::pair<const std::string, formats::GpuEventNames>* last_kernel_ = nullptr;
   formats::GpuEventNames scratch_names_;
+  formats::LaunchEventWriter launch_events_;
   std::string api_;         // the last record's entry point
   std::string quoted_api_;  // and as a JSON string
   std::vector<std::string> devices_;  // deviceProperties entries
