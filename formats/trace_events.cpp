@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <bit>
 #include <cstring>
 #include <iterator>
 
@@ -116,6 +117,7 @@ namespace {
 
 using trace_detail::track_text;
 
+
 ShortText micros_text(std::uint64_t ns) {
   ShortText text;
   text.size = static_cast<std::size_t>(put_micros(text.bytes.data(), ns) - text.bytes.data());
@@ -153,8 +155,65 @@ std::size_t args_bound(const records::Record& r, std::span<const std::size_t> co
 // Only what a reader cannot derive (docs/format.md, "JSON trace"): the device is the
 // event's pid, the entry point the call's event (by correlation), a copy's direction
 // and memory kinds its name, its bandwidth bytes over dur.
+// A kernel's launch configuration: at most 258 bytes (numbers of 10 digits, an
+// occupancy of 48 characters).
+constexpr std::size_t kKernelShapeBound = 258;
+char* put_kernel_shape(char* p, const records::Record& r) {
+  p = put(p, ",\"grid\":");
+  p = put_dim3(p, r.grid);
+  p = put(p, ",\"block\":");
+  p = put_dim3(p, r.block);
+  p = put(p, ",\"registers per thread\":");
+  p = put_integer(p, r.registers);
+  if (r.static_smem != 0) {
+    p = put(p, ",\"static shared memory\":");
+    p = put_integer(p, r.static_smem);
+  }
+  if (r.dynamic_smem != 0) {
+    p = put(p, ",\"dynamic shared memory\":");
+    p = put_integer(p, r.dynamic_smem);
+  }
+  if (r.occupancy) {
+    p = put(p, ",\"theoretical occupancy\":");
+    p = put_fixed3(p, *r.occupancy);
+  }
+  return p;
+}
+
+}  // namespace
+
+namespace trace_detail {
+
+bool KernelShapeText::same_as(const records::Record& r) const {
+  return valid_ && r.grid == grid_ && r.block == block_ && r.registers == registers_ && r.static_smem == static_smem_ &&
+         r.dynamic_smem == dynamic_smem_ && r.occupancy.has_value() == has_occupancy_ &&
+         (!has_occupancy_ || std::bit_cast<std::uint32_t>(*r.occupancy) == std::bit_cast<std::uint32_t>(occupancy_));
+}
+
+char* KernelShapeText::put(char* p, const records::Record& r) {
+  static_assert(std::tuple_size_v<decltype(text_)> >= kKernelShapeBound);
+  if (!same_as(r)) {
+    valid_ = true;
+    grid_ = r.grid;
+    block_ = r.block;
+    registers_ = r.registers;
+    static_smem_ = r.static_smem;
+    dynamic_smem_ = r.dynamic_smem;
+    has_occupancy_ = r.occupancy.has_value();
+    occupancy_ = r.occupancy.value_or(0.0F);
+    size_ = static_cast<std::size_t>(put_kernel_shape(text_.data(), r) - text_.data());
+  }
+  std::memcpy(p, text_.data(), size_);
+  return p + size_;
+}
+
+}  // namespace trace_detail
+
+namespace {
+
+// `shape`: the writer's text of the last kernel configuration, where it keeps one.
 char* put_args(char* p, const records::Record& r, const GpuEventPlacement& where, std::span<const std::size_t> counters,
-               std::string_view quoted_method, const ShortText& correlation) {
+               std::string_view quoted_method, const ShortText& correlation, trace_detail::KernelShapeText* shape) {
   p = put(p, ",\"args\":{\"context\":");
   p = put_integer(p, static_cast<std::uint64_t>(where.context));
   p = put(p, ",\"stream\":");
@@ -171,24 +230,7 @@ char* put_args(char* p, const records::Record& r, const GpuEventPlacement& where
   }
   switch (r.kind) {
     case records::RecordKind::kernel:
-      p = put(p, ",\"grid\":");
-      p = put_dim3(p, r.grid);
-      p = put(p, ",\"block\":");
-      p = put_dim3(p, r.block);
-      p = put(p, ",\"registers per thread\":");
-      p = put_integer(p, r.registers);
-      if (r.static_smem != 0) {
-        p = put(p, ",\"static shared memory\":");
-        p = put_integer(p, r.static_smem);
-      }
-      if (r.dynamic_smem != 0) {
-        p = put(p, ",\"dynamic shared memory\":");
-        p = put_integer(p, r.dynamic_smem);
-      }
-      if (r.occupancy) {
-        p = put(p, ",\"theoretical occupancy\":");
-        p = put_fixed3(p, *r.occupancy);
-      }
+      p = shape != nullptr ? shape->put(p, r) : put_kernel_shape(p, r);
       for (std::size_t id : counters) {
         const records::CounterValue v = r.counter(id);
         if (v.state == records::CounterValue::State::absent) continue;
@@ -219,7 +261,7 @@ std::size_t gpu_event_bound(const records::Record& r, const GpuEventPlacement& w
 
 char* put_gpu_event(char* p, const records::Record& r, const GpuEventPlacement& where, std::span<const std::size_t> counters,
                     const GpuEventNames& names, const ShortText& track, const ShortText& start,
-                    const ShortText& correlation) {
+                    const ShortText& correlation, trace_detail::KernelShapeText* shape) {
   if (where.async_id == 0) {
     p = put(p, "{\"ph\":\"X\",\"cat\":\"");
     p = put_category(p, r.kind);
@@ -230,7 +272,7 @@ char* put_gpu_event(char* p, const records::Record& r, const GpuEventPlacement& 
     p = put(p, start);
     p = put(p, ",\"dur\":");
     p = put_micros(p, r.gputime_ns);
-    p = put_args(p, r, where, counters, names.method, correlation);
+    p = put_args(p, r, where, counters, names.method, correlation, shape);
     *p++ = '}';
     return p;
   }
@@ -246,7 +288,7 @@ char* put_gpu_event(char* p, const records::Record& r, const GpuEventPlacement& 
     p = put(p, ",\"ts\":");
     if (begin) {
       p = put(p, start);
-      p = put_args(p, r, where, counters, names.method, correlation);
+      p = put_args(p, r, where, counters, names.method, correlation, shape);
     } else {
       p = put_micros(p, where.start_ns + r.gputime_ns);
     }
@@ -380,7 +422,7 @@ void append_gpu_event(std::string& out, const records::Record& r, const GpuEvent
                       std::span<const std::size_t> counters, const GpuEventNames& names) {
   Room room(out, gpu_event_bound(r, where, counters, names) + ShortText::kRoom);
   room.keep(put_gpu_event(room.begin(), r, where, counters, names, track_text(where.track), micros_text(where.start_ns),
-                          integer_text(r.correlation_id)));
+                          integer_text(r.correlation_id), nullptr));
 }
 
 void append_gpu_event(std::string& out, const records::Record& r, const GpuEventPlacement& where,
@@ -439,7 +481,7 @@ void LaunchEventWriter::append(std::string& out, const records::Record& r, const
     p = put_host_event_head(p, r, at.opencl, quoted_api, host_track, host_start, correlation);
     p = put(p, "}},\n");
   }
-  p = put_gpu_event(p, r, at.gpu, counters, names, gpu_track, gpu_start, correlation);
+  p = put_gpu_event(p, r, at.gpu, counters, names, gpu_track, gpu_start, correlation, &shape_);
   if (at.flow_id != 0) {
     p = put(p, ",\n");
     p = put_flow(p, integer_text(at.flow_id), host_track, host_start, gpu_track, gpu_start);

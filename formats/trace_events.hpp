@@ -91,6 +91,25 @@ struct ShortText {
 };
 // ,"pid":<pid>,"tid":<tid>
 ShortText track_text(TraceTrack track);
+
+// A kernel's launch configuration as its event's args (grid, block, registers, shared
+// memory, occupancy), kept for the last configuration: a kernel's launches mostly share it.
+class KernelShapeText {
+ public:
+  // Writes the text of `record`'s configuration at `p`, made again where it changed.
+  char* put(char* p, const records::Record& record);
+
+ private:
+  bool same_as(const records::Record& record) const;
+
+  bool valid_ = false;
+  records::Dim3 grid_, block_;
+  std::uint32_t registers_ = 0, static_smem_ = 0, dynamic_smem_ = 0;
+  bool has_occupancy_ = false;
+  float occupancy_ = 0;
+  std::array<char, 272> text_{};
+  std::size_t size_ = 0;
+};
 }  // namespace trace_detail
 
 // Writes a launch's events as append_host_event, append_gpu_event and append_flow write
@@ -117,6 +136,7 @@ class LaunchEventWriter {
   };
   TrackText host_;
   TrackText gpu_;
+  trace_detail::KernelShapeText shape_;
 };
 
 // A counter event ("C"): the named series' values at `at_ns`, drawn as one counter track

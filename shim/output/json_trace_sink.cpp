@@ -112,14 +112,15 @@ const formats::GpuEventNames& JsonTraceSink::event_names(const records::Record& 
   return scratch_names_;
 }
 
-std::string_view JsonTraceSink::quoted_api(const records::Record& r) {
+const JsonTraceSink::ApiText& JsonTraceSink::api_text(const records::Record& r) {
   const std::string_view api = formats::host_event_name(r);
-  if (api != api_ || quoted_api_.empty()) {
-    api_.assign(api);
-    quoted_api_.clear();
-    formats::append_json_string(quoted_api_, api);
+  if (api != api_.api || api_.quoted.empty()) {
+    api_.api.assign(api);
+    api_.quoted.clear();
+    formats::append_json_string(api_.quoted, api);
+    api_.graph_launch = api.find("GraphLaunch") != std::string_view::npos;
   }
-  return quoted_api_;
+  return api_;
 }
 
 void JsonTraceSink::write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) {
@@ -167,7 +168,8 @@ void JsonTraceSink::write(const ProfiledContext& context, const records::Record&
   // binds to a slice of a thread's track, which async events are not; their args carry
   // the call's correlation id.
   const bool first_of_call = r.correlation_id == 0 || r.correlation_id != last_host_correlation_;
-  const bool graph_node = r.kind != records::RecordKind::graph && r.api.find("GraphLaunch") != std::string_view::npos;
+  const ApiText& api = api_text(r);
+  const bool graph_node = r.kind != records::RecordKind::graph && api.graph_launch;
   std::vector<std::string> stack;
   if (first_of_call && r.stack_id != 0) {
     for (const StackFrame& frame : symbolized_stack(r.stack_id)) stack.push_back(describe_frame(frame));
@@ -180,7 +182,7 @@ void JsonTraceSink::write(const ProfiledContext& context, const records::Record&
                                     {gpu, gpu_ns, graph_node ? r.correlation_id : 0, context.device, context.number},
                                     first_of_call && !graph_node ? ++flows_ : 0};
   const std::uint64_t events = (first_of_call ? 1 : 0) + 1 + (at.flow_id != 0 ? 1 : 0);
-  launch_events_.append(next_event(events), r, at, counters_, event_names(r), quoted_api(r), stack);
+  launch_events_.append(next_event(events), r, at, counters_, event_names(r), api.quoted, stack);
 }
 
 void JsonTraceSink::write_range(const records::RangeEvent& event) {

@@ -50,8 +50,14 @@ class JsonTraceSink final : public RecordSink {
   void name_tracks(const ProfiledContext& context, formats::TraceTrack host, formats::TraceTrack gpu);
   // The names of the record's GPU event: kernels' from the names seen before.
   const formats::GpuEventNames& event_names(const records::Record& record);
-  // The record's entry point as a JSON string: the last one's, made again when it changes.
-  std::string_view quoted_api(const records::Record& record);
+  // The record's entry point and what the events take from it: the last one's, made
+  // again when it changes.
+  struct ApiText {
+    std::string api;
+    std::string quoted;         // as a JSON string
+    bool graph_launch = false;  // a graph launch: its nodes' events are async, without flows
+  };
+  const ApiText& api_text(const records::Record& record);
   void make_tail();
   void write_through();
   // The trace's time 0 (log_paths.hpp, export_base_wall_ns), fixed at its first event.
@@ -88,8 +94,7 @@ class JsonTraceSink final : public RecordSink {
   const std::pair<const std::string, formats::GpuEventNames>* last_kernel_ = nullptr;
   formats::GpuEventNames scratch_names_;
   formats::LaunchEventWriter launch_events_;
-  std::string api_;         // the last record's entry point
-  std::string quoted_api_;  // and as a JSON string
+  ApiText api_;
   std::vector<std::string> devices_;  // deviceProperties entries
   std::uint64_t viewer_event_limit_;
   bool warned_limit_ = false;

@@ -195,6 +195,24 @@ TEST_CASE("a launch's events written together are the call's, the operation's an
   CHECK(together == alone);
   CHECK(together.find(R"j("cat":"opencl_api")j") != std::string::npos);
 
+  // Another launch configuration: its args are made again.
+  Record wider = r;
+  wider.grid = {80, 2, 1};
+  wider.static_smem = 64;
+  wider.occupancy = 0.5F;
+  together.clear();
+  writer.append(together, wider, {{4242, 17}, 3'000, false, true, {{100, 3}, 3'500, 0, 0, 1}, 11}, {}, names,
+                R"j("cuLaunchKernel")j");
+  alone.clear();
+  append_host_event(alone, wider, false, {4242, 17}, 3'000);
+  alone += ",\n";
+  append_gpu_event(alone, wider, {{100, 3}, 3'500, 0, 0, 1}, {});
+  alone += ",\n";
+  append_flow(alone, 11, {4242, 17}, 3'000, {100, 3}, 3'500);
+  CHECK(together == alone);
+  CHECK(together.find(R"j("grid":[80,2,1],"block":[256,1,1],"registers per thread":16,"static shared memory":64,)j"
+                      R"j("dynamic shared memory":128,"theoretical occupancy":0.500)j") != std::string::npos);
+
   // A graph launch's later node: its async pair only. The first, with a call stack.
   together.clear();
   writer.append(together, r, {{4242, 17}, 2'000, false, false, {{0, 7}, 10'000, 42, 0, 1}, 0}, {}, names,
