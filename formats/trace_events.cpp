@@ -117,7 +117,6 @@ namespace {
 
 using trace_detail::track_text;
 
-
 ShortText micros_text(std::uint64_t ns) {
   ShortText text;
   text.size = static_cast<std::size_t>(put_micros(text.bytes.data(), ns) - text.bytes.data());
@@ -252,16 +251,16 @@ char* put_args(char* p, const records::Record& r, const GpuEventPlacement& where
 }
 
 // Room for a GPU event (both of an async pair, each with its name) beside ShortText's.
-std::size_t gpu_event_bound(const records::Record& r, const GpuEventPlacement& where, std::span<const std::size_t> counters,
-                            const GpuEventNames& names) {
+std::size_t gpu_event_bound(const records::Record& r, const GpuEventPlacement& where,
+                            std::span<const std::size_t> counters, const GpuEventNames& names) {
   // Beside the name and args: 150 bytes at most with numbers of 20 digits (and ",\n").
   constexpr std::size_t kEventBound = 160;
   return (where.async_id == 0 ? 1 : 2) * (kEventBound + names.name.size()) + args_bound(r, counters);
 }
 
-char* put_gpu_event(char* p, const records::Record& r, const GpuEventPlacement& where, std::span<const std::size_t> counters,
-                    const GpuEventNames& names, const ShortText& track, const ShortText& start,
-                    const ShortText& correlation, trace_detail::KernelShapeText* shape) {
+char* put_gpu_event(char* p, const records::Record& r, const GpuEventPlacement& where,
+                    std::span<const std::size_t> counters, const GpuEventNames& names, const ShortText& track,
+                    const ShortText& start, const ShortText& correlation, trace_detail::KernelShapeText* shape) {
   if (where.async_id == 0) {
     p = put(p, "{\"ph\":\"X\",\"cat\":\"");
     p = put_category(p, r.kind);
@@ -432,7 +431,9 @@ void append_gpu_event(std::string& out, const records::Record& r, const GpuEvent
   append_gpu_event(out, r, where, counters, names);
 }
 
-std::string_view host_event_name(const records::Record& r) { return r.api.empty() ? std::string_view("unknown") : r.api; }
+std::string_view host_event_name(const records::Record& r) {
+  return r.api.empty() ? std::string_view("unknown") : r.api;
+}
 
 void append_host_event(std::string& out, const records::Record& r, bool opencl, TraceTrack track, std::uint64_t start_ns,
                        std::span<const std::string> stack, std::string_view quoted_api) {
@@ -457,7 +458,8 @@ void append_flow(std::string& out, std::uint64_t id, TraceTrack from, std::uint6
                  std::uint64_t to_ns) {
   Room room(out, kFlowBound + ShortText::kRoom);
   const ShortText id_text = integer_text(id);
-  room.keep(put_flow(room.begin(), id_text, track_text(from), micros_text(from_ns), track_text(to), micros_text(to_ns)));
+  room.keep(
+      put_flow(room.begin(), id_text, track_text(from), micros_text(from_ns), track_text(to), micros_text(to_ns)));
 }
 
 void LaunchEventWriter::append(std::string& out, const records::Record& r, const LaunchPlacement& at,

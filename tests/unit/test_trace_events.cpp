@@ -164,7 +164,8 @@ TEST_CASE("events of the largest numbers fit the room made for them", "[trace]")
   CHECK(out.ends_with(",\"ts\":18446744073709551.614}"));  // start + dur, wrapped
 }
 
-TEST_CASE("a launch's events written together are the call's, the operation's and the flow's, as written alone", "[trace]") {
+TEST_CASE("a launch's events written together are the call's, the operation's and the flow's as written alone",
+          "[trace]") {
   const Record r = kernel();
   GpuEventNames names;
   make_gpu_event_names(names, r);
