@@ -89,6 +89,11 @@ void LogFile::flush() {
   used_ = 0;
 }
 
+void LogFile::write(std::string_view text) {
+  flush();
+  if (fd_ >= 0 && !text.empty()) write_all(text);
+}
+
 void LogFile::flush_with_tail(std::string_view tail) {
   flush();
   if (fd_ < 0 || write_failed_) return;

@@ -64,6 +64,9 @@ class LogFile {
   }
   // Writes everything buffered.
   void flush();
+  // Writes everything buffered, then `text` from where it is: a writer that gathers its
+  // own batches has them written without a copy into the buffer.
+  void write(std::string_view text);
   // Writes everything buffered, then `tail` after it without counting it as written:
   // the next write replaces the tail (a JSON file stays valid after every flush).
   void flush_with_tail(std::string_view tail);

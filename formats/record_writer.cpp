@@ -1,11 +1,12 @@
 #include "formats/record_writer.hpp"
 
 #include <array>
-#include <charconv>
+#include <bit>
 #include <cstring>
 #include <type_traits>
 
-#include <fmt/format.h>
+#include "formats/decimal_text.hpp"
+#include "formats/short_copy.hpp"
 
 namespace computeprof::formats {
 namespace {
@@ -15,111 +16,6 @@ namespace {
 char* put(char* p, std::string_view text) {
   std::memcpy(p, text.data(), text.size());
   return p + text.size();
-}
-
-// `name`'s bytes as two copies of its first and last 8 or 16, overlapping: no call for a
-// name of 8 to 32 bytes (every copy's method, many kernels'); memcpy for the others.
-inline char* put_name(char* p, std::string_view name) {
-  const char* const s = name.data();
-  const std::size_t n = name.size();
-  if (n - 8 <= 8) {
-    std::array<char, 8> first, last;
-    std::memcpy(first.data(), s, 8);
-    std::memcpy(last.data(), s + n - 8, 8);
-    std::memcpy(p, first.data(), 8);
-    std::memcpy(p + n - 8, last.data(), 8);
-  } else if (n - 16 <= 16) {
-    std::array<char, 16> first, last;
-    std::memcpy(first.data(), s, 16);
-    std::memcpy(last.data(), s + n - 16, 16);
-    std::memcpy(p, first.data(), 16);
-    std::memcpy(p + n - 16, last.data(), 16);
-  } else {
-    std::memcpy(p, s, n);
-  }
-  return p + n;
-}
-
-// Integers are written two digits per division, from fmt's table of the digit pairs
-// "00" to "99" (what fmt::format_to writes integers with).
-const char* digit_pair(unsigned value) { return fmt::detail::digits2(value); }
-
-// 0 to 99.
-char* put_below_100(char* p, unsigned value) {
-  if (value < 10) {
-    *p = static_cast<char>('0' + value);
-    return p + 1;
-  }
-  std::memcpy(p, digit_pair(value), 2);
-  return p + 2;
-}
-
-// Counted from the fewest digits: a comparison per digit, a division per four (for the
-// five and six digits of most long values, fewer instructions than fmt's count_digits).
-int decimal_digits(std::uint64_t value) {
-  for (int digits = 1;; digits += 4, value /= 10000) {
-    if (value < 10) return digits;
-    if (value < 100) return digits + 1;
-    if (value < 1000) return digits + 2;
-    if (value < 10000) return digits + 3;
-  }
-}
-
-// Writes the digits of `value` to the left of `end`, two per division.
-template <typename Unsigned>
-void put_digits_before(char* end, Unsigned value) {
-  for (; value >= 100; value /= 100) {
-    end -= 2;
-    std::memcpy(end, digit_pair(static_cast<unsigned>(value % 100)), 2);
-  }
-  if (value >= 10) {
-    std::memcpy(end - 2, digit_pair(static_cast<unsigned>(value)), 2);
-  } else {
-    end[-1] = static_cast<char>('0' + value);
-  }
-}
-
-// Five digits and more (a copy's bytes, a long time): into room counted first, from the
-// right, in 32 bits where they fit (a division by 100 is then one multiplication). Out
-// of line: put_integer's rare case.
-[[gnu::noinline]] char* put_long_integer(char* p, std::uint64_t value) {
-  char* const end = p + 4 + decimal_digits(value / 10000);
-  if (value <= UINT32_MAX) {
-    put_digits_before(end, static_cast<std::uint32_t>(value));
-  } else {
-    put_digits_before(end, value);
-  }
-  return end;
-}
-
-// Up to four digits (nearly every value: times in microseconds, a launch's sizes, ids)
-// straight from the left. Inline: its call and frame cost about 8 instructions a value.
-inline char* put_integer(char* p, std::uint64_t value) {
-  if (value < 100) return put_below_100(p, static_cast<unsigned>(value));
-  if (value >= 10000) [[unlikely]] return put_long_integer(p, value);
-  const auto v = static_cast<unsigned>(value);
-  const unsigned hundreds = v / 100;
-  p = put_below_100(p, hundreds);
-  std::memcpy(p, digit_pair(v - hundreds * 100), 2);
-  return p + 2;
-}
-
-// ".000" to ".999": a record's two times and its occupancy each take their decimals
-// from here in one 4-byte copy, not three divisions.
-constexpr auto kDecimals = [] {
-  std::array<std::array<char, 4>, 1000> table{};
-  for (unsigned i = 0; i < 1000; ++i) {
-    table[i] = {'.', static_cast<char>('0' + i / 100), static_cast<char>('0' + i / 10 % 10),
-                static_cast<char>('0' + i % 10)};
-  }
-  return table;
-}();
-
-// Nanoseconds as microseconds with three decimals, exactly (no floating point).
-char* put_micros(char* p, std::uint64_t ns) {
-  p = put_integer(p, ns / 1000);
-  std::memcpy(p, kDecimals[ns % 1000].data(), 4);
-  return p + 4;
 }
 
 // 8 lower-case hex digits, all at once: each nibble spread to a byte of its own, in
@@ -142,30 +38,6 @@ char* put_hex16(char* p, std::uint64_t value) {
   return p + 16;
 }
 
-// Three decimals, rounded as printf's %.3f rounds: to nearest, ties to even, from the
-// float's exact binary value. Occupancies (0..1) are scaled in integers, exactly; other
-// values go through std::to_chars (the same digits, slower). Inline: nearly every
-// kernel's record has an occupancy.
-inline char* put_fixed3(char* p, float value) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  const int exponent = static_cast<int>(bits >> 23 & 0xff);
-  if (bits >> 31 != 0 || exponent >= 127) {  // not 0 <= value < 1
-    return std::to_chars(p, p + kMaxValue, static_cast<double>(value), std::chars_format::fixed, 3).ptr;
-  }
-  std::uint64_t thousandths = 0;  // below 2^-40, value * 1000 < 2^-30 rounds to 0
-  if (exponent > 86) {
-    // value = mantissa * 2^-shift exactly, so value * 1000 = scaled * 2^-shift.
-    const std::uint64_t scaled = ((bits & 0x7fffff) | 0x800000) * std::uint64_t{1000};  // < 2^34
-    const int shift = 150 - exponent;                                                  // 24 to 63
-    // Half less one rounds to nearest; the lowest kept bit breaks a tie towards even.
-    thousandths = (scaled + (std::uint64_t{1} << (shift - 1)) - 1 + (scaled >> shift & 1)) >> shift;
-  }
-  const bool one = thousandths == 1000;  // from 0.9995
-  p[0] = one ? '1' : '0';
-  std::memcpy(p + 1, kDecimals[one ? 0 : thousandths].data(), 4);
-  return p + 5;
-}
 
 // The values of the grouped keys of the old logs: gridsize=[ 2, 1 ], gridsize3d=[ 2, 1, 1 ],
 // threadblocksize=[ 32, 8, 8 ] (ndrangesize / workgroupsize in OpenCL logs).
@@ -276,7 +148,7 @@ char* put_line(char* p, const records::Record& r, const LinePlan& plan, Occupanc
       case line(LineValue::none): break;
       case line(LineValue::method_and_times):
         if (r.method_is_plain) {
-          q = put_name(q, r.method);
+          q = put_short(q, r.method);
         } else {
           q = kvp ? put_kvp_field(q, r.method) : put_csv_field(q, r.method);
         }

@@ -4,25 +4,18 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
+#include <array>
+#include <bit>
 #include <cstring>
 #include <iterator>
 
+#include "formats/decimal_text.hpp"
+#include "formats/short_copy.hpp"
 #include "records/copy_kind.hpp"
 #include "records/kernel_names.hpp"
 
 namespace computeprof::formats {
 namespace {
-
-std::string_view category(records::RecordKind kind) {
-  switch (kind) {
-    case records::RecordKind::kernel: return "kernel";
-    case records::RecordKind::memcpy: return "gpu_memcpy";
-    case records::RecordKind::memset: return "gpu_memset";
-    case records::RecordKind::graph: return "cuda_graph";
-  }
-  return "kernel";
-}
 
 char end_letter(records::CopyEnd end) {
   switch (end) {
@@ -69,16 +62,15 @@ char* put(char* p, std::string_view s) {
   return p + s.size();
 }
 
-char* put_uint(char* p, std::uint64_t v) { return std::to_chars(p, p + 20, v).ptr; }
-
-char* put_micros(char* p, std::uint64_t ns) {
-  p = put_uint(p, ns / 1000);
-  const auto fraction = static_cast<unsigned>(ns % 1000);
-  p[0] = '.';
-  p[1] = static_cast<char>('0' + fraction / 100);
-  p[2] = static_cast<char>('0' + fraction / 10 % 10);
-  p[3] = static_cast<char>('0' + fraction % 10);
-  return p + 4;
+// An event's cat, each a literal: a copy of known length.
+char* put_category(char* p, records::RecordKind kind) {
+  switch (kind) {
+    case records::RecordKind::kernel: return put(p, "kernel");
+    case records::RecordKind::memcpy: return put(p, "gpu_memcpy");
+    case records::RecordKind::memset: return put(p, "gpu_memset");
+    case records::RecordKind::graph: return put(p, "cuda_graph");
+  }
+  return put(p, "kernel");
 }
 
 // At most 2 * size + 2 characters (append_json_string's rules).
@@ -96,20 +88,54 @@ char* put_json_string(char* p, std::string_view s) {
   return p;
 }
 
-char* put_track(char* p, TraceTrack track) {
-  p = put(p, ",\"pid\":");
-  p = put_uint(p, track.pid);
+using trace_detail::ShortText;
+
+// Copied whole, a fixed-size copy that inlines to a few moves, into room that has
+// ShortText::kRoom bytes to spare after it.
+char* put(char* p, const ShortText& text) {
+  std::memcpy(p, text.bytes.data(), ShortText::kRoom);
+  return p + text.size;
+}
+
+}  // namespace
+
+namespace trace_detail {
+
+ShortText track_text(TraceTrack track) {
+  ShortText text;
+  char* p = put(text.bytes.data(), ",\"pid\":");
+  p = put_integer(p, track.pid);
   p = put(p, ",\"tid\":");
-  return put_uint(p, track.tid);
+  p = put_integer(p, track.tid);
+  text.size = static_cast<std::size_t>(p - text.bytes.data());
+  return text;
+}
+
+}  // namespace trace_detail
+
+namespace {
+
+using trace_detail::track_text;
+
+ShortText micros_text(std::uint64_t ns) {
+  ShortText text;
+  text.size = static_cast<std::size_t>(put_micros(text.bytes.data(), ns) - text.bytes.data());
+  return text;
+}
+
+ShortText integer_text(std::uint64_t value) {
+  ShortText text;
+  text.size = static_cast<std::size_t>(put_integer(text.bytes.data(), value) - text.bytes.data());
+  return text;
 }
 
 char* put_dim3(char* p, const records::Dim3& d) {
   *p++ = '[';
-  p = put_uint(p, d.x);
+  p = put_integer(p, d.x);
   *p++ = ',';
-  p = put_uint(p, d.y);
+  p = put_integer(p, d.y);
   *p++ = ',';
-  p = put_uint(p, d.z);
+  p = put_integer(p, d.z);
   *p++ = ']';
   return p;
 }
@@ -128,17 +154,74 @@ std::size_t args_bound(const records::Record& r, std::span<const std::size_t> co
 // Only what a reader cannot derive (docs/format.md, "JSON trace"): the device is the
 // event's pid, the entry point the call's event (by correlation), a copy's direction
 // and memory kinds its name, its bandwidth bytes over dur.
+// A kernel's launch configuration: at most 258 bytes (numbers of 10 digits, an
+// occupancy of 48 characters).
+constexpr std::size_t kKernelShapeBound = 258;
+char* put_kernel_shape(char* p, const records::Record& r) {
+  p = put(p, ",\"grid\":");
+  p = put_dim3(p, r.grid);
+  p = put(p, ",\"block\":");
+  p = put_dim3(p, r.block);
+  p = put(p, ",\"registers per thread\":");
+  p = put_integer(p, r.registers);
+  if (r.static_smem != 0) {
+    p = put(p, ",\"static shared memory\":");
+    p = put_integer(p, r.static_smem);
+  }
+  if (r.dynamic_smem != 0) {
+    p = put(p, ",\"dynamic shared memory\":");
+    p = put_integer(p, r.dynamic_smem);
+  }
+  if (r.occupancy) {
+    p = put(p, ",\"theoretical occupancy\":");
+    p = put_fixed3(p, *r.occupancy);
+  }
+  return p;
+}
+
+}  // namespace
+
+namespace trace_detail {
+
+bool KernelShapeText::same_as(const records::Record& r) const {
+  return valid_ && r.grid == grid_ && r.block == block_ && r.registers == registers_ && r.static_smem == static_smem_ &&
+         r.dynamic_smem == dynamic_smem_ && r.occupancy.has_value() == has_occupancy_ &&
+         (!has_occupancy_ || std::bit_cast<std::uint32_t>(*r.occupancy) == std::bit_cast<std::uint32_t>(occupancy_));
+}
+
+char* KernelShapeText::put(char* p, const records::Record& r) {
+  static_assert(std::tuple_size_v<decltype(text_)> >= kKernelShapeBound);
+  if (!same_as(r)) {
+    valid_ = true;
+    grid_ = r.grid;
+    block_ = r.block;
+    registers_ = r.registers;
+    static_smem_ = r.static_smem;
+    dynamic_smem_ = r.dynamic_smem;
+    has_occupancy_ = r.occupancy.has_value();
+    occupancy_ = r.occupancy.value_or(0.0F);
+    size_ = static_cast<std::size_t>(put_kernel_shape(text_.data(), r) - text_.data());
+  }
+  std::memcpy(p, text_.data(), size_);
+  return p + size_;
+}
+
+}  // namespace trace_detail
+
+namespace {
+
+// `shape`: the writer's text of the last kernel configuration, where it keeps one.
 char* put_args(char* p, const records::Record& r, const GpuEventPlacement& where, std::span<const std::size_t> counters,
-               bool method_is_name) {
+               std::string_view quoted_method, const ShortText& correlation, trace_detail::KernelShapeText* shape) {
   p = put(p, ",\"args\":{\"context\":");
-  p = put_uint(p, static_cast<std::uint64_t>(where.context));
+  p = put_integer(p, static_cast<std::uint64_t>(where.context));
   p = put(p, ",\"stream\":");
-  p = put_uint(p, r.stream_id);
+  p = put_integer(p, r.stream_id);
   p = put(p, ",\"correlation\":");
-  p = put_uint(p, r.correlation_id);
-  if (!method_is_name) {
+  p = put(p, correlation);
+  if (!quoted_method.empty()) {
     p = put(p, ",\"method\":");
-    p = put_json_string(p, r.method);
+    p = put_short(p, quoted_method);
   }
   if (r.range_path != 0) {
     p = put(p, ",\"nvtx range\":");
@@ -146,42 +229,116 @@ char* put_args(char* p, const records::Record& r, const GpuEventPlacement& where
   }
   switch (r.kind) {
     case records::RecordKind::kernel:
-      p = put(p, ",\"grid\":");
-      p = put_dim3(p, r.grid);
-      p = put(p, ",\"block\":");
-      p = put_dim3(p, r.block);
-      p = put(p, ",\"registers per thread\":");
-      p = put_uint(p, r.registers);
-      if (r.static_smem != 0) {
-        p = put(p, ",\"static shared memory\":");
-        p = put_uint(p, r.static_smem);
-      }
-      if (r.dynamic_smem != 0) {
-        p = put(p, ",\"dynamic shared memory\":");
-        p = put_uint(p, r.dynamic_smem);
-      }
-      if (r.occupancy) {
-        p = put(p, ",\"theoretical occupancy\":");
-        p = std::to_chars(p, p + 32, static_cast<double>(*r.occupancy), std::chars_format::fixed, 3).ptr;
-      }
+      p = shape != nullptr ? shape->put(p, r) : put_kernel_shape(p, r);
       for (std::size_t id : counters) {
         const records::CounterValue v = r.counter(id);
         if (v.state == records::CounterValue::State::absent) continue;
         p = put(p, ",\"");
         p = put(p, config::legacy_counters()[id].name);
         p = put(p, "\":");
-        p = v.state == records::CounterValue::State::value ? put_uint(p, v.value) : put(p, "\"n/a\"");
+        p = v.state == records::CounterValue::State::value ? put_integer(p, v.value) : put(p, "\"n/a\"");
       }
       break;
     case records::RecordKind::memcpy:
     case records::RecordKind::memset:
       p = put(p, ",\"bytes\":");
-      p = put_uint(p, r.transfer_bytes);
+      p = put_integer(p, r.transfer_bytes);
       break;
     case records::RecordKind::graph: break;
   }
   *p++ = '}';
   return p;
+}
+
+// Room for a GPU event (both of an async pair, each with its name) beside ShortText's.
+std::size_t gpu_event_bound(const records::Record& r, const GpuEventPlacement& where,
+                            std::span<const std::size_t> counters, const GpuEventNames& names) {
+  // Beside the name and args: 150 bytes at most with numbers of 20 digits (and ",\n").
+  constexpr std::size_t kEventBound = 160;
+  return (where.async_id == 0 ? 1 : 2) * (kEventBound + names.name.size()) + args_bound(r, counters);
+}
+
+char* put_gpu_event(char* p, const records::Record& r, const GpuEventPlacement& where,
+                    std::span<const std::size_t> counters, const GpuEventNames& names, const ShortText& track,
+                    const ShortText& start, const ShortText& correlation, trace_detail::KernelShapeText* shape) {
+  if (where.async_id == 0) {
+    p = put(p, "{\"ph\":\"X\",\"cat\":\"");
+    p = put_category(p, r.kind);
+    p = put(p, "\",\"name\":");
+    p = put_short(p, names.name);
+    p = put(p, track);
+    p = put(p, ",\"ts\":");
+    p = put(p, start);
+    p = put(p, ",\"dur\":");
+    p = put_micros(p, r.gputime_ns);
+    p = put_args(p, r, where, counters, names.method, correlation, shape);
+    *p++ = '}';
+    return p;
+  }
+  // An async pair, matched by category and id, on its own track of the process.
+  for (const bool begin : {true, false}) {
+    p = begin ? put(p, "{\"ph\":\"b\",\"cat\":\"") : put(p, ",\n{\"ph\":\"e\",\"cat\":\"");
+    p = put_category(p, r.kind);
+    p = put(p, "\",\"id\":");
+    p = put_integer(p, where.async_id);
+    p = put(p, ",\"name\":");
+    p = put_short(p, names.name);
+    p = put(p, track);
+    p = put(p, ",\"ts\":");
+    if (begin) {
+      p = put(p, start);
+      p = put_args(p, r, where, counters, names.method, correlation, shape);
+    } else {
+      p = put_micros(p, where.start_ns + r.gputime_ns);
+    }
+    *p++ = '}';
+  }
+  return p;
+}
+
+// Room for a host event without its stack, beside its name and ShortText's: 193
+// bytes at most with numbers of 20 digits (and "}},\n").
+constexpr std::size_t kHostBound = 200;
+
+// The host event up to its args' correlation: a stack or the closing "}}" follows.
+char* put_host_event_head(char* p, const records::Record& r, bool opencl, std::string_view quoted_api,
+                          const ShortText& track, const ShortText& start, const ShortText& correlation) {
+  p = opencl ? put(p, "{\"ph\":\"X\",\"cat\":\"opencl_api\",\"name\":") : put(p, "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":");
+  p = put_short(p, quoted_api);
+  p = put(p, track);
+  p = put(p, ",\"ts\":");
+  p = put(p, start);
+  p = put(p, ",\"dur\":");
+  p = put_micros(p, r.cputime_ns);
+  p = put(p, ",\"args\":{\"correlation\":");
+  return put(p, correlation);
+}
+
+void append_stack_and_end(std::string& out, std::span<const std::string> stack) {
+  out.append(",\"stack\":[");
+  for (std::size_t i = 0; i < stack.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    append_json_string(out, stack[i]);
+  }
+  out.append("]}}");
+}
+
+// Room for a flow, beside ShortText's: 299 bytes at most (numbers of 20 digits).
+constexpr std::size_t kFlowBound = 304;
+
+char* put_flow(char* p, const ShortText& id, const ShortText& from, const ShortText& from_start, const ShortText& to,
+               const ShortText& to_start) {
+  p = put(p, "{\"ph\":\"s\",\"id\":");
+  p = put(p, id);
+  p = put(p, from);
+  p = put(p, ",\"ts\":");
+  p = put(p, from_start);
+  p = put(p, ",\"cat\":\"ac2g\",\"name\":\"ac2g\"},\n{\"ph\":\"f\",\"id\":");
+  p = put(p, id);
+  p = put(p, to);
+  p = put(p, ",\"ts\":");
+  p = put(p, to_start);
+  return put(p, ",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
 }
 
 }  // namespace
@@ -221,6 +378,8 @@ std::string gpu_event_name(const records::Record& r) {
   return std::string(r.method);
 }
 
+namespace {
+
 void append_gpu_event_name(std::string& out, const records::Record& r) {
   switch (r.kind) {
     case records::RecordKind::kernel: append_json_string(out, records::demangled_name(r.method)); return;
@@ -244,100 +403,91 @@ void append_gpu_event_name(std::string& out, const records::Record& r) {
   append_json_string(out, r.method);
 }
 
-void append_gpu_event(std::string& out, const records::Record& r, const GpuEventPlacement& where,
-                      std::span<const std::size_t> counters, std::string_view quoted_name) {
+}  // namespace
+
+void make_gpu_event_names(GpuEventNames& names, const records::Record& r) {
+  names.name.clear();
+  names.method.clear();
+  append_gpu_event_name(names.name, r);
   // A graph's name is its method; a kernel's name, the demangled method, equals it only
   // where it is not mangled.
-  const bool method_is_name = quoted_name.size() == r.method.size() + 2 &&
-                              quoted_name.substr(1, r.method.size()) == r.method;
-  // Both events of an async pair, each with its name.
-  constexpr std::size_t kEventBound = 256;
-  Room room(out, 2 * (kEventBound + quoted_name.size()) + args_bound(r, counters));
-  char* p = room.begin();
-  if (where.async_id == 0) {
-    p = put(p, "{\"ph\":\"X\",\"cat\":\"");
-    p = put(p, category(r.kind));
-    p = put(p, "\",\"name\":");
-    p = put(p, quoted_name);
-    p = put_track(p, where.track);
-    p = put(p, ",\"ts\":");
-    p = put_micros(p, where.start_ns);
-    p = put(p, ",\"dur\":");
-    p = put_micros(p, r.gputime_ns);
-    p = put_args(p, r, where, counters, method_is_name);
-    *p++ = '}';
-    room.keep(p);
-    return;
+  const std::string_view quoted_name = names.name;
+  if (quoted_name.size() != r.method.size() + 2 || quoted_name.substr(1, r.method.size()) != r.method) {
+    append_json_string(names.method, r.method);
   }
-  // An async pair, matched by category and id, on its own track of the process.
-  for (const bool begin : {true, false}) {
-    p = begin ? put(p, "{\"ph\":\"b\",\"cat\":\"") : put(p, ",\n{\"ph\":\"e\",\"cat\":\"");
-    p = put(p, category(r.kind));
-    p = put(p, "\",\"id\":");
-    p = put_uint(p, where.async_id);
-    p = put(p, ",\"name\":");
-    p = put(p, quoted_name);
-    p = put_track(p, where.track);
-    p = put(p, ",\"ts\":");
-    p = put_micros(p, begin ? where.start_ns : where.start_ns + r.gputime_ns);
-    if (begin) p = put_args(p, r, where, counters, method_is_name);
-    *p++ = '}';
-  }
-  room.keep(p);
+}
+
+void append_gpu_event(std::string& out, const records::Record& r, const GpuEventPlacement& where,
+                      std::span<const std::size_t> counters, const GpuEventNames& names) {
+  Room room(out, gpu_event_bound(r, where, counters, names) + ShortText::kRoom);
+  room.keep(put_gpu_event(room.begin(), r, where, counters, names, track_text(where.track), micros_text(where.start_ns),
+                          integer_text(r.correlation_id), nullptr));
 }
 
 void append_gpu_event(std::string& out, const records::Record& r, const GpuEventPlacement& where,
                       std::span<const std::size_t> counters) {
-  std::string name;
-  append_gpu_event_name(name, r);
-  append_gpu_event(out, r, where, counters, name);
+  GpuEventNames names;
+  make_gpu_event_names(names, r);
+  append_gpu_event(out, r, where, counters, names);
+}
+
+std::string_view host_event_name(const records::Record& r) {
+  return r.api.empty() ? std::string_view("unknown") : r.api;
+}
+
+void append_host_event(std::string& out, const records::Record& r, bool opencl, TraceTrack track, std::uint64_t start_ns,
+                       std::span<const std::string> stack, std::string_view quoted_api) {
+  {
+    Room room(out, kHostBound + quoted_api.size() + ShortText::kRoom);
+    char* p = put_host_event_head(room.begin(), r, opencl, quoted_api, track_text(track), micros_text(start_ns),
+                                  integer_text(r.correlation_id));
+    if (stack.empty()) p = put(p, "}}");
+    room.keep(p);
+  }
+  if (!stack.empty()) append_stack_and_end(out, stack);
 }
 
 void append_host_event(std::string& out, const records::Record& r, bool opencl, TraceTrack track, std::uint64_t start_ns,
                        std::span<const std::string> stack) {
-  const std::string_view api = r.api.empty() ? std::string_view("unknown") : r.api;
-  constexpr std::size_t kHostBound = 256;
-  {
-    Room room(out, kHostBound + 2 * api.size());
-    char* p = room.begin();
-    p = opencl ? put(p, "{\"ph\":\"X\",\"cat\":\"opencl_api\",\"name\":") : put(p, "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":");
-    p = put_json_string(p, api);
-    p = put_track(p, track);
-    p = put(p, ",\"ts\":");
-    p = put_micros(p, start_ns);
-    p = put(p, ",\"dur\":");
-    p = put_micros(p, r.cputime_ns);
-    p = put(p, ",\"args\":{\"correlation\":");
-    p = put_uint(p, r.correlation_id);
-    room.keep(p);
-  }
-  if (!stack.empty()) {
-    out.append(",\"stack\":[");
-    for (std::size_t i = 0; i < stack.size(); ++i) {
-      if (i > 0) out.push_back(',');
-      append_json_string(out, stack[i]);
-    }
-    out.push_back(']');
-  }
-  out.append("}}");
+  std::string quoted_api;
+  append_json_string(quoted_api, host_event_name(r));
+  append_host_event(out, r, opencl, track, start_ns, stack, quoted_api);
 }
 
 void append_flow(std::string& out, std::uint64_t id, TraceTrack from, std::uint64_t from_ns, TraceTrack to,
                  std::uint64_t to_ns) {
-  constexpr std::size_t kFlowBound = 400;
-  Room room(out, kFlowBound);
+  Room room(out, kFlowBound + ShortText::kRoom);
+  const ShortText id_text = integer_text(id);
+  room.keep(
+      put_flow(room.begin(), id_text, track_text(from), micros_text(from_ns), track_text(to), micros_text(to_ns)));
+}
+
+void LaunchEventWriter::append(std::string& out, const records::Record& r, const LaunchPlacement& at,
+                               std::span<const std::size_t> counters, const GpuEventNames& names,
+                               std::string_view quoted_api, std::span<const std::string> stack) {
+  const bool stack_event = at.host_event && !stack.empty();
+  if (stack_event) {
+    append_host_event(out, r, at.opencl, at.host, at.host_ns, stack, quoted_api);
+    out.append(",\n");
+  }
+  const ShortText& host_track = host_.text_of(at.host);
+  const ShortText host_start = micros_text(at.host_ns);
+  const ShortText& gpu_track = gpu_.text_of(at.gpu.track);
+  const ShortText gpu_start = micros_text(at.gpu.start_ns);
+  const ShortText correlation = integer_text(r.correlation_id);
+  constexpr std::size_t kSeparators = 4;  // ",\n" between the events
+  Room room(out, kHostBound + quoted_api.size() + gpu_event_bound(r, at.gpu, counters, names) + kFlowBound +
+                     kSeparators + ShortText::kRoom);
   char* p = room.begin();
-  p = put(p, "{\"ph\":\"s\",\"id\":");
-  p = put_uint(p, id);
-  p = put_track(p, from);
-  p = put(p, ",\"ts\":");
-  p = put_micros(p, from_ns);
-  p = put(p, ",\"cat\":\"ac2g\",\"name\":\"ac2g\"},\n{\"ph\":\"f\",\"id\":");
-  p = put_uint(p, id);
-  p = put_track(p, to);
-  p = put(p, ",\"ts\":");
-  p = put_micros(p, to_ns);
-  p = put(p, ",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
+  if (at.host_event && !stack_event) {
+    p = put_host_event_head(p, r, at.opencl, quoted_api, host_track, host_start, correlation);
+    p = put(p, "}},\n");
+  }
+  p = put_gpu_event(p, r, at.gpu, counters, names, gpu_track, gpu_start, correlation, &shape_);
+  if (at.flow_id != 0) {
+    p = put(p, ",\n");
+    p = put_flow(p, integer_text(at.flow_id), host_track, host_start, gpu_track, gpu_start);
+  }
   room.keep(p);
 }
 

@@ -47,13 +47,16 @@ void JsonTraceSink::begin() {
   const std::string path = claim_export_path(settings_.log_template, gzip_ ? ".json.gz" : ".json");
   if (!open_output_file(file_, path)) return;
   make_tail();
+  // A batch's room, once: growing it by doubling would copy it some twenty times.
+  buffer_.reserve(kExportBatchBytes + kExportBatchBytes / 2);
   pid_ = static_cast<std::uint64_t>(getpid());
   std::string& out = next_event();
   formats::append_process_name(out, pid_, program_invocation_short_name, "CPU");
 }
 
-std::string& JsonTraceSink::next_event() {
-  if (events_++ > 0) buffer_.append(",\n");
+std::string& JsonTraceSink::next_event(std::uint64_t count) {
+  if (events_ > 0) buffer_.append(",\n");
+  events_ += count;
   if (events_ > viewer_event_limit_ && !warned_limit_) {
     warned_limit_ = true;
     config::warn(fmt::format("the JSON trace has more than {} events: Perfetto UI and chrome://tracing may not open "
@@ -92,22 +95,32 @@ void JsonTraceSink::settle_base() {
   base_monotonic_ns_ = clocks.monotonic_ns;
 }
 
-std::string_view JsonTraceSink::event_name(const records::Record& r) {
+const formats::GpuEventNames& JsonTraceSink::event_names(const records::Record& r) {
   if (r.kind == records::RecordKind::kernel) {
     // Runs of one kernel are the common case: compared, not hashed and looked up.
     if (last_kernel_ && last_kernel_->first == r.method) return last_kernel_->second;
     auto it = kernel_names_.find(r.method);
     if (it == kernel_names_.end()) {
-      std::string name;
-      formats::append_gpu_event_name(name, r);
-      it = kernel_names_.emplace(std::string(r.method), std::move(name)).first;
+      formats::GpuEventNames names;
+      formats::make_gpu_event_names(names, r);
+      it = kernel_names_.emplace(std::string(r.method), std::move(names)).first;
     }
     last_kernel_ = &*it;
     return it->second;
   }
-  scratch_name_.clear();
-  formats::append_gpu_event_name(scratch_name_, r);
-  return scratch_name_;
+  formats::make_gpu_event_names(scratch_names_, r);
+  return scratch_names_;
+}
+
+const JsonTraceSink::ApiText& JsonTraceSink::api_text(const records::Record& r) {
+  const std::string_view api = formats::host_event_name(r);
+  if (api != api_.api || api_.quoted.empty()) {
+    api_.api.assign(api);
+    api_.quoted.clear();
+    formats::append_json_string(api_.quoted, api);
+    api_.graph_launch = api.find("GraphLaunch") != std::string_view::npos;
+  }
+  return api_;
 }
 
 void JsonTraceSink::write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) {
@@ -155,19 +168,21 @@ void JsonTraceSink::write(const ProfiledContext& context, const records::Record&
   // binds to a slice of a thread's track, which async events are not; their args carry
   // the call's correlation id.
   const bool first_of_call = r.correlation_id == 0 || r.correlation_id != last_host_correlation_;
-  const bool graph_node = r.kind != records::RecordKind::graph && r.api.find("GraphLaunch") != std::string_view::npos;
-  if (first_of_call) {
-    std::vector<std::string> stack;
-    if (r.stack_id != 0) {
-      for (const StackFrame& frame : symbolized_stack(r.stack_id)) stack.push_back(describe_frame(frame));
-    }
-    formats::append_host_event(next_event(), r, context.api == config::Api::opencl, host, host_ns, stack);
-    last_host_correlation_ = r.correlation_id;
+  const ApiText& api = api_text(r);
+  const bool graph_node = r.kind != records::RecordKind::graph && api.graph_launch;
+  std::vector<std::string> stack;
+  if (first_of_call && r.stack_id != 0) {
+    for (const StackFrame& frame : symbolized_stack(r.stack_id)) stack.push_back(describe_frame(frame));
   }
-  formats::GpuEventPlacement where{gpu, gpu_ns, graph_node ? r.correlation_id : 0, context.device, context.number};
-  const std::string_view name = event_name(r);
-  formats::append_gpu_event(next_event(), r, where, counters_, name);
-  if (first_of_call && !graph_node) formats::append_flow(next_event(), ++flows_, host, host_ns, gpu, gpu_ns);
+  last_host_correlation_ = r.correlation_id;
+  const formats::LaunchPlacement at{host,
+                                    host_ns,
+                                    context.api == config::Api::opencl,
+                                    first_of_call,
+                                    {gpu, gpu_ns, graph_node ? r.correlation_id : 0, context.device, context.number},
+                                    first_of_call && !graph_node ? ++flows_ : 0};
+  const std::uint64_t events = (first_of_call ? 1 : 0) + 1 + (at.flow_id != 0 ? 1 : 0);
+  launch_events_.append(next_event(events), r, at, counters_, event_names(r), api.quoted, stack);
 }
 
 void JsonTraceSink::write_range(const records::RangeEvent& event) {
@@ -231,7 +246,7 @@ void JsonTraceSink::write_through() {
   }
   if (!gzip_) {
     file_.append(header);
-    file_.append(buffer_);
+    file_.write(buffer_);
     bytes_written_ += header.size() + buffer_.size();
   } else if (!header.empty() || !buffer_.empty()) {
     // The header goes into the first events' member: no member of its own.
@@ -243,7 +258,7 @@ void JsonTraceSink::write_through() {
       file_.close();
       return;
     }
-    file_.append(compressed_);
+    file_.write(compressed_);
     bytes_written_ += compressed_.size();
   }
   buffer_.clear();

@@ -45,11 +45,19 @@ class JsonTraceSink final : public RecordSink {
   void abandon() override;
 
  private:
-  // Starts the next event in the buffer (the separator after the previous one).
-  std::string& next_event();
+  // Starts the next `count` events in the buffer (the separator after the previous one).
+  std::string& next_event(std::uint64_t count = 1);
   void name_tracks(const ProfiledContext& context, formats::TraceTrack host, formats::TraceTrack gpu);
-  // The quoted name of the record's GPU event: kernels' from the names seen before.
-  std::string_view event_name(const records::Record& record);
+  // The names of the record's GPU event: kernels' from the names seen before.
+  const formats::GpuEventNames& event_names(const records::Record& record);
+  // The record's entry point and what the events take from it: the last one's, made
+  // again when it changes.
+  struct ApiText {
+    std::string api;
+    std::string quoted;         // as a JSON string
+    bool graph_launch = false;  // a graph launch: its nodes' events are async, without flows
+  };
+  const ApiText& api_text(const records::Record& record);
   void make_tail();
   void write_through();
   // The trace's time 0 (log_paths.hpp, export_base_wall_ns), fixed at its first event.
@@ -81,10 +89,12 @@ class JsonTraceSink final : public RecordSink {
   formats::TraceTrack last_gpu_{~0ull, ~0ull};
   std::set<std::uint64_t> named_processes_;
   std::set<std::pair<std::uint64_t, std::uint64_t>> named_threads_;
-  std::unordered_map<std::string, std::string, StringHash, std::equal_to<>> kernel_names_;
+  std::unordered_map<std::string, formats::GpuEventNames, StringHash, std::equal_to<>> kernel_names_;
   // The last kernel's entry (an unordered_map's entries stay where they are).
-  const std::pair<const std::string, std::string>* last_kernel_ = nullptr;
-  std::string scratch_name_;
+  const std::pair<const std::string, formats::GpuEventNames>* last_kernel_ = nullptr;
+  formats::GpuEventNames scratch_names_;
+  formats::LaunchEventWriter launch_events_;
+  ApiText api_;
   std::vector<std::string> devices_;  // deviceProperties entries
   std::uint64_t viewer_event_limit_;
   bool warned_limit_ = false;

@@ -141,6 +141,25 @@ TEST_CASE("text written in place keeps what was committed, and only that", "[log
   CHECK(slurp(p) == "head\nkept\n" + std::string(70 * 1024, 'x') + "\ntail\n");
 }
 
+TEST_CASE("a batch written from the caller's memory follows what was buffered, then a tail it replaces", "[logfile]") {
+  TempDir dir;
+  const fs::path p = dir.path / "batches.json";
+  LogFile closed;
+  closed.write("nothing: not open");
+  LogFile file;
+  REQUIRE(file.open(p.string()).status == OpenStatus::opened);
+  file.append("[\n");
+  file.write("1,\n2");
+  CHECK(slurp(p) == "[\n1,\n2");
+  file.flush_with_tail("\n]\n");
+  CHECK(slurp(p) == "[\n1,\n2\n]\n");
+  file.write("");
+  file.write(",\n3");
+  file.flush_with_tail("\n]\n");
+  file.close();
+  CHECK(slurp(p) == "[\n1,\n2,\n3\n]\n");
+}
+
 TEST_CASE("a snapshot file is replaced whole, longer or shorter than before", "[logfile]") {
   TempDir dir;
   fs::path p = dir.write("run.memory", "");

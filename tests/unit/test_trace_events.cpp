@@ -36,10 +36,12 @@ TEST_CASE("a kernel is a complete event on its GPU's stream track, with the log'
         R"j("method":"_Z6vecAddPKfS0_Pfi","grid":[40,1,1],"block":[256,1,1],)j"
         R"j("registers per thread":16,"dynamic shared memory":128,"theoretical occupancy":1.000}})j");
   // The name given as the writer keeps it: the same text.
-  std::string name, given;
-  append_gpu_event_name(name, kernel());
-  CHECK(name == R"j("vecAdd(float const*, float const*, float*, int)")j");
-  append_gpu_event(given, kernel(), {{0, 7}, 1'500, 0, 0, 1}, {}, name);
+  GpuEventNames names;
+  make_gpu_event_names(names, kernel());
+  CHECK(names.name == R"j("vecAdd(float const*, float const*, float*, int)")j");
+  CHECK(names.method == R"j("_Z6vecAddPKfS0_Pfi")j");
+  std::string given;
+  append_gpu_event(given, kernel(), {{0, 7}, 1'500, 0, 0, 1}, {}, names);
   CHECK(given == out);
 }
 
@@ -50,6 +52,10 @@ TEST_CASE("a kernel whose name is not mangled has no method arg: it is the name"
   append_gpu_event(out, r, {{0, 7}, 0, 0, 0, 1}, {});
   CHECK(out.find(R"j("name":"vecAdd",)j") != std::string::npos);
   CHECK(out.find("method") == std::string::npos);
+  GpuEventNames names;
+  make_gpu_event_names(names, r);
+  CHECK(names.name == R"j("vecAdd")j");
+  CHECK(names.method.empty());
 }
 
 TEST_CASE("counters are args: values, and n/a where they could not be collected", "[trace]") {
@@ -100,6 +106,15 @@ TEST_CASE("the host call, the flow to its GPU work, track names", "[trace]") {
   append_host_event(out, kernel(), false, {4242, 4243}, 500);
   CHECK(out == R"j({"ph":"X","cat":"cuda_driver","name":"cuLaunchKernel","pid":4242,"tid":4243,"ts":0.500,"dur":12.345,)j"
                R"j("args":{"correlation":42}})j");
+  // The name given as a writer keeps it, and a call stack: the same text around it.
+  std::string given;
+  const std::string stack[] = {"main+0x10", "f\"g"};
+  append_host_event(given, kernel(), false, {4242, 4243}, 500, stack, R"j("cuLaunchKernel")j");
+  CHECK(given == out.substr(0, out.size() - 2) + R"j(,"stack":["main+0x10","f\"g"]}})j");
+  CHECK(host_event_name(kernel()) == "cuLaunchKernel");
+  Record unnamed = kernel();
+  unnamed.api = {};
+  CHECK(host_event_name(unnamed) == "unknown");
   out.clear();
   append_flow(out, 9, {4242, 4243}, 500, {0, 7}, 1'500);
   CHECK(out == R"j({"ph":"s","id":9,"pid":4242,"tid":4243,"ts":0.500,"cat":"ac2g","name":"ac2g"},
@@ -147,4 +162,106 @@ TEST_CASE("events of the largest numbers fit the room made for them", "[trace]")
   append_gpu_event(out, r, {{kMost, kMost}, kMost, kMost, 0, 1}, {});
   CHECK(out.find("\"id\":18446744073709551615,") != std::string::npos);
   CHECK(out.ends_with(",\"ts\":18446744073709551.614}"));  // start + dur, wrapped
+}
+
+TEST_CASE("a launch's events written together are the call's, the operation's and the flow's as written alone",
+          "[trace]") {
+  const Record r = kernel();
+  GpuEventNames names;
+  make_gpu_event_names(names, r);
+  LaunchEventWriter writer;
+  std::string together;
+  writer.append(together, r, {{4242, 4243}, 500, false, true, {{0, 7}, 1'500, 0, 0, 1}, 9}, {}, names,
+                R"j("cuLaunchKernel")j");
+  std::string alone;
+  append_host_event(alone, r, false, {4242, 4243}, 500);
+  alone += ",\n";
+  append_gpu_event(alone, r, {{0, 7}, 1'500, 0, 0, 1}, {});
+  alone += ",\n";
+  append_flow(alone, 9, {4242, 4243}, 500, {0, 7}, 1'500);
+  CHECK(together == alone);
+  CHECK(together.starts_with(R"j({"ph":"X","cat":"cuda_driver","name":"cuLaunchKernel","pid":4242,"tid":4243,)j"));
+  CHECK(together.ends_with(R"j({"ph":"f","id":9,"pid":0,"tid":7,"ts":1.500,"cat":"ac2g","name":"ac2g","bp":"e"})j"));
+
+  // The next launch on other tracks, an OpenCL call: the tracks' texts are made again.
+  together.clear();
+  writer.append(together, r, {{4242, 17}, 2'000, true, true, {{100, 3}, 2'500, 0, 0, 1}, 10}, {}, names,
+                R"j("cuLaunchKernel")j");
+  alone.clear();
+  append_host_event(alone, r, true, {4242, 17}, 2'000);
+  alone += ",\n";
+  append_gpu_event(alone, r, {{100, 3}, 2'500, 0, 0, 1}, {});
+  alone += ",\n";
+  append_flow(alone, 10, {4242, 17}, 2'000, {100, 3}, 2'500);
+  CHECK(together == alone);
+  CHECK(together.find(R"j("cat":"opencl_api")j") != std::string::npos);
+
+  // Another launch configuration: its args are made again.
+  Record wider = r;
+  wider.grid = {80, 2, 1};
+  wider.static_smem = 64;
+  wider.occupancy = 0.5F;
+  together.clear();
+  writer.append(together, wider, {{4242, 17}, 3'000, false, true, {{100, 3}, 3'500, 0, 0, 1}, 11}, {}, names,
+                R"j("cuLaunchKernel")j");
+  alone.clear();
+  append_host_event(alone, wider, false, {4242, 17}, 3'000);
+  alone += ",\n";
+  append_gpu_event(alone, wider, {{100, 3}, 3'500, 0, 0, 1}, {});
+  alone += ",\n";
+  append_flow(alone, 11, {4242, 17}, 3'000, {100, 3}, 3'500);
+  CHECK(together == alone);
+  CHECK(together.find(R"j("grid":[80,2,1],"block":[256,1,1],"registers per thread":16,"static shared memory":64,)j"
+                      R"j("dynamic shared memory":128,"theoretical occupancy":0.500)j") != std::string::npos);
+
+  // A graph launch's later node: its async pair only. The first, with a call stack.
+  together.clear();
+  writer.append(together, r, {{4242, 17}, 2'000, false, false, {{0, 7}, 10'000, 42, 0, 1}, 0}, {}, names,
+                R"j("cuLaunchKernel")j");
+  alone.clear();
+  append_gpu_event(alone, r, {{0, 7}, 10'000, 42, 0, 1}, {});
+  CHECK(together == alone);
+  const std::string stack[] = {"main+0x10"};
+  together.clear();
+  writer.append(together, r, {{4242, 17}, 2'000, false, true, {{0, 7}, 10'000, 42, 0, 1}, 0}, {}, names,
+                R"j("cuLaunchKernel")j", stack);
+  alone.clear();
+  append_host_event(alone, r, false, {4242, 17}, 2'000, stack);
+  alone += ",\n";
+  append_gpu_event(alone, r, {{0, 7}, 10'000, 42, 0, 1}, {});
+  CHECK(together == alone);
+  CHECK(together.find(R"j("args":{"correlation":42,"stack":["main+0x10"]}})j") != std::string::npos);
+}
+
+TEST_CASE("a launch's events of the largest numbers fit the room made for them", "[trace]") {
+  constexpr std::uint64_t kMost = ~std::uint64_t{0};
+  Record r = kernel();
+  r.correlation_id = kMost;
+  r.stream_id = kMost;
+  r.gputime_ns = kMost;
+  r.cputime_ns = kMost;
+  r.grid = {~0u, ~0u, ~0u};
+  r.block = {~0u, ~0u, ~0u};
+  r.registers = ~0u;
+  r.static_smem = ~0u;
+  r.dynamic_smem = ~0u;
+  r.occupancy = -3.0e38F;
+  GpuEventNames names;
+  make_gpu_event_names(names, r);
+  for (const std::uint64_t async_id : {std::uint64_t{0}, kMost}) {
+    const GpuEventPlacement gpu{{kMost, kMost}, kMost, async_id, -1, -1};
+    LaunchEventWriter writer;
+    std::string together;
+    writer.append(together, r, {{kMost, kMost}, kMost, true, true, gpu, kMost}, {}, names, R"j("cuLaunchKernel")j");
+    std::string alone;
+    append_host_event(alone, r, true, {kMost, kMost}, kMost);
+    alone += ",\n";
+    append_gpu_event(alone, r, gpu, {});
+    alone += ",\n";
+    append_flow(alone, kMost, {kMost, kMost}, kMost, {kMost, kMost}, kMost);
+    CHECK(together == alone);
+    CHECK(together.find('\0') == std::string::npos);
+    CHECK(together.find(R"j("theoretical occupancy":-300000000549775575777803994281145270272.000)j") !=
+          std::string::npos);
+  }
 }
