@@ -5,7 +5,7 @@
 //   reach:    linked | dlsym | procaddress | procaddress-ptds | runtime
 //   scenario: basic | legacy-order | bracket | reject | capture | library | exit-thread | no-cleanup | fork |
 //             overlap | waited-spin | destroy | busy-exit | outrun | ten-copies | launch-then-lookup | end-<how> |
-//             handler-<when>-<signal>-<end> | spins-<ns> | ...
+//             handler-<when>-<signal>-<end> | spins-<ns> | launches-<n> | ...
 //
 // `runtime` reaches the driver exactly as libcudart 13 does: dlopen("libcuda.so.1"),
 // dlsym(h, "cuGetProcAddress_v2"), asks that for "cuGetProcAddress" at 11030 and 12000,
@@ -792,6 +792,18 @@ int scenario_spins(std::string_view n) {
   return 0;
 }
 
+// N spins of 0 ns ("launches-N") on stream 0, then synchronized: a kernel that costs
+// the simulated GPU nothing (with SIMCUDA_LAUNCH_LATENCY_NS=0), for counts at scale.
+int scenario_launches(std::string_view n) {
+  const long launches = std::strtol(std::string(n).c_str(), nullptr, 10);
+  if (launches <= 0) fail("launches-N needs a positive N");
+  Session s = open_session();
+  for (long i = 0; i < launches; ++i) spin(s, 0);
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+  std::printf("launched %ld\n", launches);
+  return 0;
+}
+
 }  // namespace
 
 // flightrecorder: 5 spins, 1.5 s without operations, then 3 spins.
@@ -885,6 +897,7 @@ int main(int argc, char** argv) {
   else if (scenario.starts_with("handler-")) rc = scenario_own_handler(scenario.substr(8));
   else if (scenario == "launch-loop") rc = scenario_launch_loop();
   else if (scenario.starts_with("spins-")) rc = scenario_spins(scenario.substr(6));
+  else if (scenario.starts_with("launches-")) rc = scenario_launches(scenario.substr(9));
   else if (scenario == "synced-launches") rc = scenario_synced_launches();
   else if (scenario == "reject") rc = scenario_reject();
   else if (scenario == "capture") rc = scenario_capture();

@@ -1,0 +1,173 @@
+// Exact counts at scale: a million launches under conckerneltrace with every export at
+// once (fewer under the sanitizers, the count in the test's name), each kernel once in
+// the classic log, the JSON trace, its gzip twin and both databases, joined to its call.
+// Counts, not bytes: the files are read as their readers read them (docs/format.md).
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+
+#include "database_query.hpp"
+#include "e2e_support.hpp"
+#include "tools/json_trace_reader.hpp"
+
+using namespace e2e;
+
+namespace {
+
+// A sanitizer makes each launch tens of times dearer; the checks stay exact.
+#ifdef COMPUTEPROF_E2E_SANITIZED
+constexpr long kLaunches = 50'000;
+#define SCALE_LAUNCHES "50,000"
+#else
+constexpr long kLaunches = 1'000'000;
+#define SCALE_LAUNCHES "1,000,000"
+#endif
+
+// The classic log's records: every line after the column line (the first that is not
+// a '#' line) that is not a '#' line.
+struct LogCounts {
+  long records = 0;
+  long spins = 0;  // records of the launched kernel
+};
+
+LogCounts count_log(const std::string& path) {
+  LogCounts c;
+  std::ifstream in(path);
+  bool columns_seen = false;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.starts_with("#")) continue;
+    if (!columns_seen) {
+      columns_seen = true;
+      continue;
+    }
+    ++c.records;
+    if (line.starts_with("method=[ _Z4spiny ] ")) ++c.spins;
+  }
+  return c;
+}
+
+// The trace's events by kind, with what joins them: each kernel's and each call's
+// correlation argument, each flow start's and end's id.
+struct TraceCounts {
+  long kernels = 0;
+  long calls = 0;
+  long flow_starts = 0;
+  long flow_ends = 0;
+  long metadata = 0;
+  long other = 0;
+  std::vector<std::int64_t> kernel_correlations, call_correlations, start_ids, end_ids;
+};
+
+std::int64_t argument(const computeprof::tools::JsonValue& event, const char* key) {
+  const auto* args = event.find("args");
+  const auto* value = args ? args->find(key) : nullptr;
+  return value ? value->integer().value_or(-1) : -1;
+}
+
+TraceCounts count_trace(const std::string& path) {
+  TraceCounts c;
+  computeprof::tools::JsonTraceReader::open(path).read([&](const computeprof::tools::JsonValue& e) {
+    const auto ph = e.string_member("ph").value_or("");
+    const auto cat = e.string_member("cat").value_or("");
+    if (ph == "X" && cat == "kernel" && e.string_member("name") == "spin(unsigned long long)") {
+      ++c.kernels;
+      c.kernel_correlations.push_back(argument(e, "correlation"));
+    } else if (ph == "X" && cat == "cuda_driver" && e.string_member("name") == "cuLaunchKernel") {
+      ++c.calls;
+      c.call_correlations.push_back(argument(e, "correlation"));
+    } else if (ph == "s" && cat == "ac2g") {
+      ++c.flow_starts;
+      c.start_ids.push_back(e.find("id") ? e.find("id")->integer().value_or(-1) : -1);
+    } else if (ph == "f" && cat == "ac2g") {
+      ++c.flow_ends;
+      c.end_ids.push_back(e.find("id") ? e.find("id")->integer().value_or(-1) : -1);
+    } else if (ph == "M") {
+      ++c.metadata;
+    } else {
+      ++c.other;
+    }
+  });
+  return c;
+}
+
+// Sorted, and no value twice.
+bool sorted_distinct(std::vector<std::int64_t>& v) {
+  std::sort(v.begin(), v.end());
+  return std::adjacent_find(v.begin(), v.end()) == v.end();
+}
+
+void check_trace_counts(const std::string& path) {
+  INFO(path);
+  TraceCounts c = count_trace(path);
+  CHECK(c.kernels == kLaunches);
+  CHECK(c.calls == kLaunches);
+  CHECK(c.flow_starts == kLaunches);
+  CHECK(c.flow_ends == kLaunches);
+  CHECK(c.other == 0);
+  CHECK(c.metadata > 0);
+  // Each kernel names one call and each call one kernel; each flow starts once and ends once.
+  CHECK(sorted_distinct(c.kernel_correlations));
+  CHECK(sorted_distinct(c.call_correlations));
+  CHECK(c.kernel_correlations == c.call_correlations);
+  CHECK(sorted_distinct(c.start_ids));
+  CHECK(sorted_distinct(c.end_ids));
+  CHECK(c.start_ids == c.end_ids);
+}
+
+std::string count(const std::string& database, const std::string& sql) {
+  const auto rows = query(database, sql);
+  return rows.size() == 1 ? rows.front() : "rows: " + std::to_string(rows.size());
+}
+
+// `kernels` and `calls` hold one row per launch, and the kernels join the calls one to
+// one on correlationId.
+void check_database_counts(const std::string& database, const std::string& kernels, const std::string& calls) {
+  INFO(database);
+  const std::string n = std::to_string(kLaunches);
+  CHECK(count(database, "SELECT count(*) FROM " + kernels) == n);
+  CHECK(count(database, "SELECT count(*) FROM " + calls) == n);
+  CHECK(count(database, "SELECT count(DISTINCT correlationId) FROM " + kernels) == n);
+  CHECK(count(database, "SELECT count(DISTINCT correlationId) FROM " + calls) == n);
+  CHECK(count(database, "SELECT count(*) FROM " + kernels + " k JOIN " + calls +
+                            " c ON c.correlationId = k.correlationId") == n);
+}
+
+}  // namespace
+
+TEST_CASE("scale: " SCALE_LAUNCHES " launches under conckerneltrace and export json,json.gz,sqlite,nvprof, "
+          "each kernel and call counted exactly in every file",
+          "[e2e][exports][scale]") {
+  auto o = profiling("conckerneltrace\nexport json,json.gz,sqlite,nvprof\n");
+  // Kernels that take the simulated GPU no time: the launches' cost is the profiler's.
+  o.env["SIMCUDA_LAUNCH_LATENCY_NS"] = "0";
+  o.timeout_seconds = 600;
+  const auto r = run_client("linked", "launches-" + std::to_string(kLaunches), o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(r.out == "launched " + std::to_string(kLaunches) + "\nPASS\n");
+
+  const LogCounts log = count_log(o.directory + "/compute_profile.log");
+  CHECK(log.records == kLaunches);
+  CHECK(log.spins == kLaunches);
+
+  check_trace_counts(o.directory + "/compute_profile.json");
+  const std::string gz = o.directory + "/compute_profile.json.gz";
+  CHECK(command_output("gzip -t " + gz).exit_code == 0);
+  check_trace_counts(gz);
+
+  check_database_counts(o.directory + "/compute_profile.sqlite", "CUPTI_ACTIVITY_KIND_KERNEL",
+                        "CUPTI_ACTIVITY_KIND_RUNTIME");
+  // A program calling the driver itself: its calls are DRIVER rows (docs/format.md).
+  const std::string nvvp = o.directory + "/compute_profile.nvvp";
+  check_database_counts(nvvp, "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL", "CUPTI_ACTIVITY_KIND_DRIVER");
+  CHECK(count(nvvp, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME") == "0");
+
+  // A gigabyte of files: not left in the build tree.
+  std::filesystem::remove_all(o.directory);
+}
