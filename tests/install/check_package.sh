@@ -72,7 +72,9 @@ cmp -s "$root/usr/share/doc/computeprof/LICENSE" "$source/LICENSE" || fail "LICE
 unset COMPUTEPROF_LIBRARY COMPUTE_PROFILE COMPUTE_PROFILE_LOG COMPUTE_PROFILE_CONFIG COMPUTE_PROFILE_CSV
 command=$root/usr/$bindir/computeprof
 [[ $("$command" --version) == "computeprof $version" ]] || fail "--version: $("$command" --version)"
-"$command" --help | grep -q '^Usage: computeprof' || fail "--help prints no usage"
+# Read whole, not with grep -q: under pipefail, grep's early exit would kill the command
+# with SIGPIPE and fail the pipe.
+"$command" --help | grep '^Usage: computeprof' >/dev/null || fail "--help prints no usage"
 output=$(cd "$scratch" && "$command" /bin/sh -c 'echo "preload=$LD_PRELOAD"' 2>&1) || fail "run failed: $output"
 [[ $output == *"preload=$root/usr/$libdir/libcomputeprof.so"* ]] || fail "the extracted library was not preloaded: $output"
 [[ $output == *"no log written"* ]] || fail "no 'no log written' line: $output"
