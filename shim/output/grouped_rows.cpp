@@ -19,6 +19,8 @@ bool GroupedRows::prepare(const SqliteLibrary* sql, sqlite3* db, const char* sin
   const std::string_view row = text.substr(text.rfind('('));
   columns_ = static_cast<std::size_t>(std::count(row.begin(), row.end(), '?'));
   rows_ = std::clamp<std::size_t>(columns_ != 0 ? kMaxBound / columns_ : kMaxRows, 1, kMaxRows);
+  waiting_ = 0;
+  bound_single_.assign(columns_, SqlValue());
   if (sql_->prepare_v2(db, single, -1, &single_, nullptr) != SQLITE_OK) return false;
   if (rows_ == 1) return true;
   std::string grouped(text);
@@ -26,39 +28,49 @@ bool GroupedRows::prepare(const SqliteLibrary* sql, sqlite3* db, const char* sin
     grouped += ", ";
     grouped += row;
   }
-  waiting_.reserve(columns_ * rows_);
+  bound_grouped_.assign(columns_ * rows_, SqlValue());
   return sql_->prepare_v2(db, grouped.c_str(), -1, &grouped_, nullptr) == SQLITE_OK;
 }
 
-bool GroupedRows::run(sqlite3_stmt* st, const SqlValue* values, std::size_t count) {
+void GroupedRows::bind(sqlite3_stmt* st, SqlValue* bound, std::size_t at, const SqlValue* values, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
     const SqlValue& v = values[i];
-    const int column = static_cast<int>(i + 1);
+    SqlValue& b = bound[at + i];
+    if (v == b) continue;
+    b = v;
+    const int place = static_cast<int>(at + i + 1);
     switch (v.kind) {
-      case SqlValue::Kind::null: sql_->bind_null(st, column); break;
-      case SqlValue::Kind::integer: sql_->bind_int64(st, column, v.integer); break;
-      // The value stays where it is until the statement has run.
-      case SqlValue::Kind::blob: sql_->bind_blob(st, column, v.bytes, v.size, SQLITE_STATIC); break;
+      case SqlValue::Kind::null: sql_->bind_null(st, place); break;
+      case SqlValue::Kind::integer: sql_->bind_int64(st, place, v.integer); break;
+      case SqlValue::Kind::blob: sql_->bind_blob(st, place, b.bytes, b.size, SQLITE_STATIC); break;
     }
   }
+}
+
+bool GroupedRows::step(sqlite3_stmt* st) {
   const bool done = sql_->step(st) == SQLITE_DONE;
   sql_->reset(st);
   return done;
 }
 
 bool GroupedRows::add(std::initializer_list<SqlValue> row) {
-  if (rows_ == 1) return run(single_, row.begin(), row.size());
-  waiting_.insert(waiting_.end(), row.begin(), row.end());
-  if (waiting_.size() < columns_ * rows_) return true;
-  const bool done = run(grouped_, waiting_.data(), waiting_.size());
-  waiting_.clear();
-  return done;
+  if (rows_ == 1) {
+    bind(single_, bound_single_.data(), 0, row.begin(), row.size());
+    return step(single_);
+  }
+  bind(grouped_, bound_grouped_.data(), waiting_ * columns_, row.begin(), row.size());
+  if (++waiting_ < rows_) return true;
+  waiting_ = 0;
+  return step(grouped_);
 }
 
 bool GroupedRows::insert_waiting() {
   bool done = true;
-  for (std::size_t at = 0; done && at < waiting_.size(); at += columns_) done = run(single_, &waiting_[at], columns_);
-  waiting_.clear();
+  for (std::size_t i = 0; done && i < waiting_; ++i) {
+    bind(single_, bound_single_.data(), 0, &bound_grouped_[i * columns_], columns_);
+    done = step(single_);
+  }
+  waiting_ = 0;
   return done;
 }
 
@@ -71,7 +83,7 @@ void GroupedRows::finalize() {
 void GroupedRows::forget() {
   single_ = nullptr;
   grouped_ = nullptr;
-  waiting_.clear();
+  waiting_ = 0;
 }
 
 }  // namespace computeprof::shim
