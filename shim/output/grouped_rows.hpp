@@ -2,16 +2,18 @@
 // A table's rows inserted many to one INSERT statement (both export databases): SQLite
 // runs a statement at about the cost of a row, and a table with AUTOINCREMENT reads and
 // writes its sequence once a statement. A row's values are bound to its place in the
-// statement as it is added, and the statement runs when full; the rest are inserted one
-// by one before each commit (insert_waiting), so a transaction holds every row added in
-// it, in the order added. SQLite keeps a statement's bound values from one run to the
-// next: a value equal to the one bound at its place last time (a run's device, stream,
-// kernel, grid, ...) is not bound again, which is most of a row's binding cost.
+// statement as it is added, and the statement runs when full; the rest are inserted
+// before each commit (insert_waiting) by statements of 16, 8, 4, 2 and 1 rows (31 rows
+// left are five statements, not 31), so a transaction holds every row added in it, in
+// the order added. SQLite keeps a statement's bound values from one run to the next: a
+// value equal to the one bound at its place last time (a run's device, stream, kernel,
+// grid, ...) is not bound again, which is most of a row's binding cost.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -60,27 +62,37 @@ class GroupedRows {
   bool prepare(const SqliteLibrary* sql, sqlite3* db, const char* single);
   // Adds a row of as many values as the row's `?`; returns false when SQLite fails.
   bool add(std::initializer_list<SqlValue> row);
-  // Inserts the rows waiting for a full statement, one by one.
+  // Inserts the rows waiting for a full statement.
   bool insert_waiting();
   void finalize();
   // After fork: the statements are the parent's connection's, neither used nor freed.
   void forget();
 
  private:
-  // Binds `values` at `at` of `st`, skipping those equal to what `bound` says is there,
-  // and notes them in `bound` (a BLOB is bound from there: it stays until rebound).
-  void bind(sqlite3_stmt* st, SqlValue* bound, std::size_t at, const SqlValue* values, std::size_t count);
-  bool step(sqlite3_stmt* st);
+  // A statement of some rows, and what its places hold (a statement is prepared with
+  // every place NULL).
+  struct Statement {
+    sqlite3_stmt* st = nullptr;
+    std::vector<SqlValue> bound;
+  };
+  // The statement of `rows` rows, prepared when first needed.
+  bool prepare_rows(Statement& s, std::size_t rows);
+  // Binds `values` at `at` of `s`, skipping those equal to what its place holds (a BLOB
+  // is bound from there: it stays until rebound).
+  void bind(Statement& s, std::size_t at, const SqlValue* values, std::size_t count);
+  bool step(Statement& s);
+
+  // Statements of fewer rows than a full one: 1, 2, 4, 8 and 16.
+  static constexpr std::size_t kParts = 5;
 
   const SqliteLibrary* sql_ = nullptr;
-  sqlite3_stmt* single_ = nullptr;
-  sqlite3_stmt* grouped_ = nullptr;
+  sqlite3* db_ = nullptr;
+  std::string single_sql_;
   std::size_t columns_ = 0;
-  std::size_t rows_ = 1;     // rows per grouped statement
-  std::size_t waiting_ = 0;  // rows bound to the grouped statement, not yet inserted
-  // What each statement's places hold: a statement is prepared with every place NULL.
-  std::vector<SqlValue> bound_single_;
-  std::vector<SqlValue> bound_grouped_;
+  std::size_t rows_ = 1;     // rows per full statement
+  std::size_t waiting_ = 0;  // rows bound to the full statement, not yet inserted
+  Statement full_;
+  Statement parts_[kParts];  // parts_[i]: 2^i rows
 };
 
 }  // namespace computeprof::shim

@@ -138,3 +138,28 @@ TEST_CASE("grouped rows: a value equal to the one last bound at its place is kep
   CHECK(changed[39] == "80|null|79|020304|9");
   rows.finalize();
 }
+
+TEST_CASE("grouped rows: 31 rows left at a commit go in as 16, 8, 4, 2 and 1, in the order added") {
+  MemoryDatabase m;
+  GroupedRows rows;
+  REQUIRE(rows.prepare(m.sql, m.db, "INSERT INTO T (a, b, c, d) VALUES (?, ?, X'AB', ?)"));
+  for (std::int64_t i = 0; i < 63; ++i) REQUIRE(rows.add({i, 100 + i, i / 10}));
+  CHECK(m.rows().size() == 32u);
+  REQUIRE(rows.insert_waiting());
+  const std::vector<std::string> all = m.rows();
+  REQUIRE(all.size() == 63);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    CHECK(all[i] == std::to_string(i + 1) + "|" + std::to_string(i) + "|" + std::to_string(100 + i) + "|AB|" +
+                        std::to_string(i / 10));
+  }
+  // The parts keep what they bound: the next commit's 31 rows are as exact.
+  for (std::int64_t i = 63; i < 126; ++i) REQUIRE(rows.add({i, 100 + i, i / 10}));
+  REQUIRE(rows.insert_waiting());
+  const std::vector<std::string> again = m.rows();
+  REQUIRE(again.size() == 126);
+  for (std::size_t i = 63; i < again.size(); ++i) {
+    CHECK(again[i] == std::to_string(i + 1) + "|" + std::to_string(i) + "|" + std::to_string(100 + i) + "|AB|" +
+                          std::to_string(i / 10));
+  }
+  rows.finalize();
+}
