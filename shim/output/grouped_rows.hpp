@@ -39,14 +39,10 @@ struct SqlValue {
     return v;
   }
 
+  // A NULL's and a BLOB's integer is 0: most values are told apart by two compares.
   bool operator==(const SqlValue& o) const {
-    if (kind != o.kind) return false;
-    switch (kind) {
-      case Kind::null: return true;
-      case Kind::integer: return integer == o.integer;
-      case Kind::blob: return size == o.size && std::memcmp(bytes, o.bytes, size) == 0;
-    }
-    return false;
+    if (integer != o.integer || kind != o.kind) return false;
+    return kind != Kind::blob || (size == o.size && std::memcmp(bytes, o.bytes, size) == 0);
   }
 
   std::int64_t integer = 0;
