@@ -217,7 +217,11 @@ std::int64_t NvprofDatabaseSink::kernel_name_id(std::string_view method) {
 
 bool NvprofDatabaseSink::insert_call(std::string_view api, std::int64_t start, std::int64_t end, std::uint32_t thread,
                                      std::int64_t correlation) {
-  const auto ids = formats::nvprof_api_ids(api);
+  if (api != last_api_ || last_api_.empty()) {
+    last_api_.assign(api);
+    last_api_ids_ = formats::nvprof_api_ids(api);
+  }
+  const auto& ids = last_api_ids_;
   const bool by_runtime = ids && ids->runtime_cbid != 0 && cuda_runtime_present();
   // Only calls the driver accepted are recorded: CUDA_SUCCESS, 0.
   if (by_runtime) {

@@ -8,11 +8,13 @@
 #include <cstdint>
 #include <initializer_list>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 
 #include "formats/log_file.hpp"
+#include "formats/nvprof_api_ids.hpp"
 #include "shim/output/database_commits.hpp"
 #include "shim/output/grouped_rows.hpp"
 #include "shim/output/record_sink.hpp"
@@ -87,6 +89,10 @@ class NvprofDatabaseSink final : public RecordSink {
   std::map<std::string, std::int64_t, std::less<>> string_ids_;
   // The last kernel's name's entry (a map's entries stay where they are).
   const std::pair<const std::string, std::int64_t>* last_kernel_ = nullptr;
+  // The last call's name and its ids: runs of one call are the common case, compared
+  // rather than looked up.
+  std::string last_api_;
+  std::optional<formats::NvprofApiIds> last_api_ids_;
   std::set<int> devices_;
   std::set<int> contexts_;
 };

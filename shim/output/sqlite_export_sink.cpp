@@ -209,6 +209,15 @@ const SqliteExportSink::KernelNames& SqliteExportSink::kernel_names(std::string_
   return it->second;
 }
 
+std::int64_t SqliteExportSink::api_name_id(std::string_view api) {
+  if (api.empty()) api = "unknown";
+  // Runs of one call are the common case: compared, not hashed and looked up.
+  if (last_api_ && last_api_->first == api) return last_api_->second;
+  string_id_of(api);
+  last_api_ = &*string_ids_.find(api);
+  return last_api_->second;
+}
+
 void SqliteExportSink::insert_call(std::int64_t start, std::int64_t end, std::int64_t event_class, std::uint32_t thread,
                                    std::int64_t correlation, std::string_view api, std::uint32_t stack) {
   if (stack != 0 && stacks_.insert(stack).second) {
@@ -227,7 +236,7 @@ void SqliteExportSink::insert_call(std::int64_t start, std::int64_t end, std::in
   const bool with_stack = stack != 0 && event_class == nsys::cuda_driver;
   const std::int64_t row_class = with_stack ? std::int64_t{nsys::cuda_backtrace} : event_class;
   insert(runtime, {start, end, row_class, global_pid_ | (thread & 0xFFFFFF),
-                   correlation, string_id_of(api.empty() ? std::string_view("unknown") : api),
+                   correlation, api_name_id(api),
                    stack != 0 ? std::optional<std::int64_t>(stack) : std::nullopt});
 }
 

@@ -68,6 +68,8 @@ class SqliteExportSink final : public RecordSink {
     std::int64_t mangled = 0;
   };
   const KernelNames& kernel_names(std::string_view method);
+  // The string id of a call's name ("unknown" for none).
+  std::int64_t api_name_id(std::string_view api);
   // The call's RUNTIME row; with a stack, eventClass 67 (nsys's "CUDA backtrace") and its
   // CUDA_CALLCHAINS rows, written once per stack.
   void insert_call(std::int64_t start, std::int64_t end, std::int64_t event_class, std::uint32_t thread,
@@ -96,6 +98,8 @@ class SqliteExportSink final : public RecordSink {
   std::unordered_map<std::string, KernelNames, StringHash, std::equal_to<>> kernel_names_;
   // The last kernel's entry (an unordered_map's entries stay where they are).
   const std::pair<const std::string, KernelNames>* last_kernel_ = nullptr;
+  // The last call name's entry, as the last kernel's.
+  const std::pair<const std::string, std::int64_t>* last_api_ = nullptr;
   std::set<std::int64_t> devices_;
   std::set<std::uint32_t> stacks_;
 };

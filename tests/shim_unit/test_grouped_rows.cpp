@@ -96,3 +96,70 @@ TEST_CASE("grouped rows: a row of more bound values than 999 / 32 groups fewer r
   CHECK(count() == "24");
   rows.finalize();
 }
+
+TEST_CASE("grouped rows: a value equal to the one last bound at its place is kept, any other replaces it") {
+  MemoryDatabase m;
+  GroupedRows rows;
+  REQUIRE(rows.prepare(m.sql, m.db, "INSERT INTO T (a, b, c, d) VALUES (?, ?, ?, ?)"));
+  // Rows 0-39 repeat one row but for b; rows 40-79 change a between NULL and a value, c
+  // between two BLOBs of different lengths, d between an integer and NULL, at places
+  // that held the first rows' values (groups of 32, then one by one at insert_waiting).
+  const char one[1] = {'\x01'};
+  const char two[3] = {'\x02', '\x03', '\x04'};
+  for (std::int64_t i = 0; i < 40; ++i) REQUIRE(rows.add({5, i, SqlValue::blob(std::string_view(one, 1)), 9}));
+  REQUIRE(rows.insert_waiting());
+  for (std::int64_t i = 40; i < 80; ++i) {
+    const bool odd = i % 2 == 1;
+    REQUIRE(rows.add({odd ? SqlValue(std::nullopt) : SqlValue(i), i,
+                      odd ? SqlValue::blob(std::string_view(two, 3)) : SqlValue::blob(std::string_view(one, 1)),
+                      odd ? SqlValue(9) : SqlValue(std::nullopt)}));
+  }
+  REQUIRE(rows.insert_waiting());
+  std::vector<std::string> all;
+  REQUIRE(m.sql->exec(
+              m.db, "SELECT _id_ || '|' || ifnull(a, 'null') || '|' || b || '|' || hex(c) || '|' || ifnull(d, 'null') "
+                    "FROM T ORDER BY _id_",
+              [](void* out, int, char** values, char**) {
+                static_cast<std::vector<std::string>*>(out)->emplace_back(values[0]);
+                return 0;
+              },
+              &all, nullptr) == SQLITE_OK);
+  REQUIRE(all.size() == 80);
+  CHECK(all[0] == "1|5|0|01|9");
+  CHECK(all[31] == "32|5|31|01|9");
+  CHECK(all[32] == "33|5|32|01|9");
+  CHECK(all[39] == "40|5|39|01|9");
+  const std::vector<std::string> changed(all.begin() + 40, all.end());
+  REQUIRE(changed.size() == 40);
+  CHECK(changed[0] == "41|40|40|01|null");
+  CHECK(changed[1] == "42|null|41|020304|9");
+  CHECK(changed[31] == "72|null|71|020304|9");
+  CHECK(changed[32] == "73|72|72|01|null");
+  CHECK(changed[39] == "80|null|79|020304|9");
+  rows.finalize();
+}
+
+TEST_CASE("grouped rows: 31 rows left at a commit go in as 16, 8, 4, 2 and 1, in the order added") {
+  MemoryDatabase m;
+  GroupedRows rows;
+  REQUIRE(rows.prepare(m.sql, m.db, "INSERT INTO T (a, b, c, d) VALUES (?, ?, X'AB', ?)"));
+  for (std::int64_t i = 0; i < 63; ++i) REQUIRE(rows.add({i, 100 + i, i / 10}));
+  CHECK(m.rows().size() == 32u);
+  REQUIRE(rows.insert_waiting());
+  const std::vector<std::string> all = m.rows();
+  REQUIRE(all.size() == 63);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    CHECK(all[i] == std::to_string(i + 1) + "|" + std::to_string(i) + "|" + std::to_string(100 + i) + "|AB|" +
+                        std::to_string(i / 10));
+  }
+  // The parts keep what they bound: the next commit's 31 rows are as exact.
+  for (std::int64_t i = 63; i < 126; ++i) REQUIRE(rows.add({i, 100 + i, i / 10}));
+  REQUIRE(rows.insert_waiting());
+  const std::vector<std::string> again = m.rows();
+  REQUIRE(again.size() == 126);
+  for (std::size_t i = 63; i < again.size(); ++i) {
+    CHECK(again[i] == std::to_string(i + 1) + "|" + std::to_string(i) + "|" + std::to_string(100 + i) + "|AB|" +
+                          std::to_string(i / 10));
+  }
+  rows.finalize();
+}
