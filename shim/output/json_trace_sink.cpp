@@ -59,9 +59,10 @@ std::string& JsonTraceSink::next_event(std::uint64_t count) {
   events_ += count;
   if (events_ > viewer_event_limit_ && !warned_limit_) {
     warned_limit_ = true;
-    config::warn(fmt::format("the JSON trace has more than {} events: Perfetto UI and chrome://tracing may not open "
-                             "it (Perfetto's trace_processor can)",
-                             viewer_event_limit_));
+    // Named: with `export json,json.gz` each trace says it.
+    config::warn(fmt::format("the JSON trace '{}' has more than {} events: Perfetto UI and chrome://tracing may not "
+                             "open it (Perfetto's trace_processor can)",
+                             config::escape_for_warning(file_.path()), viewer_event_limit_));
   }
   return buffer_;
 }

@@ -79,9 +79,9 @@ TEST_CASE("the trace ends like JSON after every flush, and says once when it gro
     CHECK(last.ends_with("\"}\n"));
   }
   config::set_warning_sink(nullptr, nullptr);
-  CHECK(warnings == std::vector<std::string>{
-                        "the JSON trace has more than 20 events: Perfetto UI and chrome://tracing may not open it "
-                        "(Perfetto's trace_processor can)"});
+  CHECK(warnings == std::vector<std::string>{"the JSON trace '" + std::string(directory) +
+                                             "/trace.json' has more than 20 events: Perfetto UI and chrome://tracing "
+                                             "may not open it (Perfetto's trace_processor can)"});
 }
 
 TEST_CASE("json.gz: complete gzip members at each flush point, the trace the same as the plain one", "[exports]") {
