@@ -92,13 +92,7 @@ void RecordOutputs::flush() {
       for (auto& sink : c.sinks) sink->flush();
     }
   }
-  // The exports on threads of their own are flushed side by side, then waited for.
   for (auto& sink : process_sinks_) sink->flush();
-  settle_process_sinks();
-}
-
-void RecordOutputs::settle_process_sinks() {
-  for (auto& sink : process_sinks_) sink->settle();
 }
 
 void RecordOutputs::end_context(const ProfiledContext& context) {
@@ -112,7 +106,6 @@ void RecordOutputs::end_context(const ProfiledContext& context) {
   c.routed = false;
   forget_last_route();
   for (auto& sink : process_sinks_) sink->flush();
-  settle_process_sinks();
 }
 
 void RecordOutputs::end_process() {

@@ -37,8 +37,7 @@ class RecordOutputs {
   void write_memory(records::MemoryEvent event);
   // An NVTX event, to the process-wide sinks.
   void write_range(const records::RangeEvent& event);
-  // Every sink that has begun; returns once they all settled (RecordSink::settle): the
-  // records written before it may go.
+  // Every sink that has begun.
   void flush();
   // The writer thread's beat: to the process-wide sinks, once begun and until they end.
   void poll();
@@ -67,7 +66,6 @@ class RecordOutputs {
   // The context's sinks, made and begun unless they were already or it ended.
   ContextSinks& begin_context(const ProfiledContext& context);
   void begin_process();
-  void settle_process_sinks();
   // A record of a context without a route: its sinks and the process's begun where they
   // have not, each before its first record, then the route made.
   void write_and_route(const ProfiledContext& context, const records::Record& record);

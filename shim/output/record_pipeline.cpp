@@ -35,8 +35,6 @@ struct Pipeline : detail::RecordQueue {
   std::vector<std::size_t> heads;
   std::vector<Queued> batch;
   std::vector<Queued> merged;
-  // The rings written from, and up to where: released once the sinks settled.
-  std::vector<std::pair<RecordRing*, std::size_t>> written;
   RecordOutputs outputs{make_context_sinks, make_process_sinks};  // drain holder's only
 };
 
@@ -49,15 +47,9 @@ constexpr auto kWriteInterval = std::chrono::milliseconds(20);
 // A thread whose ring is full looks again this often (a notification may be missed).
 constexpr auto kFullRingWait = std::chrono::milliseconds(1);
 
-void write_queued(Pipeline& p, const QueuedRecord& q) { p.outputs.write(*q.context, q.record); }
-
-// After the sinks settled: the written records' slots go back to their producers.
-void release_written(Pipeline& p) {
-  for (const auto& [ring, head] : p.written) {
-    ring->read_up_to(head, [](const QueuedRecord& q) { delete q.record.counters; });  // the record's own
-    ring->release(head);
-  }
-  p.written.clear();
+void write_queued(Pipeline& p, const QueuedRecord& q) {
+  p.outputs.write(*q.context, q.record);
+  delete q.record.counters;  // the record's own (records/record.hpp)
 }
 
 // The one ring with records; null when none or several have any.
@@ -73,8 +65,7 @@ RecordRing* only_ring_with_records(const std::vector<RecordRing*>& rings) {
 
 // Writes the records queued in every ring, in completion order; returns how many. The
 // records stay in their rings' slots, which their producers do not reuse until the
-// tails move: after the sinks' flush (release_written), as an export's thread may still
-// be writing them until then.
+// tails move.
 std::size_t write_queued_records(Pipeline& p) {
   p.rings.snapshot(p.draining);
   // The records of a single ring that has any (one thread makes operations, or
@@ -95,7 +86,7 @@ std::size_t write_queued_records(Pipeline& p) {
         write_queued(p, q);
         ++written;
       });
-      p.written.emplace_back(ring, head);
+      ring->release(head);
       return written;
     }
   }
@@ -120,7 +111,7 @@ std::size_t write_queued_records(Pipeline& p) {
   }
   if (!rings_in_order) std::stable_sort(p.batch.begin(), p.batch.end(), earlier);
   for (const Queued& q : p.batch) write_queued(p, *q.record);
-  for (std::size_t i = 0; i < p.draining.size(); ++i) p.written.emplace_back(p.draining[i], p.heads[i]);
+  for (std::size_t i = 0; i < p.draining.size(); ++i) p.draining[i]->release(p.heads[i]);
   return p.batch.size();
 }
 
@@ -145,9 +136,10 @@ void drain_locked(Pipeline& p, bool everything = false) {
   const std::size_t ranges = write_queued_ranges(p);
   const std::size_t records = write_queued_records(p);
   // Written through at once: a process killed later keeps what was done.
-  if (records != 0 || memory_events != 0 || ranges != 0) p.outputs.flush();
-  release_written(p);
-  if (records != 0 || memory_events != 0 || ranges != 0) g_writer.notify_drained();
+  if (records != 0 || memory_events != 0 || ranges != 0) {
+    p.outputs.flush();
+    g_writer.notify_drained();
+  }
   p.rings.free_exited();
 }
 

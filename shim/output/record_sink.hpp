@@ -3,8 +3,8 @@
 // records flow to, in the spirit of Kineto's ActivityLogger. A sink serves one context
 // (the classic logs: a file per context) or the whole process (exports: one file with
 // every context). The record pipeline's writer thread is its only caller, one call at
-// a time: a sink needs no lock of its own (an export may be written on a thread of its
-// own, one call at a time too: export_thread.hpp).
+// a time: a sink needs no lock of its own (an export written by a thread of its own is
+// called by that thread, one call at a time too: export_thread.hpp).
 #include "records/memory_event.hpp"
 #include "records/memory_ledger.hpp"
 #include "records/range_event.hpp"
@@ -32,9 +32,6 @@ class RecordSink {
   // After each batch of records: what was written reaches the file, in a form a reader
   // can use as it stands.
   virtual void flush() = 0;
-  // After flush: returns once what the flush started is done, so that the records it
-  // was given may go (an export on a thread of its own, export_thread.hpp).
-  virtual void settle() {}
   // A flush point the program made (a context ends, cuProfilerStop, fork): also what a
   // sink writes only now and then (the memory report) is brought up to date.
   virtual void checkpoint() {}
