@@ -55,8 +55,9 @@ enum class CounterState : std::uint8_t { none, unavailable, measured };
 // Fields are ordered by size, so that no padding is wasted: records are copied through
 // per-thread rings at every operation (176 bytes).
 struct Record {
-  // Kernel name or copy method; the producer keeps the characters alive until the
-  // record is written (interned names, string literals).
+  // Kernel name or copy method; the producer keeps the characters alive for the whole
+  // process (interned names, string literals): the exports' threads write copies of
+  // the record after the pipeline is done with it.
   std::string_view method;
   // The intercepted call that made the operation (a string literal): its entry point.
   std::string_view api;
