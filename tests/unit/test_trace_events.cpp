@@ -141,8 +141,13 @@ TEST_CASE("memory in use is a counter event per device, one series per kind", "[
         "\"args\":{\"device total\":10289152,\"device\":5308416,\"pinned\":0}}");
 }
 
-TEST_CASE("events of the largest numbers fit the room made for them", "[trace]") {
-  constexpr std::uint64_t kMost = ~std::uint64_t{0};
+namespace {
+
+constexpr std::uint64_t kMost = ~std::uint64_t{0};
+
+// A kernel record whose every number is the largest of its type (the occupancy the most
+// negative float: the longest text).
+Record largest_kernel() {
   Record r = kernel();
   r.correlation_id = kMost;
   r.stream_id = kMost;
@@ -150,8 +155,17 @@ TEST_CASE("events of the largest numbers fit the room made for them", "[trace]")
   r.cputime_ns = kMost;
   r.grid = {~0u, ~0u, ~0u};
   r.block = {~0u, ~0u, ~0u};
+  r.registers = ~0u;
   r.static_smem = ~0u;
   r.dynamic_smem = ~0u;
+  r.occupancy = -3.0e38F;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("events of the largest numbers fit the room made for them", "[trace]") {
+  const Record r = largest_kernel();
   std::string out;
   append_flow(out, kMost, {kMost, kMost}, kMost, {kMost, kMost}, kMost);
   CHECK(out.size() == 299);
@@ -234,18 +248,7 @@ TEST_CASE("a launch's events written together are the call's, the operation's an
 }
 
 TEST_CASE("a launch's events of the largest numbers fit the room made for them", "[trace]") {
-  constexpr std::uint64_t kMost = ~std::uint64_t{0};
-  Record r = kernel();
-  r.correlation_id = kMost;
-  r.stream_id = kMost;
-  r.gputime_ns = kMost;
-  r.cputime_ns = kMost;
-  r.grid = {~0u, ~0u, ~0u};
-  r.block = {~0u, ~0u, ~0u};
-  r.registers = ~0u;
-  r.static_smem = ~0u;
-  r.dynamic_smem = ~0u;
-  r.occupancy = -3.0e38F;
+  const Record r = largest_kernel();
   GpuEventNames names;
   make_gpu_event_names(names, r);
   for (const std::uint64_t async_id : {std::uint64_t{0}, kMost}) {
