@@ -65,10 +65,10 @@ void ExportThread::begin() {
   export_->begin();
   auto* shared = new Shared;
   shared->export_sink = export_.get();
+  shared->batch.reserve(kMostQueued);
   if (start_internal_thread("cprof-export", run_export, shared)) {
     shared_ = shared;
     queued_.reserve(kMostQueued);
-    shared_->batch.reserve(kMostQueued);
   } else {
     delete shared;
   }
@@ -97,6 +97,10 @@ void ExportThread::hand_over() {
   }
   std::unique_lock lock(shared_->mutex);
   shared_->changed.wait(lock, [&] { return !shared_->busy; });
+  give_queue_locked();
+}
+
+void ExportThread::give_queue_locked() {
   // The batch's slots (empty, their capacity kept) become the next queue.
   queued_.swap(shared_->batch);
   shared_->busy = true;
@@ -112,10 +116,7 @@ void ExportThread::flush() {
   // Only to an idle thread: a busy one flushes after its batch, and the queue goes at
   // a later flush (or once it is full).
   std::lock_guard lock(shared_->mutex);
-  if (shared_->busy) return;
-  queued_.swap(shared_->batch);
-  shared_->busy = true;
-  shared_->changed.notify_all();
+  if (!shared_->busy) give_queue_locked();
 }
 
 void ExportThread::catch_up() {

@@ -56,6 +56,8 @@ class ExportThread final : public RecordSink {
  private:
   // Hands the queue to the thread, once it is idle.
   void hand_over();
+  // Hands the queue to the idle thread; the caller holds its lock.
+  void give_queue_locked();
   // Waits until the thread is idle, then writes what is queued here.
   void catch_up();
 

@@ -1,4 +1,7 @@
 // Records as Chrome trace events: exact text of each kind of event.
+#include <span>
+#include <string>
+
 #include "catch.hpp"
 
 #include "formats/trace_events.hpp"
@@ -178,36 +181,50 @@ TEST_CASE("events of the largest numbers fit the room made for them", "[trace]")
   CHECK(out.ends_with(",\"ts\":18446744073709551.614}"));  // start + dur, wrapped
 }
 
+namespace {
+
+// What a LaunchEventWriter writes for `at`, and what it must equal: the call's event
+// (where the launch has one), the operation's and the flow (where it has an id), each
+// as written alone.
+std::string written_together(LaunchEventWriter& writer, const Record& r, const LaunchPlacement& at,
+                             const GpuEventNames& names, std::span<const std::string> stack = {}) {
+  std::string out;
+  writer.append(out, r, at, {}, names, R"j("cuLaunchKernel")j", stack);
+  return out;
+}
+
+std::string written_alone(const Record& r, const LaunchPlacement& at, std::span<const std::string> stack = {}) {
+  std::string out;
+  if (at.host_event) {
+    append_host_event(out, r, at.opencl, at.host, at.host_ns, stack);
+    out += ",\n";
+  }
+  append_gpu_event(out, r, at.gpu, {});
+  if (at.flow_id != 0) {
+    out += ",\n";
+    append_flow(out, at.flow_id, at.host, at.host_ns, at.gpu.track, at.gpu.start_ns);
+  }
+  return out;
+}
+
+}  // namespace
+
 TEST_CASE("a launch's events written together are the call's, the operation's and the flow's as written alone",
           "[trace]") {
   const Record r = kernel();
   GpuEventNames names;
   make_gpu_event_names(names, r);
   LaunchEventWriter writer;
-  std::string together;
-  writer.append(together, r, {{4242, 4243}, 500, false, true, {{0, 7}, 1'500, 0, 0, 1}, 9}, {}, names,
-                R"j("cuLaunchKernel")j");
-  std::string alone;
-  append_host_event(alone, r, false, {4242, 4243}, 500);
-  alone += ",\n";
-  append_gpu_event(alone, r, {{0, 7}, 1'500, 0, 0, 1}, {});
-  alone += ",\n";
-  append_flow(alone, 9, {4242, 4243}, 500, {0, 7}, 1'500);
-  CHECK(together == alone);
+  const LaunchPlacement first{{4242, 4243}, 500, false, true, {{0, 7}, 1'500, 0, 0, 1}, 9};
+  std::string together = written_together(writer, r, first, names);
+  CHECK(together == written_alone(r, first));
   CHECK(together.starts_with(R"j({"ph":"X","cat":"cuda_driver","name":"cuLaunchKernel","pid":4242,"tid":4243,)j"));
   CHECK(together.ends_with(R"j({"ph":"f","id":9,"pid":0,"tid":7,"ts":1.500,"cat":"ac2g","name":"ac2g","bp":"e"})j"));
 
   // The next launch on other tracks, an OpenCL call: the tracks' texts are made again.
-  together.clear();
-  writer.append(together, r, {{4242, 17}, 2'000, true, true, {{100, 3}, 2'500, 0, 0, 1}, 10}, {}, names,
-                R"j("cuLaunchKernel")j");
-  alone.clear();
-  append_host_event(alone, r, true, {4242, 17}, 2'000);
-  alone += ",\n";
-  append_gpu_event(alone, r, {{100, 3}, 2'500, 0, 0, 1}, {});
-  alone += ",\n";
-  append_flow(alone, 10, {4242, 17}, 2'000, {100, 3}, 2'500);
-  CHECK(together == alone);
+  const LaunchPlacement opencl{{4242, 17}, 2'000, true, true, {{100, 3}, 2'500, 0, 0, 1}, 10};
+  together = written_together(writer, r, opencl, names);
+  CHECK(together == written_alone(r, opencl));
   CHECK(together.find(R"j("cat":"opencl_api")j") != std::string::npos);
 
   // Another launch configuration: its args are made again.
@@ -215,35 +232,19 @@ TEST_CASE("a launch's events written together are the call's, the operation's an
   wider.grid = {80, 2, 1};
   wider.static_smem = 64;
   wider.occupancy = 0.5F;
-  together.clear();
-  writer.append(together, wider, {{4242, 17}, 3'000, false, true, {{100, 3}, 3'500, 0, 0, 1}, 11}, {}, names,
-                R"j("cuLaunchKernel")j");
-  alone.clear();
-  append_host_event(alone, wider, false, {4242, 17}, 3'000);
-  alone += ",\n";
-  append_gpu_event(alone, wider, {{100, 3}, 3'500, 0, 0, 1}, {});
-  alone += ",\n";
-  append_flow(alone, 11, {4242, 17}, 3'000, {100, 3}, 3'500);
-  CHECK(together == alone);
+  const LaunchPlacement third{{4242, 17}, 3'000, false, true, {{100, 3}, 3'500, 0, 0, 1}, 11};
+  together = written_together(writer, wider, third, names);
+  CHECK(together == written_alone(wider, third));
   CHECK(together.find(R"j("grid":[80,2,1],"block":[256,1,1],"registers per thread":16,"static shared memory":64,)j"
                       R"j("dynamic shared memory":128,"theoretical occupancy":0.500)j") != std::string::npos);
 
   // A graph launch's later node: its async pair only. The first, with a call stack.
-  together.clear();
-  writer.append(together, r, {{4242, 17}, 2'000, false, false, {{0, 7}, 10'000, 42, 0, 1}, 0}, {}, names,
-                R"j("cuLaunchKernel")j");
-  alone.clear();
-  append_gpu_event(alone, r, {{0, 7}, 10'000, 42, 0, 1}, {});
-  CHECK(together == alone);
+  const LaunchPlacement node{{4242, 17}, 2'000, false, false, {{0, 7}, 10'000, 42, 0, 1}, 0};
+  CHECK(written_together(writer, r, node, names) == written_alone(r, node));
   const std::string stack[] = {"main+0x10"};
-  together.clear();
-  writer.append(together, r, {{4242, 17}, 2'000, false, true, {{0, 7}, 10'000, 42, 0, 1}, 0}, {}, names,
-                R"j("cuLaunchKernel")j", stack);
-  alone.clear();
-  append_host_event(alone, r, false, {4242, 17}, 2'000, stack);
-  alone += ",\n";
-  append_gpu_event(alone, r, {{0, 7}, 10'000, 42, 0, 1}, {});
-  CHECK(together == alone);
+  const LaunchPlacement first_node{{4242, 17}, 2'000, false, true, {{0, 7}, 10'000, 42, 0, 1}, 0};
+  together = written_together(writer, r, first_node, names, stack);
+  CHECK(together == written_alone(r, first_node, stack));
   CHECK(together.find(R"j("args":{"correlation":42,"stack":["main+0x10"]}})j") != std::string::npos);
 }
 
@@ -252,17 +253,10 @@ TEST_CASE("a launch's events of the largest numbers fit the room made for them",
   GpuEventNames names;
   make_gpu_event_names(names, r);
   for (const std::uint64_t async_id : {std::uint64_t{0}, kMost}) {
-    const GpuEventPlacement gpu{{kMost, kMost}, kMost, async_id, -1, -1};
+    const LaunchPlacement at{{kMost, kMost}, kMost, true, true, {{kMost, kMost}, kMost, async_id, -1, -1}, kMost};
     LaunchEventWriter writer;
-    std::string together;
-    writer.append(together, r, {{kMost, kMost}, kMost, true, true, gpu, kMost}, {}, names, R"j("cuLaunchKernel")j");
-    std::string alone;
-    append_host_event(alone, r, true, {kMost, kMost}, kMost);
-    alone += ",\n";
-    append_gpu_event(alone, r, gpu, {});
-    alone += ",\n";
-    append_flow(alone, kMost, {kMost, kMost}, kMost, {kMost, kMost}, kMost);
-    CHECK(together == alone);
+    const std::string together = written_together(writer, r, at, names);
+    CHECK(together == written_alone(r, at));
     CHECK(together.find('\0') == std::string::npos);
     CHECK(together.find(R"j("theoretical occupancy":-300000000549775575777803994281145270272.000)j") !=
           std::string::npos);
