@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "config/profile_config.hpp"
-#include "formats/columns.hpp"
+#include "logfmt/columns.hpp"
 #include "records/record.hpp"
-#include "formats/record_writer.hpp"
+#include "logfmt/record_writer.hpp"
 
 using namespace computeprof;
 
@@ -50,8 +50,8 @@ records::Record copy() {
 // Records per second for one layout and format, over `n` records (kernels and copies),
 // written in place into a buffer by one LineWriter, as the shim's log sink writes them
 // (LogFile::room_for).
-double rate(const formats::ColumnLayout& layout, config::LogFormat format, long n, std::size_t& bytes) {
-  formats::LineWriter lines(layout, format);
+double rate(const logfmt::ColumnLayout& layout, config::LogFormat format, long n, std::size_t& bytes) {
+  logfmt::LineWriter lines(layout, format);
   const records::Record records[] = {kernel(), copy()};
   constexpr std::size_t kBuffer = 1 << 20;
   std::vector<char> buffer(kBuffer);
@@ -85,8 +85,8 @@ int main(int argc, char** argv) {
   }
   config::ProfileConfig all;
   for (std::size_t o = 0; o < config::kOptionCount; ++o) all.set(static_cast<config::Option>(o));
-  const formats::ColumnLayout layouts[] = {formats::select_columns({}, config::Api::cuda),
-                                          formats::select_columns(all, config::Api::cuda)};
+  const logfmt::ColumnLayout layouts[] = {logfmt::select_columns({}, config::Api::cuda),
+                                          logfmt::select_columns(all, config::Api::cuda)};
   const char* names[] = {"default columns", "every column"};
   std::printf("%ld records per configuration, one core\n", n);
   for (int l = 0; l < 2; ++l) {

@@ -101,7 +101,7 @@ struct Record {
   TransferDir transfer_dir = TransferDir::host_to_device;  // copies only
   std::optional<HostMemType> host_mem_type;                // copies with a host side
   // The producer checked that `method` holds no character a log escapes or quotes
-  // (formats::is_plain_name), so the writer does not scan it again: a kernel's name is
+  // (logfmt::is_plain_name), so the writer does not scan it again: a kernel's name is
   // checked once per kernel, not once per record.
   bool method_is_plain = false;
 

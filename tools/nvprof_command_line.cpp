@@ -23,8 +23,8 @@ void add_names(std::vector<std::string>& to, std::string_view list) {
   }
 }
 
-std::optional<formats::NvprofTimeUnit> time_unit(std::string_view v) {
-  using formats::NvprofTimeUnit;
+std::optional<reports::NvprofTimeUnit> time_unit(std::string_view v) {
+  using reports::NvprofTimeUnit;
   constexpr std::array<std::pair<std::string_view, NvprofTimeUnit>, 6> kUnits{{{"auto", NvprofTimeUnit::automatic},
                                                                               {"col", NvprofTimeUnit::column},
                                                                               {"s", NvprofTimeUnit::s},

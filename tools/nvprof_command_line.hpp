@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "formats/nvprof_report.hpp"
+#include "reports/nvprof_report.hpp"
 #include "tools/usage_error.hpp"
 
 namespace computeprof::tools {
@@ -29,7 +29,7 @@ struct NvprofOptions {
   bool concurrent_kernels = true;   // --concurrent-kernels off
   std::vector<std::string> kernels;   // --kernels SPEC, each a config line's value
   std::vector<std::string> counters;  // --events, --metrics: legacy counter names
-  formats::NvprofTimeUnit unit = formats::NvprofTimeUnit::automatic;  // -u
+  reports::NvprofTimeUnit unit = reports::NvprofTimeUnit::automatic;  // -u
   std::vector<std::string> command;   // the application and its arguments, never empty
 
   bool operator==(const NvprofOptions&) const = default;

@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "config/report.hpp"
-#include "formats/log_path.hpp"
+#include "logfmt/log_path.hpp"
 #include "tools/child_process.hpp"
 #include "tools/launch_environment.hpp"
 #include "tools/launch_error.hpp"
@@ -63,10 +63,10 @@ std::string config_text(const NvprofOptions& o) {
 std::string expand(const std::string& path_template, long pid) {
   char host[HOST_NAME_MAX + 1] = {};
   ::gethostname(host, sizeof host - 1);
-  formats::PathTemplateValues values;
+  logfmt::PathTemplateValues values;
   values.pid = pid;
   values.hostname = host;
-  return formats::expand_log_path(path_template, values);
+  return logfmt::expand_log_path(path_template, values);
 }
 
 std::string joined(const std::vector<std::string>& command) {
@@ -106,13 +106,13 @@ class Output {
 // The process's outputs from its database.
 void report(const NvprofOptions& o, long pid, const NvvpContents& c, Output& out) {
   const std::string prefix = fmt::format("=={}== ", pid);
-  const formats::NvprofReportStyle style{o.unit, o.csv};
-  if (o.gpu_trace) out.write(formats::format_nvprof_gpu_trace(c.gpu, c.origin_ns, style, prefix));
-  if (o.api_trace) out.write(formats::format_nvprof_api_trace(c.api, c.gpu, c.origin_ns, style, prefix));
+  const reports::NvprofReportStyle style{o.unit, o.csv};
+  if (o.gpu_trace) out.write(reports::format_nvprof_gpu_trace(c.gpu, c.origin_ns, style, prefix));
+  if (o.api_trace) out.write(reports::format_nvprof_api_trace(c.api, c.gpu, c.origin_ns, style, prefix));
   // The summary, unless a trace or -o was asked for without it (as nvprof).
   const bool asked = o.gpu_summary || o.api_summary;
   if (asked || (!o.gpu_trace && !o.api_trace && !o.export_profile)) {
-    out.write(formats::format_nvprof_summary(c.gpu, c.api, o.gpu_summary || !asked, o.api_summary || !asked, style,
+    out.write(reports::format_nvprof_summary(c.gpu, c.api, o.gpu_summary || !asked, o.api_summary || !asked, style,
                                              prefix));
   }
 }

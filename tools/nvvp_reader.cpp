@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "formats/nvprof_api_ids.hpp"
+#include "reports/nvprof_api_ids.hpp"
 
 namespace computeprof::tools {
 namespace {
@@ -69,8 +69,8 @@ std::string read_nvvp(const std::string& path, NvvpContents& contents) {
   const int status = sqlite3_open_v2(path.c_str(), &opened, SQLITE_OPEN_READWRITE, nullptr);
   const std::unique_ptr<sqlite3, DatabaseCloser> db(opened);
   if (status != SQLITE_OK) return opened ? sqlite3_errmsg(opened) : sqlite3_errstr(status);
-  using formats::NvprofActivity;
-  using formats::NvprofGpuRow;
+  using reports::NvprofActivity;
+  using reports::NvprofGpuRow;
   std::string error = each_row(opened, kernels_sql(), [&](sqlite3_stmt* st) {
     NvprofGpuRow r;
     r.activity = NvprofActivity::kernel;
@@ -131,8 +131,8 @@ std::string read_nvvp(const std::string& path, NvvpContents& contents) {
     const std::string sql = std::string("SELECT cbid, start, end, correlationId FROM CUPTI_ACTIVITY_KIND_") +
                             (runtime ? "RUNTIME" : "DRIVER");
     error = each_row(opened, sql, [&](sqlite3_stmt* st) {
-      formats::NvprofApiRow r;
-      r.name = std::string(formats::nvprof_call_name(runtime, sqlite3_column_int(st, 0)));
+      reports::NvprofApiRow r;
+      r.name = std::string(reports::nvprof_call_name(runtime, sqlite3_column_int(st, 0)));
       r.start_ns = u64(st, 1);
       r.duration_ns = duration(r.start_ns, u64(st, 2));
       r.correlation = u64(st, 3);

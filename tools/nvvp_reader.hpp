@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "formats/nvprof_report.hpp"
+#include "reports/nvprof_report.hpp"
 
 namespace computeprof::tools {
 
 struct NvvpContents {
-  std::vector<formats::NvprofGpuRow> gpu;
-  std::vector<formats::NvprofApiRow> api;
+  std::vector<reports::NvprofGpuRow> gpu;
+  std::vector<reports::NvprofApiRow> api;
   std::uint64_t origin_ns = 0;  // the earliest start of any row: time 0 of the traces
 };
 

@@ -14,22 +14,22 @@
 #include <utility>
 
 #include "config/report.hpp"
-#include "formats/range_summary.hpp"
-#include "formats/summary_table.hpp"
+#include "reports/range_summary.hpp"
+#include "reports/summary_table.hpp"
 #include "tools/rank_names.hpp"
 #include "tools/stats_reading.hpp"
 
 namespace computeprof::tools {
 namespace {
 
-using formats::ReportCell;
-using formats::ReportColumn;
-using formats::ReportTable;
+using reports::ReportCell;
+using reports::ReportColumn;
+using reports::ReportTable;
 
 // The share of all GPU time from which a kernel's regression fails a comparison.
 constexpr double kRegressionShareFloorPercent = 1.0;
 
-ReportCell duration_cell(std::uint64_t ns) { return {formats::format_summary_duration(ns), std::to_string(ns)}; }
+ReportCell duration_cell(std::uint64_t ns) { return {reports::format_summary_duration(ns), std::to_string(ns)}; }
 ReportCell count_cell(std::uint64_t n) { return {std::to_string(n), std::to_string(n)}; }
 ReportCell text_cell(const std::string& text) { return {text, text}; }
 ReportCell percent_cell(double percent) { return {fmt::format("{:.2f}%", percent), fmt::format("{:.2f}", percent)}; }
@@ -56,18 +56,18 @@ bool write_all(const std::string& text, std::FILE* out) {
 }
 
 // The tables in the format asked for; text tables one after the other.
-std::string format_tables(const std::vector<ReportTable>& tables, formats::TableFormat format) {
-  if (format == formats::TableFormat::csv) return formats::format_tables_csv(tables);
-  if (format == formats::TableFormat::json) return formats::format_tables_json(tables);
+std::string format_tables(const std::vector<ReportTable>& tables, reports::TableFormat format) {
+  if (format == reports::TableFormat::csv) return reports::format_tables_csv(tables);
+  if (format == reports::TableFormat::json) return reports::format_tables_json(tables);
   std::string text;
-  for (const ReportTable& table : tables) text += formats::format_table_text(table);
+  for (const ReportTable& table : tables) text += reports::format_table_text(table);
   return text;
 }
 
 // Every file added into one summary and one range table.
 struct AddedFiles {
-  formats::GpuSummary operations;
-  formats::RangeSummary ranges;
+  reports::GpuSummary operations;
+  reports::RangeSummary ranges;
   std::vector<std::string> warnings;
 };
 
@@ -82,13 +82,13 @@ AddedFiles add_files(const std::vector<std::string>& paths) {
   return added;
 }
 
-ReportTable summary_table(const std::vector<formats::SummaryRow>& rows) {
+ReportTable summary_table(const std::vector<reports::SummaryRow>& rows) {
   ReportTable table{"gpu_activities", "Profiling result", {}, {}};
   table.columns = {{"time_percent", "Time(%)"}, {"time_ns", "Time"},   {"calls", "Calls"},        {"avg_ns", "Avg"},
                    {"min_ns", "Min"},           {"max_ns", "Max"},     {"name", "Name", false}};
   std::uint64_t all_ns = 0;
-  for (const formats::SummaryRow& row : rows) all_ns += row.total_ns;
-  for (const formats::SummaryRow& row : rows) {
+  for (const reports::SummaryRow& row : rows) all_ns += row.total_ns;
+  for (const reports::SummaryRow& row : rows) {
     const double percent = all_ns == 0 ? 0.0 : 100.0 * static_cast<double>(row.total_ns) / static_cast<double>(all_ns);
     table.rows.push_back({percent_cell(percent), duration_cell(row.total_ns), count_cell(row.calls),
                           duration_cell(row.total_ns / row.calls), duration_cell(row.min_ns),
@@ -97,11 +97,11 @@ ReportTable summary_table(const std::vector<formats::SummaryRow>& rows) {
   return table;
 }
 
-ReportTable range_table(const std::vector<formats::RangeSummaryRow>& rows) {
+ReportTable range_table(const std::vector<reports::RangeSummaryRow>& rows) {
   ReportTable table{"nvtx_ranges", "NVTX ranges", {}, {}};
   table.columns = {{"instances", "Instances"}, {"time_ns", "Time"}, {"avg_ns", "Avg"},         {"min_ns", "Min"},
                    {"max_ns", "Max"},          {"gpu_time_ns", "GPU time"}, {"name", "Name", false}};
-  for (const formats::RangeSummaryRow& r : rows) {
+  for (const reports::RangeSummaryRow& r : rows) {
     const bool ended = r.instances > 0;
     const auto wall = [&](std::uint64_t ns) { return ended ? duration_cell(ns) : ReportCell{"-", ""}; };
     table.rows.push_back({count_cell(r.instances), wall(r.total_ns), wall(ended ? r.total_ns / r.instances : 0),
@@ -114,10 +114,10 @@ int print_summary(const StatsOptions& options, std::FILE* out) {
   const AddedFiles added = add_files(options.files);
   if (!warn_in_order(added.warnings)) return 1;
   std::string text;
-  if (options.format == formats::TableFormat::text) {
+  if (options.format == reports::TableFormat::text) {
     // nvprof's own layout, as the shim prints it at exit.
-    text = formats::format_summary(added.operations.rows(), "");
-    if (!added.ranges.empty()) text += formats::format_range_summary(added.ranges.rows(), "");
+    text = reports::format_summary(added.operations.rows(), "");
+    if (!added.ranges.empty()) text += reports::format_range_summary(added.ranges.rows(), "");
   } else {
     std::vector<ReportTable> tables{summary_table(added.operations.rows())};
     if (!added.ranges.empty()) tables.push_back(range_table(added.ranges.rows()));
@@ -147,13 +147,13 @@ struct RankInputs {
   }
 
   void reduce(std::size_t file, StatsInput& input) {
-    const std::vector<formats::SummaryRow> operation_rows = input.operations.rows();
-    const std::vector<formats::RangeSummaryRow> range_rows = input.ranges.rows();
+    const std::vector<reports::SummaryRow> operation_rows = input.operations.rows();
+    const std::vector<reports::RangeSummaryRow> range_rows = input.ranges.rows();
     const std::scoped_lock held(lock);
-    for (const formats::SummaryRow& row : operation_rows) {
+    for (const reports::SummaryRow& row : operation_rows) {
       operations[file][id(operation_ids, row.name)] = {row.calls, row.total_ns};
     }
-    for (const formats::RangeSummaryRow& row : range_rows) {
+    for (const reports::RangeSummaryRow& row : range_rows) {
       ranges[file][id(range_ids, row.name)] = {row.instances, row.gpu_ns};
     }
     recorded_ranks[file] = input.rank;
@@ -299,7 +299,7 @@ int print_ranks(const StatsOptions& options, std::FILE* out) {
   // makes the difference: each kernel on which it spent more than that kernel's median.
   ReportTable stragglers{"stragglers",
                          fmt::format("Stragglers (GPU time more than {}% above the median rank's {})",
-                                     options.straggler_percent, formats::format_summary_duration(median_ns)),
+                                     options.straggler_percent, reports::format_summary_duration(median_ns)),
                          {},
                          {}};
   stragglers.columns = {{"rank", "Rank", false},
@@ -337,20 +337,20 @@ int print_comparison(const StatsOptions& options, std::FILE* out) {
   const bool all_read = warn_in_order(base.warnings) & warn_in_order(next.warnings);
 
   struct Sides {
-    std::optional<formats::SummaryRow> base, next;
+    std::optional<reports::SummaryRow> base, next;
   };
   std::map<std::string, Sides> by_name;
   std::uint64_t base_all_ns = 0;
   std::uint64_t next_all_ns = 0;
-  for (formats::SummaryRow& row : base.operations.rows()) {
+  for (reports::SummaryRow& row : base.operations.rows()) {
     base_all_ns += row.total_ns;
     by_name[row.name].base = std::move(row);
   }
-  for (formats::SummaryRow& row : next.operations.rows()) {
+  for (reports::SummaryRow& row : next.operations.rows()) {
     next_all_ns += row.total_ns;
     by_name[row.name].next = std::move(row);
   }
-  const auto share = [](const std::optional<formats::SummaryRow>& row, std::uint64_t all_ns) {
+  const auto share = [](const std::optional<reports::SummaryRow>& row, std::uint64_t all_ns) {
     return row && all_ns > 0 ? 100.0 * static_cast<double>(row->total_ns) / static_cast<double>(all_ns) : 0.0;
   };
   const auto change = [](double before, double after) -> std::optional<double> {
@@ -370,7 +370,7 @@ int print_comparison(const StatsOptions& options, std::FILE* out) {
   for (auto& [name, sides] : by_name) {
     Line line{name, sides, std::max(share(sides.base, base_all_ns), share(sides.next, next_all_ns)), {}, {}, {}};
     if (sides.base && sides.next) {
-      const auto average = [](const formats::SummaryRow& r) {
+      const auto average = [](const reports::SummaryRow& r) {
         return static_cast<double>(r.total_ns) / static_cast<double>(r.calls);
       };
       line.total_change = change(static_cast<double>(sides.base->total_ns), static_cast<double>(sides.next->total_ns));
@@ -398,13 +398,13 @@ int print_comparison(const StatsOptions& options, std::FILE* out) {
                    {"base_avg_ns", "Avg"},         {"new_avg_ns", "New avg"},     {"avg_change_percent", "Avg change"},
                    {"verdict", "Verdict", false},  {"name", "Name", false}};
   for (const Line& line : lines) {
-    const auto calls = [](const std::optional<formats::SummaryRow>& r) {
+    const auto calls = [](const std::optional<reports::SummaryRow>& r) {
       return r ? count_cell(r->calls) : ReportCell{"-", ""};
     };
-    const auto total = [](const std::optional<formats::SummaryRow>& r) {
+    const auto total = [](const std::optional<reports::SummaryRow>& r) {
       return r ? duration_cell(r->total_ns) : ReportCell{"-", ""};
     };
-    const auto average = [](const std::optional<formats::SummaryRow>& r) {
+    const auto average = [](const std::optional<reports::SummaryRow>& r) {
       return r ? duration_cell(r->total_ns / r->calls) : ReportCell{"-", ""};
     };
     table.rows.push_back({percent_cell(line.share), calls(line.sides.base), calls(line.sides.next),

@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "formats/report_table.hpp"
+#include "reports/report_table.hpp"
 
 namespace computeprof::tools {
 
 struct StatsOptions {
   enum class Mode { summary, ranks, compare };
   Mode mode = Mode::summary;
-  formats::TableFormat format = formats::TableFormat::text;
+  reports::TableFormat format = reports::TableFormat::text;
   double straggler_percent = 10;    // --straggler
   double max_regress_percent = 10;  // --max-regress
   std::vector<std::string> files;      // compare: BASE

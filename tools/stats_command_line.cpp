@@ -61,11 +61,11 @@ std::variant<StatsOptions, UsageError> parse_stats_command_line(std::span<const 
       options.mode = mode;
     } else if (arg == "--format") {
       if (*value == "text") {
-        options.format = formats::TableFormat::text;
+        options.format = reports::TableFormat::text;
       } else if (*value == "csv") {
-        options.format = formats::TableFormat::csv;
+        options.format = reports::TableFormat::csv;
       } else if (*value == "json") {
-        options.format = formats::TableFormat::json;
+        options.format = reports::TableFormat::json;
       } else {
         return usage_error(fmt::format("stats: --format is text, csv or json, not '{}'", *value));
       }

@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "config/report.hpp"
-#include "formats/log_summary_reader.hpp"
+#include "logfmt/log_summary_reader.hpp"
 #include "tools/json_trace_stats.hpp"
 #include "tools/text_file.hpp"
 
@@ -55,7 +55,7 @@ constexpr OperationQuery kOperationQueries[] = {
 };
 
 // Adds every row of `query`. Returns why it could not, empty when it did.
-std::string add_operations(sqlite3* db, const OperationQuery& query, formats::GpuSummary& summary) {
+std::string add_operations(sqlite3* db, const OperationQuery& query, reports::GpuSummary& summary) {
   sqlite3_stmt* prepared = nullptr;
   const int prepare_status = sqlite3_prepare_v2(db, query.sql, -1, &prepared, nullptr);
   const StatementHandle statement(prepared);
@@ -77,7 +77,7 @@ std::string add_operations(sqlite3* db, const OperationQuery& query, formats::Gp
 // NVTX ranges (NVTX_EVENTS' push/pop and start/end rows, named `name@domain` outside the
 // default domain) and the GPU time of the operations issued inside them
 // (COMPUTEPROF_NVTX_RANGES); a database without these tables has no ranges.
-std::string add_ranges(sqlite3* db, formats::RangeSummary& ranges) {
+std::string add_ranges(sqlite3* db, reports::RangeSummary& ranges) {
   constexpr const char* kRanges =
       "SELECT CASE WHEN e.domainId IS NULL THEN e.text ELSE e.text || '@' || COALESCE(d.text, '') END, "
       "e.end - e.start FROM NVTX_EVENTS AS e LEFT JOIN NVTX_EVENTS AS d ON d.eventType = 75 AND "
@@ -110,7 +110,7 @@ std::string add_ranges(sqlite3* db, formats::RangeSummary& ranges) {
 }
 
 // Returns why the database could not be read, empty when it was.
-std::string add_database(const std::string& path, formats::GpuSummary& summary, formats::RangeSummary& ranges) {
+std::string add_database(const std::string& path, reports::GpuSummary& summary, reports::RangeSummary& ranges) {
   sqlite3* opened = nullptr;
   // Another person's file: read-only (a URI, so that no name in it is taken for an
   // option), no memory map, SQLite's defensive mode, and no SQL function or view of
@@ -174,8 +174,8 @@ std::optional<std::string> read_log_or_database_start(const std::string& path) {
 }  // namespace
 
 std::string read_stats_input(const std::string& path, StatsInput& input) {
-  formats::GpuSummary& summary = input.operations;
-  formats::RangeSummary& ranges = input.ranges;
+  reports::GpuSummary& summary = input.operations;
+  reports::RangeSummary& ranges = input.ranges;
   const std::string shown_path = config::escape_for_warning(path);
   const std::optional<std::string> text = read_log_or_database_start(path);
   if (!text) return fmt::format("cannot read '{}': {}", shown_path, std::strerror(errno));
@@ -186,7 +186,7 @@ std::string read_stats_input(const std::string& path, StatsInput& input) {
     return error.empty() ? error : fmt::format("{}: {}", shown_path, config::escape_for_warning(error));
   }
   if (is_json_trace_start(*text)) return add_json_trace(path, shown_path, input);
-  const std::optional<formats::LogReadError> error = formats::add_log_to_summary(*text, summary);
+  const std::optional<logfmt::LogReadError> error = logfmt::add_log_to_summary(*text, summary);
   return error ? fmt::format("{}:{}: {}", shown_path, error->line, error->what) : std::string();
 }
 

@@ -7,21 +7,21 @@
 // Readers, chosen by a file's first bytes: a database (SQLite's magic) by the database
 // reader below, a JSON trace ('{' or gzip's magic) by add_json_trace
 // (tools/json_trace_stats.hpp), anything else as a key-value or CSV log by
-// formats::add_log_to_summary. Each fills `operations` (method, gputime in ns) and
+// logfmt::add_log_to_summary. Each fills `operations` (method, gputime in ns) and
 // `ranges`, sets `rank` where the file records one (a JSON trace's
 // distributedInfo.rank), and returns its error text.
 #include <cstdint>
 #include <optional>
 #include <string>
 
-#include "formats/range_summary.hpp"
-#include "formats/summary_table.hpp"
+#include "reports/range_summary.hpp"
+#include "reports/summary_table.hpp"
 
 namespace computeprof::tools {
 
 struct StatsInput {
-  formats::GpuSummary operations;
-  formats::RangeSummary ranges;
+  reports::GpuSummary operations;
+  reports::RangeSummary ranges;
   std::optional<std::uint64_t> rank;  // as the file records it; nullopt where it does not
 };
 

@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "formats/record_writer.hpp"
+#include "logfmt/record_writer.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/process/profiling_state.hpp"
 
@@ -72,7 +72,7 @@ KernelInfo* build_info(const void* handle) {
   } else {
     info->name = fmt::format("unknown_kernel_{:x}", reinterpret_cast<std::uintptr_t>(handle));
   }
-  info->plain_name = formats::is_plain_name(info->name);
+  info->plain_name = logfmt::is_plain_name(info->name);
   info->selection.verdict = kernel_name_verdict(info->name);
   if (!d) return info;
   int regs = 0, smem = 0;

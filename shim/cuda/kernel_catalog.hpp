@@ -18,7 +18,7 @@ namespace computeprof::shim {
 
 struct KernelInfo {
   std::string name;  // never freed: records point into it
-  bool plain_name = false;  // formats::is_plain_name(name), for the records' writer
+  bool plain_name = false;  // logfmt::is_plain_name(name), for the records' writer
   std::uint32_t registers = 0;
   std::uint32_t static_smem = 0;
   bool library_kernel = false;  // the handle is a CUkernel

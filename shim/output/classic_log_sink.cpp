@@ -1,6 +1,6 @@
 #include "shim/output/classic_log_sink.hpp"
 
-#include "formats/header.hpp"
+#include "logfmt/header.hpp"
 #include "shim/output/log_paths.hpp"
 
 namespace computeprof::shim {
@@ -8,13 +8,13 @@ namespace computeprof::shim {
 ClassicLogSink::ClassicLogSink(const ProfiledContext& context, config::LogFormat format)
     : context_(context),
       settings_(context.profile->settings),
-      lines_(formats::select_columns(settings_.config, context.api), format) {}
+      lines_(logfmt::select_columns(settings_.config, context.api), format) {}
 
 void ClassicLogSink::begin() {
   const std::string path = claim_output_path(settings_.log_template, context_.device, context_.number);
   if (!open_output_file(file_, path)) return;
 
-  formats::HeaderInfo info;
+  logfmt::HeaderInfo info;
   info.device = context_.device;
   info.device_name = context_.device_name;
   info.context = context_.number;
@@ -22,7 +22,7 @@ void ClassicLogSink::begin() {
   info.timestamp_factor = context_.origin.wall_ns;
   info.counters_dropped = settings_.config.counters_dropped;
   std::string header;
-  formats::write_header(header, info, lines_.layout());
+  logfmt::write_header(header, info, lines_.layout());
   file_.append(header);
 }
 

@@ -4,9 +4,9 @@
 #include <string>
 
 #include "config/environment.hpp"
-#include "formats/columns.hpp"
-#include "formats/log_file.hpp"
-#include "formats/record_writer.hpp"
+#include "logfmt/columns.hpp"
+#include "logfmt/log_file.hpp"
+#include "logfmt/record_writer.hpp"
 #include "shim/output/record_sink.hpp"
 
 namespace computeprof::shim {
@@ -25,8 +25,8 @@ class ClassicLogSink : public RecordSink {
  private:
   const ProfiledContext& context_;
   const config::Settings& settings_;
-  formats::LineWriter lines_;
-  formats::LogFile file_;
+  logfmt::LineWriter lines_;
+  logfmt::LogFile file_;
 };
 
 class KeyValueLogSink final : public ClassicLogSink {

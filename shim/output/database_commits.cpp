@@ -11,7 +11,7 @@
 namespace computeprof::shim {
 
 DatabaseOpen open_export_database(std::string_view format, const std::string& path, const SqliteLibrary*& sql,
-                                  sqlite3*& db, formats::LogFile& file) {
+                                  sqlite3*& db, logfmt::LogFile& file) {
   std::string error;
   sql = sqlite_library(error);
   if (!sql) {

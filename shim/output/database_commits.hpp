@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "formats/log_file.hpp"
+#include "logfmt/log_file.hpp"
 #include "shim/output/export_batch.hpp"
 #include "shim/output/sqlite_library.hpp"
 
@@ -29,7 +29,7 @@ enum class DatabaseOpen : unsigned char {
 // (it would be rolled back into the new one). SQLite takes the empty file as a new
 // database.
 DatabaseOpen open_export_database(std::string_view format, const std::string& path, const SqliteLibrary*& sql,
-                                  sqlite3*& db, formats::LogFile& file);
+                                  sqlite3*& db, logfmt::LogFile& file);
 
 class DatabaseCommits {
  public:

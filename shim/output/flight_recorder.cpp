@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "config/report.hpp"
-#include "formats/export_path.hpp"
+#include "logfmt/export_path.hpp"
 #include "shim/process/secure_execution.hpp"
 
 namespace computeprof::shim {
@@ -153,7 +153,7 @@ void FlightRecorder::write_window(const std::string& log_template, std::uint64_t
 }
 
 FlightRecorder::DumpFiles FlightRecorder::make_dump_files(unsigned number, std::string& log_template) {
-  log_template = formats::export_path_template(log_template_, fmt::format(".{}.log", number));
+  log_template = logfmt::export_path_template(log_template_, fmt::format(".{}.log", number));
   std::vector<std::string> made;
   for (const std::string& path : export_paths_(log_template)) {
     // A dump makes its files: it never writes over one it did not create, nor through

@@ -7,7 +7,7 @@
 
 #include "config/distributed_rank.hpp"
 #include "config/report.hpp"
-#include "formats/range_trace_events.hpp"
+#include "traces/range_trace_events.hpp"
 #include "records/range_table.hpp"
 #include "shim/output/export_batch.hpp"
 #include "shim/output/log_paths.hpp"
@@ -51,7 +51,7 @@ void JsonTraceSink::begin() {
   buffer_.reserve(kExportBatchBytes + kExportBatchBytes / 2);
   pid_ = static_cast<std::uint64_t>(getpid());
   std::string& out = next_event();
-  formats::append_process_name(out, pid_, program_invocation_short_name, "CPU");
+  traces::append_process_name(out, pid_, program_invocation_short_name, "CPU");
 }
 
 std::string& JsonTraceSink::next_event(std::uint64_t count) {
@@ -67,25 +67,25 @@ std::string& JsonTraceSink::next_event(std::uint64_t count) {
   return buffer_;
 }
 
-void JsonTraceSink::name_tracks(const ProfiledContext& context, formats::TraceTrack host, formats::TraceTrack gpu) {
+void JsonTraceSink::name_tracks(const ProfiledContext& context, traces::TraceTrack host, traces::TraceTrack gpu) {
   if (named_threads_.emplace(host.pid, host.tid).second) {
-    formats::append_thread_name(next_event(), host, fmt::format("thread {}", host.tid));
+    traces::append_thread_name(next_event(), host, fmt::format("thread {}", host.tid));
   }
   if (named_processes_.insert(gpu.pid).second) {
     const bool opencl = context.api == config::Api::opencl;
-    formats::append_process_name(next_event(), gpu.pid,
+    traces::append_process_name(next_event(), gpu.pid,
                                 fmt::format("{} {}", opencl ? "OpenCL device" : "GPU", context.device),
                                 context.device_name);
     std::string device;
     fmt::format_to(std::back_inserter(device), "{{\"id\":{},\"api\":\"{}\",\"name\":", context.device,
                    opencl ? "opencl" : "cuda");
-    formats::append_json_string(device, context.device_name);
+    traces::append_json_string(device, context.device_name);
     device.push_back('}');
     devices_.push_back(std::move(device));
     make_tail();
   }
   if (named_threads_.emplace(gpu.pid, gpu.tid).second) {
-    formats::append_thread_name(next_event(), gpu, fmt::format("stream {}", gpu.tid));
+    traces::append_thread_name(next_event(), gpu, fmt::format("stream {}", gpu.tid));
   }
 }
 
@@ -96,29 +96,29 @@ void JsonTraceSink::settle_base() {
   base_monotonic_ns_ = clocks.monotonic_ns;
 }
 
-const formats::GpuEventNames& JsonTraceSink::event_names(const records::Record& r) {
+const traces::GpuEventNames& JsonTraceSink::event_names(const records::Record& r) {
   if (r.kind == records::RecordKind::kernel) {
     // Runs of one kernel are the common case: compared, not hashed and looked up.
     if (last_kernel_ && last_kernel_->first == r.method) return last_kernel_->second;
     auto it = kernel_names_.find(r.method);
     if (it == kernel_names_.end()) {
-      formats::GpuEventNames names;
-      formats::make_gpu_event_names(names, r);
+      traces::GpuEventNames names;
+      traces::make_gpu_event_names(names, r);
       it = kernel_names_.emplace(std::string(r.method), std::move(names)).first;
     }
     last_kernel_ = &*it;
     return it->second;
   }
-  formats::make_gpu_event_names(scratch_names_, r);
+  traces::make_gpu_event_names(scratch_names_, r);
   return scratch_names_;
 }
 
 const JsonTraceSink::ApiText& JsonTraceSink::api_text(const records::Record& r) {
-  const std::string_view api = formats::host_event_name(r);
+  const std::string_view api = traces::host_event_name(r);
   if (api != api_.api || api_.quoted.empty()) {
     api_.api.assign(api);
     api_.quoted.clear();
-    formats::append_json_string(api_.quoted, api);
+    traces::append_json_string(api_.quoted, api);
     api_.graph_launch = api.find("GraphLaunch") != std::string_view::npos;
   }
   return api_;
@@ -131,12 +131,12 @@ void JsonTraceSink::write_memory(const records::MemoryEvent& event, const record
   const auto use = ledger.devices().find(event.device);
   if (use == ledger.devices().end()) return;
   // Every kind the device has had, so that each series steps back to 0.
-  std::vector<formats::CounterSeries> series{{"device total", use->second.current}};
+  std::vector<traces::CounterSeries> series{{"device total", use->second.current}};
   for (std::size_t k = 0; k < records::kMemoryKindCount; ++k) {
     if (use->second.peak_by_kind[k] == 0) continue;
     series.push_back({records::memory_kind_name(static_cast<records::MemoryKind>(k)), use->second.by_kind[k]});
   }
-  formats::append_counter_event(next_event(), event.device, "GPU memory (bytes)", since(event.wall_ns, base_ns_), series);
+  traces::append_counter_event(next_event(), event.device, "GPU memory (bytes)", since(event.wall_ns, base_ns_), series);
 }
 
 bool JsonTraceSink::reached_limit() const {
@@ -155,8 +155,8 @@ bool JsonTraceSink::past_limit() {
 void JsonTraceSink::write(const ProfiledContext& context, const records::Record& r) {
   if (!file_.is_open() || ended_ || past_limit()) return;
   settle_base();
-  const formats::TraceTrack host{pid_, r.thread_id};
-  const formats::TraceTrack gpu{device_pid(context), r.stream_id};
+  const traces::TraceTrack host{pid_, r.thread_id};
+  const traces::TraceTrack gpu{device_pid(context), r.stream_id};
   if (host.pid != last_host_.pid || host.tid != last_host_.tid || gpu.pid != last_gpu_.pid ||
       gpu.tid != last_gpu_.tid) {
     name_tracks(context, host, gpu);
@@ -176,7 +176,7 @@ void JsonTraceSink::write(const ProfiledContext& context, const records::Record&
     for (const StackFrame& frame : symbolized_stack(r.stack_id)) stack.push_back(describe_frame(frame));
   }
   last_host_correlation_ = r.correlation_id;
-  const formats::LaunchPlacement at{host,
+  const traces::LaunchPlacement at{host,
                                     host_ns,
                                     context.api == config::Api::opencl,
                                     first_of_call,
@@ -191,15 +191,15 @@ void JsonTraceSink::write_range(const records::RangeEvent& event) {
   if (!file_.is_open() || ended_ || reached_limit()) return;
   settle_base();
   if (event.kind == records::RangeEventKind::thread_name) {
-    const formats::TraceTrack host{pid_, event.thread_id};
+    const traces::TraceTrack host{pid_, event.thread_id};
     named_threads_.emplace(host.pid, host.tid);
-    formats::append_thread_name(next_event(), host, records::range_table().name(event.name));
+    traces::append_thread_name(next_event(), host, records::range_table().name(event.name));
     return;
   }
   using Kind = records::RangeEventKind;
   // Categories and domains are not drawn.
   if (event.kind != Kind::push_pop && event.kind != Kind::start_end && event.kind != Kind::mark) return;
-  formats::append_range_event(next_event(), event, pid_, base_ns_);
+  traces::append_range_event(next_event(), event, pid_, base_ns_);
 }
 
 void JsonTraceSink::make_tail() {
@@ -209,7 +209,7 @@ void JsonTraceSink::make_tail() {
     text += devices_[i];
   }
   text += "],\"traceName\":";
-  formats::append_json_string(text, file_.path());
+  traces::append_json_string(text, file_.path());
   text += "}\n";
   tail_.clear();
   if (!gzip_) {
@@ -239,7 +239,7 @@ void JsonTraceSink::write_through() {
     char host[256] = {};
     if (gethostname(host, sizeof host - 1) == 0) {
       header += "\"hostName\":";
-      formats::append_json_string(header, host);
+      traces::append_json_string(header, host);
       header.push_back(',');
     }
     header += "\"traceEvents\":[\n";

@@ -13,8 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "formats/log_file.hpp"
-#include "formats/trace_events.hpp"
+#include "logfmt/log_file.hpp"
+#include "traces/trace_events.hpp"
 #include "shim/output/gzip_members.hpp"
 #include "shim/output/record_sink.hpp"
 
@@ -35,7 +35,7 @@ class JsonTraceSink final : public RecordSink {
   void write(const ProfiledContext& context, const records::Record& record) override;
   // A counter event of the device's bytes in use after the event, by kind.
   void write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) override;
-  // NVTX ranges and marks on their threads' tracks (formats/range_trace_events.hpp); a
+  // NVTX ranges and marks on their threads' tracks (traces/range_trace_events.hpp); a
   // thread NVTX named has that name.
   void write_range(const records::RangeEvent& event) override;
   // Writes through when a batch is large or old enough (export_batch.hpp).
@@ -47,9 +47,9 @@ class JsonTraceSink final : public RecordSink {
  private:
   // Starts the next `count` events in the buffer (the separator after the previous one).
   std::string& next_event(std::uint64_t count = 1);
-  void name_tracks(const ProfiledContext& context, formats::TraceTrack host, formats::TraceTrack gpu);
+  void name_tracks(const ProfiledContext& context, traces::TraceTrack host, traces::TraceTrack gpu);
   // The names of the record's GPU event: kernels' from the names seen before.
-  const formats::GpuEventNames& event_names(const records::Record& record);
+  const traces::GpuEventNames& event_names(const records::Record& record);
   // The record's entry point and what the events take from it: the last one's, made
   // again when it changes.
   struct ApiText {
@@ -71,7 +71,7 @@ class JsonTraceSink final : public RecordSink {
   const config::Settings& settings_;
   const bool gzip_;
   std::vector<std::size_t> counters_;  // the configured legacy counters
-  formats::LogFile file_;
+  logfmt::LogFile file_;
   std::string buffer_;      // events not yet written
   std::string compressed_;  // gzip members of them
   std::string tail_;        // the closing part, made again when devices are added
@@ -85,15 +85,15 @@ class JsonTraceSink final : public RecordSink {
   std::uint64_t flows_ = 0;
   std::uint64_t last_host_correlation_ = 0;
   // The tracks of the last record, named already: most records share them.
-  formats::TraceTrack last_host_{~0ull, ~0ull};
-  formats::TraceTrack last_gpu_{~0ull, ~0ull};
+  traces::TraceTrack last_host_{~0ull, ~0ull};
+  traces::TraceTrack last_gpu_{~0ull, ~0ull};
   std::set<std::uint64_t> named_processes_;
   std::set<std::pair<std::uint64_t, std::uint64_t>> named_threads_;
-  std::unordered_map<std::string, formats::GpuEventNames, StringHash, std::equal_to<>> kernel_names_;
+  std::unordered_map<std::string, traces::GpuEventNames, StringHash, std::equal_to<>> kernel_names_;
   // The last kernel's entry (an unordered_map's entries stay where they are).
-  const std::pair<const std::string, formats::GpuEventNames>* last_kernel_ = nullptr;
-  formats::GpuEventNames scratch_names_;
-  formats::LaunchEventWriter launch_events_;
+  const std::pair<const std::string, traces::GpuEventNames>* last_kernel_ = nullptr;
+  traces::GpuEventNames scratch_names_;
+  traces::LaunchEventWriter launch_events_;
   ApiText api_;
   std::vector<std::string> devices_;  // deviceProperties entries
   std::uint64_t viewer_event_limit_;

@@ -11,26 +11,26 @@
 #include <fmt/format.h>
 
 #include "config/report.hpp"
-#include "formats/export_path.hpp"
+#include "logfmt/export_path.hpp"
 #include "shim/process/context_registry.hpp"
 #include "shim/process/profiling_state.hpp"
 
 namespace computeprof::shim {
 
-formats::LogPathRegistry& log_paths() {
+logfmt::LogPathRegistry& log_paths() {
   // Leaked on purpose: used from exit handlers, after static destructors could have run.
-  static auto* paths = new formats::LogPathRegistry;
+  static auto* paths = new logfmt::LogPathRegistry;
   return *paths;
 }
 
 std::string output_path(std::string_view path_template, int device) {
   char host[HOST_NAME_MAX + 1] = {};
   gethostname(host, sizeof host - 1);
-  formats::PathTemplateValues values;
+  logfmt::PathTemplateValues values;
   values.device = device;
   values.pid = static_cast<long>(getpid());
   values.hostname = host;
-  return formats::expand_log_path(path_template, values);
+  return logfmt::expand_log_path(path_template, values);
 }
 
 std::string claim_output_path(std::string_view path_template, int device, int claimant) {
@@ -38,17 +38,17 @@ std::string claim_output_path(std::string_view path_template, int device, int cl
 }
 
 std::string claim_export_path(std::string_view log_template, std::string_view extension) {
-  return claim_output_path(formats::export_path_template(log_template, extension), 0, 0);
+  return claim_output_path(logfmt::export_path_template(log_template, extension), 0, 0);
 }
 
-bool open_output_file(formats::LogFile& file, const std::string& path) {
-  formats::OpenResult result = file.open(path);
-  if (result.status == formats::OpenStatus::held) {
-    const std::string own = formats::insert_process_suffix(path, static_cast<long>(getpid()));
+bool open_output_file(logfmt::LogFile& file, const std::string& path) {
+  logfmt::OpenResult result = file.open(path);
+  if (result.status == logfmt::OpenStatus::held) {
+    const std::string own = logfmt::insert_process_suffix(path, static_cast<long>(getpid()));
     config::warn(fmt::format("'{}' is being written by another process; this one writes '{}'",
                              config::escape_for_warning(path), config::escape_for_warning(own)));
     result = file.open(own);
-    if (result.status == formats::OpenStatus::held) {
+    if (result.status == logfmt::OpenStatus::held) {
       config::warn(fmt::format("'{}' is being written by another process too; nothing is written there",
                                config::escape_for_warning(own)));
     }

@@ -4,14 +4,14 @@
 // COMPUTEPROF_LOG_INDEX names (the computeprof command reads it to say where they are).
 #include <string>
 
-#include "formats/log_file.hpp"
-#include "formats/log_path.hpp"
+#include "logfmt/log_file.hpp"
+#include "logfmt/log_path.hpp"
 
 namespace computeprof::shim {
 
 // The process's one registry of claimed paths. Writer thread only (and flushes, under
 // the record pipeline's drain lock); forgotten in a forked child.
-formats::LogPathRegistry& log_paths();
+logfmt::LogPathRegistry& log_paths();
 
 // Appends `path` (made absolute) to COMPUTEPROF_LOG_INDEX's file, when it is set.
 void note_log_path(const std::string& path);
@@ -44,6 +44,6 @@ ExportClocks export_base_clocks();
 // Opens `path` for `file`; where another live process writes that file (it holds its
 // lock), opens the path with `_<pid>` before the extension instead, and says so once.
 // Notes the path opened in COMPUTEPROF_LOG_INDEX. False when no file could be opened.
-bool open_output_file(formats::LogFile& file, const std::string& path);
+bool open_output_file(logfmt::LogFile& file, const std::string& path);
 
 }  // namespace computeprof::shim

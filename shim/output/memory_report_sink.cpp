@@ -3,8 +3,8 @@
 #include <unistd.h>
 
 #include "config/report.hpp"
-#include "formats/memory_report.hpp"
-#include "formats/memory_svg.hpp"
+#include "reports/memory_report.hpp"
+#include "reports/memory_svg.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/process/call_stacks.hpp"
 
@@ -29,8 +29,8 @@ void MemoryReportSink::write_files() {
     const auto& frames = symbolized_stack(stack);
     return frames.empty() ? std::string("??") : describe_frame(frames.front());
   };
-  if (report_.is_open()) report_.rewrite(formats::memory_report(*ledger_, call_site));
-  if (picture_.is_open()) picture_.rewrite(formats::memory_svg(*ledger_));
+  if (report_.is_open()) report_.rewrite(reports::memory_report(*ledger_, call_site));
+  if (picture_.is_open()) picture_.rewrite(reports::memory_svg(*ledger_));
 }
 
 void MemoryReportSink::checkpoint() { write_files(); }
@@ -41,7 +41,7 @@ void MemoryReportSink::end() {
   write_files();
   if (!ledger_ || !report_.is_open()) return;
   const std::string summary =
-      formats::memory_report_summary(*ledger_, config::escape_for_warning(report_.path()));
+      reports::memory_report_summary(*ledger_, config::escape_for_warning(report_.path()));
   // One write: the lines stay whole beside the program's own output.
   std::string_view rest = summary;
   while (!rest.empty()) {

@@ -3,7 +3,7 @@
 // report `<log stem>.memory` and the picture `<log stem>_memory.svg`, written again at
 // each flush point the program makes and at its end, and a short summary on stderr
 // when the process ends.
-#include "formats/log_file.hpp"
+#include "logfmt/log_file.hpp"
 #include "shim/output/record_sink.hpp"
 
 namespace computeprof::shim {
@@ -25,8 +25,8 @@ class MemoryReportSink final : public RecordSink {
 
   const config::Settings& settings_;
   const records::MemoryLedger* ledger_ = nullptr;  // RecordOutputs', set by the first event
-  formats::LogFile report_;
-  formats::LogFile picture_;
+  logfmt::LogFile report_;
+  logfmt::LogFile picture_;
   bool opened_ = false;
   bool changed_ = false;
   bool ended_ = false;

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "config/report.hpp"
-#include "formats/nvprof_api_ids.hpp"
+#include "reports/nvprof_api_ids.hpp"
 #include "records/copy_kind.hpp"
 #include "records/range_table.hpp"
 #include "shim/output/log_paths.hpp"
@@ -219,7 +219,7 @@ bool NvprofDatabaseSink::insert_call(std::string_view api, std::int64_t start, s
                                      std::int64_t correlation) {
   if (api != last_api_ || last_api_.empty()) {
     last_api_.assign(api);
-    last_api_ids_ = formats::nvprof_api_ids(api);
+    last_api_ids_ = reports::nvprof_api_ids(api);
   }
   const auto& ids = last_api_ids_;
   const bool by_runtime = ids && ids->runtime_cbid != 0 && cuda_runtime_present();

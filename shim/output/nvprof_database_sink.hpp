@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 
-#include "formats/log_file.hpp"
-#include "formats/nvprof_api_ids.hpp"
+#include "logfmt/log_file.hpp"
+#include "reports/nvprof_api_ids.hpp"
 #include "shim/output/database_commits.hpp"
 #include "shim/output/grouped_rows.hpp"
 #include "shim/output/record_sink.hpp"
@@ -75,7 +75,7 @@ class NvprofDatabaseSink final : public RecordSink {
   const SqliteLibrary* sql_ = nullptr;
   sqlite3* db_ = nullptr;
   // Held open for the life of the database: the path stays claimed by this process.
-  formats::LogFile file_;
+  logfmt::LogFile file_;
   sqlite3_stmt* string_statement_ = nullptr;
   // Every table's rows but StringTable's (whose values are text).
   GroupedRows rows_[kStatements];
@@ -92,7 +92,7 @@ class NvprofDatabaseSink final : public RecordSink {
   // The last call's name and its ids: runs of one call are the common case, compared
   // rather than looked up.
   std::string last_api_;
-  std::optional<formats::NvprofApiIds> last_api_ids_;
+  std::optional<reports::NvprofApiIds> last_api_ids_;
   std::set<int> devices_;
   std::set<int> contexts_;
 };

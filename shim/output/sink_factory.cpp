@@ -1,6 +1,6 @@
 #include "shim/output/sink_factory.hpp"
 
-#include "formats/export_path.hpp"
+#include "logfmt/export_path.hpp"
 
 #include "shim/output/classic_log_sink.hpp"
 #include "shim/output/export_thread.hpp"
@@ -70,7 +70,7 @@ std::unique_ptr<RecordSink> make_flight_recorder(const config::Settings& setting
   auto export_paths = [dump_settings](const std::string& log_template) {
     std::vector<std::string> paths;
     for (std::string_view extension : export_extensions(dump_settings->config)) {
-      paths.push_back(output_path(formats::export_path_template(log_template, extension), 0));
+      paths.push_back(output_path(logfmt::export_path_template(log_template, extension), 0));
     }
     return paths;
   };

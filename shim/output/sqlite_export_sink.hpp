@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "formats/log_file.hpp"
+#include "logfmt/log_file.hpp"
 #include "shim/output/database_commits.hpp"
 #include "shim/output/grouped_rows.hpp"
 #include "shim/output/record_sink.hpp"
@@ -80,7 +80,7 @@ class SqliteExportSink final : public RecordSink {
   const SqliteLibrary* sql_ = nullptr;
   sqlite3* db_ = nullptr;
   // Held open for the life of the database: the path stays claimed by this process.
-  formats::LogFile file_;
+  logfmt::LogFile file_;
   // The statements of rows with text or real values (strings, GPUs, NVTX events); the
   // other tables' rows are grouped.
   sqlite3_stmt* statements_[kStatements] = {};

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <set>
 
-#include "formats/log_file.hpp"
+#include "logfmt/log_file.hpp"
 #include "shim/output/record_sink.hpp"
 
 namespace computeprof::shim {
@@ -27,8 +27,8 @@ class StackFileSink final : public RecordSink {
   void write_modules();
 
   const config::Settings& settings_;
-  formats::LogFile file_;
-  formats::LogFile modules_;
+  logfmt::LogFile file_;
+  logfmt::LogFile modules_;
   std::size_t modules_written_ = 0;
   std::set<std::uint32_t> written_;
 };

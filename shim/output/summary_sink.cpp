@@ -38,8 +38,8 @@ void SummarySink::end() {
   if (printed_) return;
   printed_ = true;
   const std::string prefix = fmt::format("=={}== ", getpid());
-  std::string text = formats::format_summary(summary_.rows(), prefix);
-  if (!ranges_.empty()) text += formats::format_range_summary(ranges_.rows(), prefix);
+  std::string text = reports::format_summary(summary_.rows(), prefix);
+  if (!ranges_.empty()) text += reports::format_range_summary(ranges_.rows(), prefix);
   // One write: the table stays whole beside the program's own output.
   std::string_view rest = text;
   while (!rest.empty()) {

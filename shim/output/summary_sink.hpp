@@ -5,8 +5,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "formats/range_summary.hpp"
-#include "formats/summary_table.hpp"
+#include "reports/range_summary.hpp"
+#include "reports/summary_table.hpp"
 #include "shim/output/record_sink.hpp"
 
 namespace computeprof::shim {
@@ -28,8 +28,8 @@ class SummarySink final : public RecordSink {
   // The names of a path's ranges, outermost first (worked out once per path).
   const std::vector<std::string>& range_names(std::uint32_t path);
 
-  formats::GpuSummary summary_;
-  formats::RangeSummary ranges_;
+  reports::GpuSummary summary_;
+  reports::RangeSummary ranges_;
   std::unordered_map<std::uint32_t, std::vector<std::string>> path_names_;
   bool printed_ = false;
 };

@@ -4,17 +4,17 @@
 
 #include "catch.hpp"
 
-#include "formats/nvprof_api_ids.hpp"
+#include "reports/nvprof_api_ids.hpp"
 
 #define CUPTI_RUNTIME_TRACE_CBID_none 0
 #define NVPROF_API(entry, driver, runtime, runtime_id)                                 \
   static_assert(CUPTI_DRIVER_TRACE_CBID_##entry == driver, #entry "'s driver id");    \
   static_assert(CUPTI_RUNTIME_TRACE_CBID_##runtime == runtime_id, #entry "'s runtime id");
-#include "formats/nvprof_api_ids.def"
+#include "reports/nvprof_api_ids.def"
 #undef NVPROF_API
 
-using computeprof::formats::nvprof_api_ids;
-using computeprof::formats::nvprof_function_name;
+using computeprof::reports::nvprof_api_ids;
+using computeprof::reports::nvprof_function_name;
 
 TEST_CASE("nvprof ids: a driver entry point's ids and its runtime function", "[nvprof]") {
   const auto launch = nvprof_api_ids("cuLaunchKernel");
@@ -37,7 +37,7 @@ TEST_CASE("nvprof ids: a driver entry point's ids and its runtime function", "[n
 }
 
 TEST_CASE("nvprof ids: a row's callback id names its function as nvprof printed it", "[nvprof]") {
-  using computeprof::formats::nvprof_call_name;
+  using computeprof::reports::nvprof_call_name;
   CHECK(nvprof_call_name(true, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020) == "cudaMemcpy");
   CHECK(nvprof_call_name(true, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000) == "cudaLaunchKernel");
   CHECK(nvprof_call_name(false, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2) == "cuMemcpyHtoD");

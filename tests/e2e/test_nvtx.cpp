@@ -11,7 +11,7 @@
 #include "catch.hpp"
 
 #include "database_query.hpp"
-#include "formats/summary_table.hpp"
+#include "reports/summary_table.hpp"
 #include "e2e_support.hpp"
 
 using namespace e2e;
@@ -249,10 +249,10 @@ TEST_CASE("nvtx: the trace's user_annotation events, the database's NVTX_EVENTS,
   for (std::size_t i = 1; i <= 4; ++i) step_gpu += micros_to_ns(records[i].at("gputime"));
   for (std::size_t i = 2; i <= 3; ++i) forward_gpu += micros_to_ns(records[i].at("gputime"));
   const std::string range_table = err.substr(err.find("== NVTX ranges:\n") + 3);
-  const std::pair<std::string, std::string> one_instance_of_step{"1", computeprof::formats::format_summary_duration(step_gpu)};
+  const std::pair<std::string, std::string> one_instance_of_step{"1", computeprof::reports::format_summary_duration(step_gpu)};
   CHECK(instances_and_gpu_time(range_table, "ProfilerStep#1") == one_instance_of_step);
   CHECK(instances_and_gpu_time(range_table, "forward").second ==
-        computeprof::formats::format_summary_duration(forward_gpu));
+        computeprof::reports::format_summary_duration(forward_gpu));
   for (const char* name : {"forward", "layer@lib", "async", "worker", "inner", "wide-\xc3\xbc", "colored"}) {
     INFO(name);
     CHECK(instances_and_gpu_time(range_table, name).first == "1");

@@ -12,7 +12,7 @@
 #include "config/environment.hpp"
 #include "config/profile_config.hpp"
 #include "config/report.hpp"
-#include "formats/log_path.hpp"
+#include "logfmt/log_path.hpp"
 
 namespace {
 
@@ -57,12 +57,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   config::parse_profile_config(input, input.substr(0, 300));
   for (config::Api api : {config::Api::cuda, config::Api::opencl}) {
     config::ApiEnvironment env = config::read_api_environment(api, lookup, &input);
-    formats::PathTemplateValues values;
+    logfmt::PathTemplateValues values;
     values.pid = 4242;
     values.hostname = "node07";
     values.lookup = lookup;
     values.lookup_user = &input;
-    formats::expand_log_path(env.log_template, values);
+    logfmt::expand_log_path(env.log_template, values);
   }
   // warn_once remembers what it printed: forget it, or memory grows with every input.
   config::reset_warned_once();

@@ -8,9 +8,9 @@
 #include <string>
 #include <string_view>
 
-#include "formats/log_summary_reader.hpp"
-#include "formats/report_table.hpp"
-#include "formats/summary_table.hpp"
+#include "logfmt/log_summary_reader.hpp"
+#include "reports/report_table.hpp"
+#include "reports/summary_table.hpp"
 
 namespace {
 
@@ -34,16 +34,16 @@ bool valid_utf8_without_controls(std::string_view s) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view log(reinterpret_cast<const char*>(data), size);
-  formats::GpuSummary summary;
-  const auto error = formats::add_log_to_summary(log, summary);
+  reports::GpuSummary summary;
+  const auto error = logfmt::add_log_to_summary(log, summary);
   if (error && (error->line == 0 || error->what.empty())) __builtin_trap();
-  formats::ReportTable table{"rows", "Rows", {{"calls", "Calls"}, {"name", "Name", false}}, {}};
-  for (const formats::SummaryRow& row : summary.rows()) {
+  reports::ReportTable table{"rows", "Rows", {{"calls", "Calls"}, {"name", "Name", false}}, {}};
+  for (const reports::SummaryRow& row : summary.rows()) {
     if (row.calls == 0 || row.min_ns > row.max_ns) __builtin_trap();
     table.rows.push_back({{row.name, std::to_string(row.calls)}, {row.name, row.name}});
   }
-  if (!valid_utf8_without_controls(formats::format_tables_json({table}))) __builtin_trap();
-  formats::format_tables_csv({table});
-  formats::format_table_text(table);
+  if (!valid_utf8_without_controls(reports::format_tables_json({table}))) __builtin_trap();
+  reports::format_tables_csv({table});
+  reports::format_table_text(table);
   return 0;
 }

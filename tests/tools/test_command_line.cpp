@@ -169,7 +169,7 @@ TEST_CASE("config options are judged by the config file's rules", "[command_line
 
 TEST_CASE("stats takes the files after it, and its options anywhere before the end of options", "[command_line]") {
   using computeprof::tools::StatsOptions;
-  using computeprof::formats::TableFormat;
+  using computeprof::reports::TableFormat;
   const auto stats_options = [](std::initializer_list<std::string_view> args) {
     const auto result = parse(args);
     REQUIRE(std::holds_alternative<CommandLine>(result));

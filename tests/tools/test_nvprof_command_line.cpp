@@ -8,7 +8,7 @@
 
 #include "tools/nvprof_command_line.hpp"
 
-using computeprof::formats::NvprofTimeUnit;
+using computeprof::reports::NvprofTimeUnit;
 using computeprof::tools::NvprofOptions;
 using computeprof::tools::UsageError;
 

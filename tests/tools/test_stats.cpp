@@ -337,7 +337,7 @@ TEST_CASE("stats --ranks: NVTX ranges by rank from databases, as CSV", "[stats]"
   };
   computeprof::tools::StatsOptions options = ranks_of(
       {database("rank_0.sqlite", 20000), database("rank_1.sqlite", 30020000), database("rank_2.sqlite", 20000)});
-  options.format = computeprof::formats::TableFormat::csv;
+  options.format = computeprof::reports::TableFormat::csv;
   const StatsRun run = run_stats(options);
   CHECK(run.warnings.empty());
   CHECK(run.status == 0);

@@ -3,12 +3,12 @@
 #include <string>
 
 #include "config/profile_config.hpp"
-#include "formats/columns.hpp"
+#include "logfmt/columns.hpp"
 #include "warning_capture.hpp"
 
 using namespace computeprof;
 using namespace computeprof::records;
-using namespace computeprof::formats;
+using namespace computeprof::logfmt;
 
 namespace {
 

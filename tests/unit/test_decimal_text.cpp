@@ -8,9 +8,9 @@
 #include <cstring>
 #include <string>
 
-#include "formats/decimal_text.hpp"
+#include "logfmt/decimal_text.hpp"
 
-using namespace computeprof::formats;
+using namespace computeprof::logfmt;
 
 namespace {
 std::string integer(std::uint64_t value) {

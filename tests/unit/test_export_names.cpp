@@ -1,11 +1,11 @@
 // The names and paths of exports.
 #include "catch.hpp"
 
-#include "formats/export_path.hpp"
+#include "logfmt/export_path.hpp"
 #include "records/kernel_names.hpp"
 
 using namespace computeprof::records;
-using namespace computeprof::formats;
+using namespace computeprof::logfmt;
 
 TEST_CASE("kernels are demangled, what is not a mangled name stays", "[exports]") {
   CHECK(demangled_name("_Z6vecAddPKfS0_Pfi") == "vecAdd(float const*, float const*, float*, int)");

@@ -3,14 +3,14 @@
 #include "catch.hpp"
 
 #include "config/profile_config.hpp"
-#include "formats/header.hpp"
-#include "formats/record_writer.hpp"
+#include "logfmt/header.hpp"
+#include "logfmt/record_writer.hpp"
 #include "warning_capture.hpp"
 #include "written_log.hpp"
 
 using namespace computeprof;
 using namespace computeprof::records;
-using namespace computeprof::formats;
+using namespace computeprof::logfmt;
 
 TEST_CASE("golden: the CUDA key-value log of the old profiler", "[golden]") {
   config::ProfileConfig cfg;

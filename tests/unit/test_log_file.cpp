@@ -13,12 +13,12 @@
 #include <sstream>
 
 #include "config/report.hpp"
-#include "formats/log_file.hpp"
+#include "logfmt/log_file.hpp"
 #include "warning_capture.hpp"
 
 using namespace computeprof;
-using formats::LogFile;
-using formats::OpenStatus;
+using logfmt::LogFile;
+using logfmt::OpenStatus;
 namespace fs = std::filesystem;
 
 namespace {

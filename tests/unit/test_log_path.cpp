@@ -3,11 +3,11 @@
 #include <map>
 #include <string>
 
-#include "formats/log_path.hpp"
+#include "logfmt/log_path.hpp"
 #include "warning_capture.hpp"
 
 using namespace computeprof;
-using namespace computeprof::formats;
+using namespace computeprof::logfmt;
 
 namespace {
 

@@ -11,15 +11,16 @@
 #include <vector>
 
 #include "config/profile_config.hpp"
-#include "formats/header.hpp"
-#include "formats/log_summary_reader.hpp"
-#include "formats/record_writer.hpp"
+#include "logfmt/header.hpp"
+#include "logfmt/log_summary_reader.hpp"
+#include "logfmt/record_writer.hpp"
 #include "warning_capture.hpp"
 #include "written_log.hpp"
 
 using namespace computeprof;
 using namespace computeprof::records;
-using namespace computeprof::formats;
+using namespace computeprof::logfmt;
+using namespace computeprof::reports;
 
 namespace {
 

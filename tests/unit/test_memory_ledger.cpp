@@ -4,11 +4,11 @@
 #include <vector>
 
 #include "records/memory_ledger.hpp"
-#include "formats/memory_report.hpp"
-#include "formats/memory_svg.hpp"
+#include "reports/memory_report.hpp"
+#include "reports/memory_svg.hpp"
 
 using namespace computeprof::records;
-using namespace computeprof::formats;
+using namespace computeprof::reports;
 
 namespace {
 

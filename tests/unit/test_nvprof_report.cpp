@@ -2,9 +2,9 @@
 // their CSV forms, each line exact.
 #include "catch.hpp"
 
-#include "formats/nvprof_report.hpp"
+#include "reports/nvprof_report.hpp"
 
-using namespace computeprof::formats;
+using namespace computeprof::reports;
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "config/profile_config.hpp"
-#include "formats/columns.hpp"
-#include "formats/record_writer.hpp"
+#include "logfmt/columns.hpp"
+#include "logfmt/record_writer.hpp"
 #include "warning_capture.hpp"
 #include "written_log.hpp"
 
@@ -21,12 +21,12 @@ struct TableColumnOption {
   std::string_view name;
   std::string_view opencl;
   config::Option option;
-  formats::Column column;
+  logfmt::Column column;
 };
 
 constexpr TableColumnOption kColumnOptions[] = {
 #define OPTION_COLUMN(option, opencl, ...) \
-  {#option, #opencl, config::Option::option, formats::Column::option},
+  {#option, #opencl, config::Option::option, logfmt::Column::option},
 #include "config/options.def"
 };
 
@@ -68,10 +68,10 @@ TEST_CASE("an option with a column adds that one column, named as the log's kind
     for (std::string_view spelling : {row.name, row.opencl}) {
       const config::ProfileConfig cfg = parsed(spelling);
       for (config::Api api : {config::Api::cuda, config::Api::opencl}) {
-        const formats::ColumnLayout layout = formats::select_columns(cfg, api);
+        const logfmt::ColumnLayout layout = logfmt::select_columns(cfg, api);
         CHECK(layout.columns.size() == 5);
         CHECK(layout.has(row.column));
-        CHECK(formats::column_name({row.column}, api) == (api == config::Api::cuda ? row.name : row.opencl));
+        CHECK(logfmt::column_name({row.column}, api) == (api == config::Api::cuda ? row.name : row.opencl));
       }
     }
   }
@@ -84,9 +84,9 @@ TEST_CASE("an option's column is written in the lines of the records that have i
   copy.method_is_plain = true;
   copy.transfer_bytes = 4096;
   copy.stream_id = 7;
-  const formats::ColumnLayout layout =
-      formats::select_columns(parsed("streamid\nmemtransfersize\nregperthread\n"), config::Api::cuda);
-  CHECK(formats::column_line(layout) == "method,gputime,cputime,regperthread,occupancy,streamid,memtransfersize");
+  const logfmt::ColumnLayout layout =
+      logfmt::select_columns(parsed("streamid\nmemtransfersize\nregperthread\n"), config::Api::cuda);
+  CHECK(logfmt::column_line(layout) == "method,gputime,cputime,regperthread,occupancy,streamid,memtransfersize");
   std::string kvp;
   test::append_kvp_line(kvp, copy, layout);
   CHECK(kvp == "method=[ memcpyHtoD ] gputime=[ 0.000 ] cputime=[ 0.000 ] streamid=[ 7 ] memtransfersize=[ 4096 ] \n");

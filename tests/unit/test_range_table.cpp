@@ -1,5 +1,5 @@
 // The NVTX names and paths every output reads (records/range_table), the capture
-// window's config lines, and the summary's range table (formats/range_summary).
+// window's config lines, and the summary's range table (reports/range_summary).
 #include "catch.hpp"
 
 #include <atomic>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "config/profile_config.hpp"
-#include "formats/range_summary.hpp"
+#include "reports/range_summary.hpp"
 #include "records/range_table.hpp"
 #include "warning_capture.hpp"
 
@@ -129,13 +129,13 @@ TEST_CASE("capturerange and capturerangeend lines", "[nvtx][config]") {
 }
 
 TEST_CASE("the summary's range table: instances, wall times, GPU time counted once per name", "[nvtx][summary]") {
-  formats::RangeSummary s;
+  reports::RangeSummary s;
   s.add_range("step", 3000);
   s.add_range("step", 1000);
   s.add_range("forward", 1500);
   s.add_gpu_time_of_path("step/forward/forward", 700);
   s.add_gpu_time_of_path("step", 100);
-  CHECK(formats::format_range_summary(s.rows(), "==1== ") ==
+  CHECK(reports::format_range_summary(s.rows(), "==1== ") ==
         "==1== NVTX ranges:\n"
         "Instances      Time       Avg       Min       Max  GPU time  Name\n"
         "        2  4.0000us  2.0000us  1.0000us  3.0000us     800ns  step\n"

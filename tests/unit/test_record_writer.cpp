@@ -9,14 +9,14 @@
 
 #include "config/profile_config.hpp"
 #include "csv_reader.hpp"
-#include "formats/header.hpp"
-#include "formats/record_writer.hpp"
+#include "logfmt/header.hpp"
+#include "logfmt/record_writer.hpp"
 #include "warning_capture.hpp"
 #include "written_log.hpp"
 
 using namespace computeprof;
 using namespace computeprof::records;
-using namespace computeprof::formats;
+using namespace computeprof::logfmt;
 
 namespace {
 

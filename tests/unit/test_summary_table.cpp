@@ -1,9 +1,9 @@
 // nvprof's summary table: rows, order, durations as nvprof printed them.
 #include "catch.hpp"
 
-#include "formats/summary_table.hpp"
+#include "reports/summary_table.hpp"
 
-using namespace computeprof::formats;
+using namespace computeprof::reports;
 
 TEST_CASE("durations print as nvprof printed them", "[summary]") {
   CHECK(format_summary_duration(0) == "0ns");

@@ -4,10 +4,10 @@
 
 #include "catch.hpp"
 
-#include "formats/trace_events.hpp"
+#include "traces/trace_events.hpp"
 
 using namespace computeprof::records;
-using namespace computeprof::formats;
+using namespace computeprof::traces;
 
 namespace {
 Record kernel() {

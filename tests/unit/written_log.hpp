@@ -10,45 +10,45 @@
 #include <string>
 
 #include "catch.hpp"
-#include "formats/header.hpp"
-#include "formats/log_file.hpp"
-#include "formats/record_writer.hpp"
+#include "logfmt/header.hpp"
+#include "logfmt/log_file.hpp"
+#include "logfmt/record_writer.hpp"
 
 namespace computeprof::test {
 
 // `record`'s line by `lines`, at the end of `out`.
-inline void append_line(std::string& out, formats::LineWriter& lines, const records::Record& record) {
+inline void append_line(std::string& out, logfmt::LineWriter& lines, const records::Record& record) {
   const std::size_t start = out.size();
   out.resize(start + lines.bound(record));
   out.resize(static_cast<std::size_t>(lines.put(out.data() + start, record) - out.data()));
 }
 
 // `record`'s line by a writer of its own, which remembers no line before it.
-inline void append_line(std::string& out, const records::Record& record, const formats::ColumnLayout& layout,
+inline void append_line(std::string& out, const records::Record& record, const logfmt::ColumnLayout& layout,
                         config::LogFormat format) {
-  formats::LineWriter lines(layout, format);
+  logfmt::LineWriter lines(layout, format);
   append_line(out, lines, record);
 }
-inline void append_kvp_line(std::string& out, const records::Record& record, const formats::ColumnLayout& layout) {
+inline void append_kvp_line(std::string& out, const records::Record& record, const logfmt::ColumnLayout& layout) {
   append_line(out, record, layout, config::LogFormat::kvp);
 }
-inline void append_csv_line(std::string& out, const records::Record& record, const formats::ColumnLayout& layout) {
+inline void append_csv_line(std::string& out, const records::Record& record, const logfmt::ColumnLayout& layout) {
   append_line(out, record, layout, config::LogFormat::csv);
 }
 
 // The bytes of a log file of `records` in `info.format`: the header, then each record's
 // line, written in place into the file's buffer (LogFile::room_for, commit).
 template <typename Records>
-std::string written_log(const formats::HeaderInfo& info, const formats::ColumnLayout& layout, const Records& records) {
+std::string written_log(const logfmt::HeaderInfo& info, const logfmt::ColumnLayout& layout, const Records& records) {
   namespace fs = std::filesystem;
   char directory[] = "/tmp/computeprof-written-log-XXXXXX";
   REQUIRE(::mkdtemp(directory) != nullptr);
   const fs::path path = fs::path(directory) / "log";
   std::string header;
-  formats::write_header(header, info, layout);
-  formats::LineWriter lines(layout, info.format);
+  logfmt::write_header(header, info, layout);
+  logfmt::LineWriter lines(layout, info.format);
   {
-    formats::LogFile file;
+    logfmt::LogFile file;
     REQUIRE(file.open(path.string()));
     file.append(header);
     for (const records::Record& record : records) {
@@ -64,7 +64,7 @@ std::string written_log(const formats::HeaderInfo& info, const formats::ColumnLa
   fs::remove_all(directory);
   return text.str();
 }
-inline std::string written_log(const formats::HeaderInfo& info, const formats::ColumnLayout& layout,
+inline std::string written_log(const logfmt::HeaderInfo& info, const logfmt::ColumnLayout& layout,
                                std::initializer_list<records::Record> records) {
   return written_log<std::initializer_list<records::Record>>(info, layout, records);
 }
