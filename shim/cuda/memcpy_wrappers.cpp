@@ -46,7 +46,7 @@ CopyKind kind_3d_peer(const CUDA_MEMCPY3D_PEER* p, bool async) {
 }
 
 // A batch is one operation on the GPU, so one record: its direction is that of most
-// of its bytes (README: "Batched copies").
+// of its bytes (docs/format.md, "Methods and directions").
 struct BatchTally {
   std::array<std::uint64_t, 3 * 4> bytes{};  // [kind slot]
   std::array<CopyKind, 3 * 4> kinds{};
