@@ -246,3 +246,17 @@ TEST_CASE("the launcher's copy of a config file: the shim's warnings name the us
   CHECK(methods(log) == Methods{"memcpyHtoD", "_Z8blockSumPKfPfi", "memset"});
   CHECK(log.column_line == "method,gputime,cputime,gridsizeX,gridsizeY,occupancy");
 }
+
+TEST_CASE("a log in a folder that does not exist: the launcher's last line says why no log was written",
+          "[e2e][filters]") {
+  RunOptions o = through_launcher();
+  const std::string log = o.directory + "/no-such-folder/run.log";
+  o.argv = {COMPUTEPROF_CLI_PATH, "-o", log, FILTER_CLIENT_PATH};
+  const auto r = e2e::run(o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.ends_with("PASS\n"));
+  const std::string why = "cannot open log '" + log + "': No such file or directory; this context is not logged";
+  CHECK(r.err.ends_with("computeprof: " + why + "\ncomputeprof: no log written (" + why + ")\n"));
+  CHECK(r.err.find("made no CUDA or OpenCL calls") == std::string::npos);
+}
