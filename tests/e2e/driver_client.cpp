@@ -2,7 +2,7 @@
 // set of operations, for the end-to-end tests of the shim.
 //
 //   driver_client <reach> <scenario> [--show-origins]
-//   reach:    linked | dlsym | procaddress | procaddress-ptds | runtime
+//   reach:    linked | linked-procaddress | dlsym | procaddress | procaddress-ptds | runtime
 //   scenario: basic | legacy-order | bracket | reject | capture | library | exit-thread | no-cleanup | fork |
 //             overlap | waited-spin | destroy | busy-exit | outrun | ten-copies | launch-then-lookup | long-name |
 //             end-<how> | handler-<when>-<signal>-<end> | spins-<ns> | launches-<n> | ...
@@ -11,7 +11,9 @@
 // dlsym(h, "cuGetProcAddress_v2"), asks that for "cuGetProcAddress" at 11030 and 12000,
 // and gets every entry point through the 12000 pointer; launches at (4000, 0) and
 // (7000, 2). `linked` (the driver_client_linked build) takes the addresses of the
-// symbols it links against. Stdout is deterministic; the last line is PASS or FAIL.
+// symbols it links against; `linked-procaddress` (the same build) gets every entry point
+// through the cuGetProcAddress_v2 it links against. Stdout is deterministic; the last
+// line is PASS or FAIL.
 #include <dlfcn.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -207,6 +209,12 @@ void resolve(Driver& d, std::string_view reach, bool show_origins) {
 #endif
   } else if (reach == "dlsym") {
     resolve_dlsym(d);
+  } else if (reach == "linked-procaddress") {
+#ifdef CLIENT_LINKED
+    resolve_procaddress(d, &cuGetProcAddress_v2, false);
+#else
+    fail("this build does not link the driver; use driver_client_linked");
+#endif
   } else if (reach == "procaddress" || reach == "procaddress-ptds") {
     auto gpa = reinterpret_cast<PFN_cuGetProcAddress_v12000>(dlsym(open_driver(), "cuGetProcAddress_v2"));
     if (!gpa) fail("dlsym cuGetProcAddress_v2");
