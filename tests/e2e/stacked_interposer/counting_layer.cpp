@@ -95,10 +95,9 @@ std::atomic<ProcAddress> g_answered_proc_address{nullptr};
 std::atomic<ProcAddressV2> g_answered_proc_address_v2{nullptr};
 
 template <typename Fn>
-Fn kept(std::atomic<Fn>& answer, void* fn) {
-  Fn expected = nullptr;
-  answer.compare_exchange_strong(expected, reinterpret_cast<Fn>(fn));
-  return answer.load();
+void keep_first(std::atomic<Fn>& answer, void* fn) {
+  Fn none = nullptr;
+  answer.compare_exchange_strong(none, reinterpret_cast<Fn>(fn));
 }
 
 Result launch_answer(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
@@ -131,13 +130,13 @@ constexpr unsigned long long kPerThreadFlag = 1 << 1;  // CU_GET_PROC_ADDRESS_PE
 void substitute(const char* symbol, void** pfn, int version, unsigned long long flags) {
   if (!symbol || !pfn || !*pfn) return;
   if (std::strcmp(symbol, "cuLaunchKernel") == 0 && !(flags & kPerThreadFlag)) {
-    kept(g_answered_launch, *pfn);
+    keep_first(g_answered_launch, *pfn);
     *pfn = reinterpret_cast<void*>(&launch_answer);
   } else if (std::strcmp(symbol, "cuGetProcAddress") == 0 && version >= 12000) {
-    kept(g_answered_proc_address_v2, *pfn);
+    keep_first(g_answered_proc_address_v2, *pfn);
     *pfn = reinterpret_cast<void*>(&proc_address_v2_answer);
   } else if (std::strcmp(symbol, "cuGetProcAddress") == 0) {
-    kept(g_answered_proc_address, *pfn);
+    keep_first(g_answered_proc_address, *pfn);
     *pfn = reinterpret_cast<void*>(&proc_address_answer);
   }
 }
