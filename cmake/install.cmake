@@ -42,8 +42,9 @@ mark_as_advanced(COMPUTEPROF_DPKG_SHLIBDEPS)
 if(COMPUTEPROF_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
-  # zlib1g: the command links zlib (`computeprof merge` reads and writes gzip traces).
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libgcc-s1, libstdc++6, libsqlite3-0, zlib1g")
+  # zlib1g: the command links zlib (`computeprof merge` reads and writes gzip traces);
+  # libre2-9: the command and libcomputeprof_re2.so link RE2 (the kernel filters).
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libgcc-s1, libstdc++6, libsqlite3-0, zlib1g, libre2-9")
 endif()
 # Loaded at run time when call stacks are asked for (docs/format.md, "Call stacks"):
 # libunwind captures them fast, libdw names their frames; without either the shim

@@ -6,7 +6,6 @@ namespace computeprof::config {
 namespace {
 
 constexpr std::string_view kRegexPrefix = "regex:";
-constexpr std::size_t kMaxPatternLength = 512;
 
 // A spec's last field is its invocation when it is a number, or empty (any invocation).
 bool is_invocation(std::string_view field) { return field.find_first_not_of("0123456789") == std::string_view::npos; }
@@ -44,23 +43,6 @@ bool KernelFilters::counts_launches() const {
   return false;
 }
 
-std::optional<std::regex> compile_kernel_pattern(std::string_view text, std::string& error) {
-  if (text.empty()) {
-    error = "an empty regular expression";
-    return std::nullopt;
-  }
-  if (text.size() > kMaxPatternLength) {
-    error = "a regular expression longer than 512 characters";
-    return std::nullopt;
-  }
-  try {
-    return std::regex(text.begin(), text.end(), std::regex::ECMAScript | std::regex::optimize);
-  } catch (const std::regex_error& e) {
-    error = std::string("not a regular expression: ") + e.what();
-    return std::nullopt;
-  }
-}
-
 std::optional<KernelSpec> parse_kernel_spec(std::string_view text, std::string& error) {
   KernelSpec spec;
   spec.text = std::string(text);
@@ -80,7 +62,7 @@ std::optional<KernelSpec> parse_kernel_spec(std::string_view text, std::string& 
       error = "regex: comes after at most a context and a stream field";
       return std::nullopt;
     }
-    spec.pattern = compile_kernel_pattern(expression, error);
+    spec.pattern = NamePattern::compile(expression, error);
     if (!spec.pattern) return std::nullopt;
     if (invocation && !parse_number(*invocation, spec.invocation)) {
       error = "the invocation is not a number";

@@ -5,10 +5,11 @@
 // (shim/process/recorded_operation), which decides once per kernel what depends on its name.
 #include <cstdint>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "config/name_pattern.hpp"
 
 namespace computeprof::config {
 
@@ -18,7 +19,7 @@ struct KernelSpec {
   std::optional<std::uint64_t> context;     // the logs' context number
   std::optional<std::uint64_t> stream;      // the stream's id (cuStreamGetId)
   std::string name;                         // equal to the mangled or the demangled base name
-  std::optional<std::regex> pattern;        // regex:EXPR, searched in the mangled and demangled names
+  std::optional<NamePattern> pattern;       // regex:EXPR, searched in the mangled and demangled names
   std::string text;                         // the line's value, for messages
   std::optional<std::uint64_t> invocation;  // the kernel's n-th launch, from 1
 };
@@ -30,7 +31,7 @@ enum class FilterScope : unsigned char {
 
 struct KernelFilters {
   std::vector<KernelSpec> include;  // alternatives; none: every kernel
-  std::vector<std::regex> exclude;  // applied after the includes
+  std::vector<NamePattern> exclude;  // applied after the includes
   std::vector<std::string> exclude_text;
   std::uint64_t skip = 0;               // the first selected launches passed over
   std::optional<std::uint64_t> count;   // then at most this many
@@ -45,9 +46,5 @@ struct KernelFilters {
 // Parses a `kernels` value; on failure, empty with `error` set (what is wrong, for a
 // warning that names the line).
 std::optional<KernelSpec> parse_kernel_spec(std::string_view text, std::string& error);
-
-// Compiles a regular expression of a `kernels regex:` field or a `kernelexclude` line
-// (ECMAScript syntax); on failure, empty with `error` set.
-std::optional<std::regex> compile_kernel_pattern(std::string_view text, std::string& error);
 
 }  // namespace computeprof::config

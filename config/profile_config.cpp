@@ -194,7 +194,7 @@ bool apply_kernel_filter(ProfileConfig& config, std::string_view name, std::stri
     return true;
   }
   if (name == "kernelexclude") {
-    if (auto pattern = compile_kernel_pattern(value, error)) {
+    if (auto pattern = NamePattern::compile(value, error)) {
       f.exclude.push_back(std::move(*pattern));
       f.exclude_text.emplace_back(value);
     } else {

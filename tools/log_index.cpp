@@ -31,16 +31,25 @@ std::string no_log_line(int ending_signal) {
 
 std::vector<std::string> log_report_lines(std::string_view index_text, int ending_signal) {
   std::vector<std::string_view> paths;
+  std::vector<std::string_view> unopened;  // why a log could not be opened ('!' lines)
   while (!index_text.empty()) {
     const std::size_t newline = index_text.find('\n');
-    const std::string_view path = index_text.substr(0, newline);
-    if (!path.empty() && std::ranges::find(paths, path) == paths.end()) paths.push_back(path);
+    const std::string_view line = index_text.substr(0, newline);
+    auto& list = line.starts_with('!') ? unopened : paths;
+    const std::string_view entry = line.starts_with('!') ? line.substr(1) : line;
+    if (!entry.empty() && std::ranges::find(list, entry) == list.end()) list.push_back(entry);
     if (newline == std::string_view::npos) break;
     index_text.remove_prefix(newline + 1);
   }
 
-  if (paths.empty()) return {no_log_line(ending_signal)};
   std::vector<std::string> lines;
+  if (paths.empty() && !unopened.empty()) {
+    // The shim was there and tried: the reason it gave is the answer, whatever ended the
+    // application afterwards.
+    for (std::string_view why : unopened) lines.push_back(fmt::format("no log written ({})", why));
+    return lines;
+  }
+  if (paths.empty()) return {no_log_line(ending_signal)};
   for (std::string_view path : paths) lines.push_back(std::string("log written to ").append(path));
   return lines;
 }

@@ -83,10 +83,9 @@ CUresult missing_driver_function(Entry e) {
   return CUDA_ERROR_SHARED_OBJECT_INIT_FAILED;
 }
 
-void note_real_entry(Entry e, void* fn) {
+void note_answer(Entry e, std::atomic<void*>& slot, void* fn) {
   if (!fn || own_entry_at(fn)) return;
   void* kept = nullptr;
-  auto& slot = computeprof_real_functions[static_cast<std::size_t>(e)];
   if (slot.compare_exchange_strong(kept, fn, std::memory_order_acq_rel) || kept == fn) return;
   // Two answers for one entry point: another layer hands out a function of its own by
   // one path and not by another. The shim has one function per entry point.

@@ -38,12 +38,17 @@ inline void* real_entry(Entry e) {
   return find_real_entry(e);
 }
 
-// Records the function behind an entry, when the next layer's lookup (dlsym,
+// Records in `slot` the function behind entry `e`, when the next layer's lookup (dlsym,
 // cuGetProcAddress) has just handed it out. The first one seen is kept; one of the
 // shim's own wrappers never is. A different one later is said once (a `computeprof:`
 // line): the exception to "no allocation under dlsym", once a process, where one layer
 // answers by two paths with two functions.
-void note_real_entry(Entry e, void* fn);
+void note_answer(Entry e, std::atomic<void*>& slot, void* fn);
+
+// note_answer for the function behind an entry's wrapper.
+inline void note_real_entry(Entry e, void* fn) {
+  note_answer(e, computeprof_real_functions[static_cast<std::size_t>(e)], fn);
+}
 
 template <Entry E>
 typename EntryType<E>::type real() {

@@ -6,6 +6,8 @@
 #include <dlfcn.h>
 #include <link.h>
 
+#include <atomic>
+#include <optional>
 #include <string_view>
 
 #include "shim/intercept/cuda_entry_functions.hpp"
@@ -67,6 +69,38 @@ std::optional<Entry> variant_defined_above(std::string_view base, void* fn) {
   return std::nullopt;
 }
 
+// The lookup functions the next layer answered a lookup of "cuGetProcAddress" with, where
+// they are not what the export of that variant calls, by variant: the functions behind
+// the shim's looked-up lookup wrappers below. A layer may answer that lookup with a
+// function other than the one dlsym or linking finds (HAMi-core hands out a wrapper of
+// what the driver answered), and each path must lead to its own answer, that layer
+// called once per lookup as without the shim. Zero-initialised: no constructor.
+std::atomic<void*> g_looked_up_lookup[2];  // cuGetProcAddress, cuGetProcAddress_v2
+
+CUresult looked_up_cuGetProcAddress(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags);
+CUresult looked_up_cuGetProcAddress_v2(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags,
+                                       CUdriverProcAddressQueryResult* symbolStatus);
+
+// The shim's looked-up wrapper of a lookup function variant, and its slot.
+struct LookedUpLookup {
+  void* wrapper;
+  std::atomic<void*>* answer;
+};
+std::optional<LookedUpLookup> looked_up_lookup(Entry e) {
+  if (e == Entry::cuGetProcAddress) {
+    return LookedUpLookup{reinterpret_cast<void*>(&looked_up_cuGetProcAddress), &g_looked_up_lookup[0]};
+  }
+  if (e == Entry::cuGetProcAddress_v2) {
+    return LookedUpLookup{reinterpret_cast<void*>(&looked_up_cuGetProcAddress_v2), &g_looked_up_lookup[1]};
+  }
+  return std::nullopt;
+}
+
+bool is_looked_up_lookup(const void* fn) {
+  return fn == reinterpret_cast<void*>(&looked_up_cuGetProcAddress) ||
+         fn == reinterpret_cast<void*>(&looked_up_cuGetProcAddress_v2);
+}
+
 void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t flags) {
   if (!symbol || !pfn || !*pfn) return;
   if (std::string_view(symbol) == "cuGetProcAddress") note_cuda_runtime();
@@ -75,7 +109,7 @@ void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t 
   // function, found that way): the variant it is, whatever was asked. Handed out as it
   // is; noting it for the variant asked for would have one wrapper call another, and
   // the operation recorded twice.
-  if (own_entry_at(*pfn)) return;
+  if (own_entry_at(*pfn) || is_looked_up_lookup(*pfn)) return;
   if (auto above = variant_defined_above(symbol, *pfn)) {
     *pfn = wrapper_of(*above);
     return;
@@ -83,6 +117,17 @@ void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t 
   auto entry = variant_at_address(symbol, *pfn);
   if (!entry) entry = select_variant(symbol, version, flags);
   if (!entry) return;
+  if (auto lookup = looked_up_lookup(*entry)) {
+    // The function the export calls: handed out as the export, which a layer before the
+    // shim recognises as its next definition (and replaces with its own).
+    if (*pfn == real_entry(*entry)) {
+      *pfn = wrapper_of(*entry);
+      return;
+    }
+    note_answer(*entry, *lookup->answer, *pfn);
+    *pfn = lookup->wrapper;
+    return;
+  }
   note_real_entry(*entry, *pfn);
   *pfn = wrapper_of(*entry);
 }
@@ -131,3 +176,30 @@ COMPUTEPROF_EXPORT CUresult cuGetProcAddress(const char* symbol, void** pfn, int
   }
   return result;
 }
+
+namespace computeprof::shim {
+namespace {
+
+// The lookup functions a lookup of "cuGetProcAddress" handed out: as the exports above,
+// calling what the next layer answered that lookup with.
+CUresult looked_up_cuGetProcAddress(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags) {
+  auto* real_fn = reinterpret_cast<PFN_cuGetProcAddress_v11030>(g_looked_up_lookup[0].load(std::memory_order_acquire));
+  const CUresult result = real_fn(symbol, pfn, cudaVersion, flags);
+  if (result == CUDA_SUCCESS && !called_by_profiler_library(__builtin_return_address(0))) {
+    substitute_wrapper(symbol, pfn, cudaVersion, flags);
+  }
+  return result;
+}
+
+CUresult looked_up_cuGetProcAddress_v2(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags,
+                                       CUdriverProcAddressQueryResult* symbolStatus) {
+  auto* real_fn = reinterpret_cast<PFN_cuGetProcAddress_v12000>(g_looked_up_lookup[1].load(std::memory_order_acquire));
+  const CUresult result = real_fn(symbol, pfn, cudaVersion, flags, symbolStatus);
+  if (result == CUDA_SUCCESS && !called_by_profiler_library(__builtin_return_address(0))) {
+    substitute_wrapper(symbol, pfn, cudaVersion, flags);
+  }
+  return result;
+}
+
+}  // namespace
+}  // namespace computeprof::shim

@@ -42,6 +42,9 @@ std::string claim_export_path(std::string_view log_template, std::string_view ex
 }
 
 bool open_output_file(logfmt::LogFile& file, const std::string& path) {
+  // What was said of a path that could not be opened is also the launcher's to repeat,
+  // as the reason no log was written.
+  const config::WarningCopy said;
   logfmt::OpenResult result = file.open(path);
   if (result.status == logfmt::OpenStatus::held) {
     const std::string own = logfmt::insert_process_suffix(path, static_cast<long>(getpid()));
@@ -53,19 +56,20 @@ bool open_output_file(logfmt::LogFile& file, const std::string& path) {
                                config::escape_for_warning(own)));
     }
   }
-  if (result) note_log_path(file.path());
+  if (result) {
+    note_log_path(file.path());
+  } else if (!said.lines().empty()) {
+    note_unopened_log(said.lines().back());
+  }
   return static_cast<bool>(result);
 }
 
-void note_log_path(const std::string& path) {
+namespace {
+
+// Appends `line` and a newline to COMPUTEPROF_LOG_INDEX's file, when it is set.
+void append_to_log_index(std::string line) {
   const char* index = std::getenv("COMPUTEPROF_LOG_INDEX");
   if (!index || !*index) return;
-  std::string line;
-  if (!path.starts_with('/')) {
-    char cwd[PATH_MAX];
-    if (getcwd(cwd, sizeof cwd)) line = std::string(cwd) + "/";
-  }
-  line += path;
   line += '\n';
   // Never through a symbolic link, and never made: the launcher creates the index.
   const int fd = ::open(index, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
@@ -74,6 +78,19 @@ void note_log_path(const std::string& path) {
   [[maybe_unused]] auto n = ::write(fd, line.data(), line.size());
   ::close(fd);
 }
+
+}  // namespace
+
+void note_log_path(const std::string& path) {
+  std::string line;
+  if (!path.starts_with('/')) {
+    char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof cwd)) line = std::string(cwd) + "/";
+  }
+  append_to_log_index(line + path);
+}
+
+void note_unopened_log(std::string_view why) { append_to_log_index("!" + std::string(why)); }
 
 }  // namespace computeprof::shim
 

@@ -16,6 +16,11 @@ logfmt::LogPathRegistry& log_paths();
 // Appends `path` (made absolute) to COMPUTEPROF_LOG_INDEX's file, when it is set.
 void note_log_path(const std::string& path);
 
+// Appends why an output file could not be opened (the warning that said so) to
+// COMPUTEPROF_LOG_INDEX's file, when it is set, as a line starting with '!'
+// (docs/format.md, "Environment").
+void note_unopened_log(std::string_view why);
+
 // `path_template` expanded for `device`, this process and this host; not claimed.
 std::string output_path(std::string_view path_template, int device);
 
@@ -43,7 +48,8 @@ ExportClocks export_base_clocks();
 
 // Opens `path` for `file`; where another live process writes that file (it holds its
 // lock), opens the path with `_<pid>` before the extension instead, and says so once.
-// Notes the path opened in COMPUTEPROF_LOG_INDEX. False when no file could be opened.
+// Notes the path opened in COMPUTEPROF_LOG_INDEX, or why none was. False when no file
+// could be opened.
 bool open_output_file(logfmt::LogFile& file, const std::string& path);
 
 }  // namespace computeprof::shim

@@ -1,45 +1,28 @@
 #include "shim/process/recorded_operation.hpp"
 
-#include <regex>
 #include <string>
 #include <unordered_map>
 
-#include "config/report.hpp"
 #include "records/kernel_names.hpp"
 
 namespace computeprof::shim {
-namespace {
-
-// A pathological expression may exhaust std::regex's budget: no match, said once.
-bool searches(const std::regex& pattern, const std::string& text) {
-  try {
-    return std::regex_search(text, pattern);
-  } catch (const std::regex_error&) {
-    config::warn_once("a kernel filter's regular expression was too complex to apply to some kernel names; they "
-                      "do not match it");
-    return false;
-  }
-}
-
-}  // namespace
 
 KernelNameVerdict judge_kernel_name(const config::KernelFilters& filters, std::string_view mangled) {
   const std::string demangled = records::demangled_name(mangled);
   const std::string_view base = records::base_name(demangled);
-  const std::string mangled_text(mangled);
   KernelNameVerdict verdict;
   for (std::size_t i = 0; i < filters.include.size() && i < kMaxKernelSpecs; ++i) {
     const config::KernelSpec& spec = filters.include[i];
     bool matches = false;
     if (spec.pattern) {
-      matches = searches(*spec.pattern, mangled_text) || searches(*spec.pattern, demangled);
+      matches = spec.pattern->found_in(mangled) || spec.pattern->found_in(demangled);
     } else {
       matches = spec.name.empty() || spec.name == mangled || spec.name == base;
     }
     if (matches) verdict.specs |= std::uint64_t{1} << i;
   }
-  for (const std::regex& pattern : filters.exclude) {
-    if (searches(pattern, mangled_text) || searches(pattern, demangled)) verdict.excluded = true;
+  for (const config::NamePattern& pattern : filters.exclude) {
+    if (pattern.found_in(mangled) || pattern.found_in(demangled)) verdict.excluded = true;
   }
   return verdict;
 }

@@ -2,16 +2,18 @@
 // set of operations, for the end-to-end tests of the shim.
 //
 //   driver_client <reach> <scenario> [--show-origins]
-//   reach:    linked | dlsym | procaddress | procaddress-ptds | runtime
+//   reach:    linked | linked-procaddress | dlsym | procaddress | procaddress-ptds | runtime
 //   scenario: basic | legacy-order | bracket | reject | capture | library | exit-thread | no-cleanup | fork |
-//             overlap | waited-spin | destroy | busy-exit | outrun | ten-copies | launch-then-lookup | end-<how> |
-//             handler-<when>-<signal>-<end> | spins-<ns> | launches-<n> | ...
+//             overlap | waited-spin | destroy | busy-exit | outrun | ten-copies | launch-then-lookup | long-name |
+//             end-<how> | handler-<when>-<signal>-<end> | spins-<ns> | launches-<n> | ...
 //
 // `runtime` reaches the driver exactly as libcudart 13 does: dlopen("libcuda.so.1"),
 // dlsym(h, "cuGetProcAddress_v2"), asks that for "cuGetProcAddress" at 11030 and 12000,
 // and gets every entry point through the 12000 pointer; launches at (4000, 0) and
 // (7000, 2). `linked` (the driver_client_linked build) takes the addresses of the
-// symbols it links against. Stdout is deterministic; the last line is PASS or FAIL.
+// symbols it links against; `linked-procaddress` (the same build) gets every entry point
+// through the cuGetProcAddress_v2 it links against. Stdout is deterministic; the last
+// line is PASS or FAIL.
 #include <dlfcn.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -207,6 +209,12 @@ void resolve(Driver& d, std::string_view reach, bool show_origins) {
 #endif
   } else if (reach == "dlsym") {
     resolve_dlsym(d);
+  } else if (reach == "linked-procaddress") {
+#ifdef CLIENT_LINKED
+    resolve_procaddress(d, &cuGetProcAddress_v2, false);
+#else
+    fail("this build does not link the driver; use driver_client_linked");
+#endif
   } else if (reach == "procaddress" || reach == "procaddress-ptds") {
     auto gpa = reinterpret_cast<PFN_cuGetProcAddress_v12000>(dlsym(open_driver(), "cuGetProcAddress_v2"));
     if (!gpa) fail("dlsym cuGetProcAddress_v2");
@@ -774,6 +782,24 @@ int scenario_launch_then_lookup() {
   return 0;
 }
 
+// A kernel named by 60,000 'a's (a templated kernel's name runs to thousands of
+// characters) launched 3 times, then one spin.
+int scenario_long_name() {
+  Session s = open_session();
+  const std::string name(60'000, 'a');
+  const std::string image = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry " + name + "() { ret; }\n";
+  CUmodule module = nullptr;
+  check(g.module_load_data(&module, image.c_str()), "cuModuleLoadData long name");
+  CUfunction f = nullptr;
+  check(g.module_get_function(&f, module, name.c_str()), "cuModuleGetFunction long name");
+  for (int i = 0; i < 3; ++i) {
+    check(g.launch(f, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr), "cuLaunchKernel long name");
+  }
+  spin(s, 0);
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+  return 0;
+}
+
 // 3 spins of 50 ms, and return while they still run (no synchronisation, no cleanup).
 int scenario_busy_exit() {
   Session s = open_session();
@@ -916,6 +942,7 @@ int main(int argc, char** argv) {
   else if (scenario == "outrun") rc = scenario_outrun();
   else if (scenario == "ten-copies") rc = scenario_ten_copies();
   else if (scenario == "launch-then-lookup") rc = scenario_launch_then_lookup();
+  else if (scenario == "long-name") rc = scenario_long_name();
   else if (scenario == "flight-window") rc = scenario_flight_window();
   else if (scenario == "flight-trigger") rc = scenario_flight_trigger();
   else if (scenario == "flight-memory") rc = scenario_flight_memory();

@@ -246,3 +246,47 @@ TEST_CASE("the launcher's copy of a config file: the shim's warnings name the us
   CHECK(methods(log) == Methods{"memcpyHtoD", "_Z8blockSumPKfPfi", "memset"});
   CHECK(log.column_line == "method,gputime,cputime,gridsizeX,gridsizeY,occupancy");
 }
+
+TEST_CASE("a log in a folder that does not exist: the launcher's last line says why no log was written",
+          "[e2e][filters]") {
+  RunOptions o = through_launcher();
+  const std::string log = o.directory + "/no-such-folder/run.log";
+  o.argv = {COMPUTEPROF_CLI_PATH, "-o", log, FILTER_CLIENT_PATH};
+  const auto r = e2e::run(o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.ends_with("PASS\n"));
+  const std::string why = "cannot open log '" + log + "': No such file or directory; this context is not logged";
+  CHECK(r.err.ends_with("computeprof: " + why + "\ncomputeprof: no log written (" + why + ")\n"));
+  CHECK(r.err.find("made no CUDA or OpenCL calls") == std::string::npos);
+}
+
+TEST_CASE("kernel filters over a kernel name of 60,000 characters: nested quantifiers neither crash nor hang, each "
+          "line selects as it says",
+          "[e2e][filters]") {
+  struct Case {
+    const char* config;
+    Methods expected;  // the long name written as "long"
+  };
+  const Methods kAllLaunches{"long", "long", "long", "_Z4spiny"};
+  const Case cases[] = {
+      {"kernelexclude (a|b)*c\n", kAllLaunches},
+      {"kernelexclude (a+)+b\n", kAllLaunches},
+      {"kernelexclude ^a+$\n", {"_Z4spiny"}},
+      {"kernels regex:(a|b)*c\nkernels regex:spin\n", {"_Z4spiny"}},
+      {"kernels regex:^(a|aa)+$\n", {"long", "long", "long"}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.config);
+    auto o = profiling(std::string(c.config) + "kernelfilterscope all\n");
+    const auto r = run_client("dlsym", "long-name", o);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.empty());
+    Methods got = methods(read_log(o.directory + "/compute_profile.log"));
+    for (std::string& m : got) {
+      if (m == std::string(60'000, 'a')) m = "long";
+    }
+    CHECK(got == c.expected);
+  }
+}

@@ -1,8 +1,9 @@
 // computeprof stacked with another CUDA interposer (stacked_interposer/counting_layer.cpp,
-// with and without its dlsym hook), before and after it in LD_PRELOAD, on every reach
-// path, with memtrace on and in both timing modes: the other layer sees as many calls
-// as it does alone, computeprof records each operation once, the program prints and
-// exits as it does without computeprof (docs/design.md, "Stacking").
+// with and without its dlsym hook, and wrapping what cuGetProcAddress answers as
+// HAMi-core does), before and after it in LD_PRELOAD, on every reach path, with memtrace
+// on and in both timing modes: the other layer sees as many calls as it does alone,
+// computeprof records each operation once, the program prints and exits as it does
+// without computeprof (docs/design.md, "Stacking").
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -29,11 +30,26 @@ std::map<std::string, long> layer_counts(const std::string& path) {
   return counts;
 }
 
+// The counting layer's builds.
+enum class Layer {
+  plain,     // wraps its exports and the next layer's answers that are the next definition
+  hook,      // the same, and hooks dlsym
+  wrapping,  // hooks dlsym and wraps whatever cuGetProcAddress answers (HAMi-core)
+};
+
+const char* layer_path(Layer layer) {
+  switch (layer) {
+    case Layer::plain: return COUNTING_LAYER_PATH;
+    case Layer::hook: return COUNTING_LAYER_DLSYM_PATH;
+    case Layer::wrapping: return COUNTING_LAYER_WRAPPING_PATH;
+  }
+  return nullptr;
+}
+
 // `o` with the counting layer preloaded before or after the shim, writing its counts in
 // o.directory.
-void add_layer(RunOptions& o, bool hook, bool shim_first) {
-  const char* layer = hook ? COUNTING_LAYER_DLSYM_PATH : COUNTING_LAYER_PATH;
-  (shim_first ? o.preload_after : o.preload_before).push_back(layer);
+void add_layer(RunOptions& o, Layer layer, bool shim_first) {
+  (shim_first ? o.preload_after : o.preload_before).push_back(layer_path(layer));
   o.env["COUNTING_LAYER_FILE"] = o.directory + "/layer_counts";
 }
 
@@ -43,35 +59,35 @@ struct LayeredRun {
 };
 
 // `o` (its argv) run with the layer.
-LayeredRun run_layered(RunOptions o, bool hook, bool shim_first) {
-  add_layer(o, hook, shim_first);
+LayeredRun run_layered(RunOptions o, Layer layer, bool shim_first) {
+  add_layer(o, layer, shim_first);
   LayeredRun r{run(o), {}};
   r.counts = layer_counts(o.directory + "/layer_counts");
   return r;
 }
 
 std::vector<std::string> client(const std::string& reach, const std::string& scenario) {
-  return {reach == "linked" ? CLIENT_LINKED_PATH : CLIENT_PATH, reach, scenario};
+  return {reach.starts_with("linked") ? CLIENT_LINKED_PATH : CLIENT_PATH, reach, scenario};
 }
 
 // `argv` with the layer alone, no computeprof.
-LayeredRun run_alone(std::vector<std::string> argv, bool hook,
+LayeredRun run_alone(std::vector<std::string> argv, Layer layer,
                      const std::map<std::string, std::optional<std::string>>& env = {}) {
   RunOptions o;
   o.directory = make_scratch_directory();
   o.preload_shim = false;
   o.env = env;
   o.argv = std::move(argv);
-  return run_layered(o, hook, false);
+  return run_layered(o, layer, false);
 }
 
 // `argv` profiled with `config`, the layer before or after computeprof.
-LayeredRun run_stacked(std::vector<std::string> argv, bool hook, bool shim_first, const std::string& config,
+LayeredRun run_stacked(std::vector<std::string> argv, Layer layer, bool shim_first, const std::string& config,
                        RunOptions& o, const std::map<std::string, std::optional<std::string>>& env = {}) {
   o = profiling(config);
   for (const auto& [name, value] : env) o.env[name] = value;
   o.argv = std::move(argv);
-  return run_layered(o, hook, shim_first);
+  return run_layered(o, layer, shim_first);
 }
 
 // Every record's method in every log of `directory`.
@@ -112,10 +128,11 @@ TEST_CASE("stacked with another interposer: both orders, with and without its dl
   const auto reach = GENERATE(as<std::string>{}, "linked", "dlsym", "procaddress", "procaddress-ptds", "runtime");
   const bool hook = GENERATE(false, true);
   INFO("reach " << reach << (hook ? ", the layer hooks dlsym" : ""));
-  const auto alone = run_alone(client(reach, "basic"), hook);
+  const Layer layer = hook ? Layer::hook : Layer::plain;
+  const auto alone = run_alone(client(reach, "basic"), layer);
   INFO(alone.result.out << alone.result.err);
   REQUIRE(alone.result.exit_code == 0);
-  REQUIRE(alone.counts.size() == 4);
+  REQUIRE(alone.counts.size() == 6);
   // The layer is reached by linking, and through its dlsym hook on every path; not for
   // the per-thread launch (its _ptsz variant is not the layer's) nor the per-thread
   // lookups of cuLaunchKernel.
@@ -126,7 +143,7 @@ TEST_CASE("stacked with another interposer: both orders, with and without its dl
     for (const bool concurrent : {false, true}) {
       INFO((shim_first ? "computeprof first" : "the layer first") << (concurrent ? ", conckerneltrace" : ", serialized"));
       RunOptions o;
-      const auto r = run_stacked(client(reach, "basic"), hook, shim_first,
+      const auto r = run_stacked(client(reach, "basic"), layer, shim_first,
                                  std::string("memtrace\n") + (concurrent ? "conckerneltrace\n" : ""), o);
       INFO(r.result.out << r.result.err);
       CHECK(r.result.exit_code == 0);
@@ -141,19 +158,56 @@ TEST_CASE("stacked with another interposer: both orders, with and without its dl
   }
 }
 
+TEST_CASE("stacked with another interposer that hooks dlsym and wraps what cuGetProcAddress answers (HAMi-core): "
+          "both orders, every reach path, the layer counts every call once, as alone, nothing is said, every operation "
+          "is recorded once",
+          "[e2e][stacking]") {
+  const auto reach = GENERATE(as<std::string>{}, "linked", "linked-procaddress", "dlsym", "procaddress",
+                              "procaddress-ptds", "runtime");
+  INFO("reach " << reach);
+  const auto alone = run_alone(client(reach, "basic"), Layer::wrapping);
+  INFO(alone.result.out << alone.result.err);
+  REQUIRE(alone.result.exit_code == 0);
+  // Both default-stream launches: by its export where linking or its dlsym hook finds
+  // it, else by the answer it wrapped; the per-thread one is not the layer's. Its
+  // allocation exports, by linking or its dlsym hook. Its export of the lookup function
+  // where dlsym or linking finds it, the lookup function it answered "cuGetProcAddress"
+  // with for the rest of the runtime's lookups.
+  const bool by_export = reach == "linked" || reach == "dlsym";
+  const bool by_lookup = reach != "procaddress-ptds" && !by_export;
+  CHECK(alone.counts.at("cuLaunchKernel") == (by_export ? 2 : 0));
+  CHECK(alone.counts.at("cuLaunchKernel(answer)") == (by_lookup ? 2 : 0));
+  CHECK(alone.counts.at("cuMemAlloc_v2") == (by_export ? 4 : 0));
+  CHECK(alone.counts.at("cuGetProcAddress") == (by_export ? 0 : reach == "runtime" ? 2 : 34));
+  CHECK(alone.counts.at("cuGetProcAddress(answer)") == (reach == "runtime" ? 35 : 0));
+  for (const bool shim_first : {true, false}) {
+    INFO((shim_first ? "computeprof first" : "the layer first"));
+    RunOptions o;
+    const auto r = run_stacked(client(reach, "basic"), Layer::wrapping, shim_first, "memtrace\n", o);
+    INFO(r.result.out << r.result.err);
+    CHECK(r.result.exit_code == 0);
+    CHECK(r.result.out == alone.result.out);
+    CHECK(only_memory_lines(r.result.err));
+    CHECK(r.counts == alone.counts);
+    CHECK(all_methods(o.directory) == sorted(kBasicMethods));
+    CHECK(read_file(o.directory + "/compute_profile.memory").find("\n# 10 events, 0 frees of unknown addresses\n") !=
+          std::string::npos);
+  }
+}
+
 TEST_CASE("stacked with another interposer, many threads: the layer sees every launch, each recorded once",
           "[e2e][stacking]") {
-  const bool hook = GENERATE(false, true);
+  const Layer layer = GENERATE(Layer::plain, Layer::hook, Layer::wrapping);
   const std::vector<std::string> argv = {MULTI_THREAD_PATH, "4", "50"};
-  const auto alone = run_alone(argv, hook);
+  const auto alone = run_alone(argv, layer);
   REQUIRE(alone.result.exit_code == 0);
   CHECK(alone.counts.at("cuLaunchKernel") == 200);
   for (const bool shim_first : {true, false}) {
     for (const bool concurrent : {false, true}) {
-      INFO((hook ? "the layer hooks dlsym, " : "") << (shim_first ? "computeprof first" : "the layer first")
-                                                  << (concurrent ? ", conckerneltrace" : ", serialized"));
+      INFO("layer " << layer_path(layer) << (shim_first ? ", computeprof first" : ", the layer first")
+                    << (concurrent ? ", conckerneltrace" : ", serialized"));
       RunOptions o;
-      const auto r = run_stacked(argv, hook, shim_first, concurrent ? "conckerneltrace\n" : "", o,
+      const auto r = run_stacked(argv, layer, shim_first, concurrent ? "conckerneltrace\n" : "", o,
                                  {{"COMPUTE_PROFILE_LOG", "compute_profile_%d.log"}});
       INFO(r.result.out << r.result.err);
       CHECK(r.result.exit_code == 0);
@@ -176,7 +230,7 @@ TEST_CASE("a driver that answers per-thread lookups with the default-stream func
   RunOptions o = profiling();
   o.env["SIMCUDA_PER_THREAD_AS_DEFAULT"].emplace(1, '1');  // not = "1": GCC 12 warns falsely (-Wrestrict)
   if (!cupti) o.env["COMPUTEPROF_CUPTI_LIBRARY"] = o.directory + "/no-such-libcupti.so";
-  if (layer != "none") add_layer(o, false, layer == "after");
+  if (layer != "none") add_layer(o, Layer::plain, layer == "after");
   const auto r = run_client("procaddress-ptds", "ten-copies", o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
@@ -194,12 +248,12 @@ TEST_CASE("a layer that calls computeprof again inside a call, or finds its next
   const auto eq = how.find('=');
   const std::map<std::string, std::optional<std::string>> env = {{how.substr(0, eq), how.substr(eq + 1)}};
   INFO(how << ", reach " << reach);
-  const auto alone = run_alone(client(reach, "basic"), false, env);
+  const auto alone = run_alone(client(reach, "basic"), Layer::plain, env);
   REQUIRE(alone.result.exit_code == 0);
   for (const bool shim_first : {true, false}) {
     INFO((shim_first ? "computeprof first" : "the layer first"));
     RunOptions o;
-    const auto r = run_stacked(client(reach, "basic"), false, shim_first, "memtrace\n", o, env);
+    const auto r = run_stacked(client(reach, "basic"), Layer::plain, shim_first, "memtrace\n", o, env);
     INFO(r.result.out << r.result.err);
     CHECK(r.result.exit_code == 0);
     CHECK(r.result.out == alone.result.out);
@@ -214,7 +268,7 @@ TEST_CASE("a layer that answers one entry point two ways, linked and looked up: 
           "first it found",
           "[e2e][stacking]") {
   RunOptions o = profiling();
-  add_layer(o, false, true);
+  add_layer(o, Layer::plain, true);
   const auto r = run_client("linked", "launch-then-lookup", o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);

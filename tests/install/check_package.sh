@@ -40,6 +40,7 @@ expected=$(sort <<LIST
 ./usr/$bindir/computeprof
 ./usr/$libexecdir/computeprof/nvprof
 ./usr/$libdir/libcomputeprof.so
+./usr/$libdir/libcomputeprof_re2.so
 ./usr/share/bash-completion/completions/computeprof
 ./usr/share/doc/computeprof/LICENSE
 ./usr/share/man/man1/computeprof.1
@@ -52,7 +53,7 @@ LIST
 [[ $(dpkg-deb -f "$deb" Version) == "$version" ]] || fail "Version is not $version"
 [[ -n $(dpkg-deb -f "$deb" Maintainer) ]] || fail "no Maintainer"
 depends=$(dpkg-deb -f "$deb" Depends)
-for dependency in libc6 libsqlite3-0; do
+for dependency in libc6 libsqlite3-0 libre2-9; do
   [[ $depends =~ (^|, )$dependency( |,|$) ]] || fail "Depends ($depends) lacks $dependency"
 done
 [[ ! $depends =~ (libcuda|libcupti|libOpenCL|libunwind|libdw) ]] || fail "Depends ($depends) names a library loaded at run time"

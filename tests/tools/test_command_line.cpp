@@ -156,8 +156,14 @@ TEST_CASE("config options are judged by the config file's rules", "[command_line
         "option '--kernel-filter-scope': kernelfilterscope needs counters or all, not 'some' (see computeprof --help)");
   CHECK(parse_error({"--callstack=0", "./app"}) ==
         "option '--callstack': callstack depth must be 1 to 128, not '0'; using 32 (see computeprof --help)");
-  CHECK(parse_error({"--kernel-exclude", "(", "./app"}).starts_with(
-      "option '--kernel-exclude': kernelexclude '(': not a regular expression: "));
+  CHECK(parse_error({"--kernel-exclude", "(", "./app"}) ==
+        "option '--kernel-exclude': kernelexclude '(': not a regular expression: missing ): ( (see computeprof --help)");
+  CHECK(parse_error({"--kernel-exclude", "(a)\\1", "./app"}) ==
+        "option '--kernel-exclude': kernelexclude '(a)\\\\1': a backreference (\\1) is not supported: patterns are "
+        "RE2's syntax, without backreferences or lookaround (see computeprof --help)");
+  CHECK(parse_error({"--kernels", "regex:(?<=vec)Add", "./app"}) ==
+        "option '--kernels': kernels 'regex:(?<=vec)Add': lookbehind (?<=...) is not supported: patterns are RE2's "
+        "syntax, without backreferences or lookaround (see computeprof --help)");
   CHECK(parse_error({"--kernels", "vecAdd\ntimestamp", "./app"}) ==
         "option '--kernels': a value is one line (see computeprof --help)");
   CHECK(parse_error({"--memtrace=1", "./app"}) == "option '--memtrace' takes no value (see computeprof --help)");

@@ -43,3 +43,18 @@ TEST_CASE("no log from an application ended by a signal names the signal", "[log
 TEST_CASE("logs written before a signal ended the application are reported as usual", "[log_index]") {
   CHECK(log_report_lines("/w/a.log\n", SIGTERM) == Lines{"log written to /w/a.log"});
 }
+
+TEST_CASE("a log that could not be opened is why no log was written, whatever ended the application", "[log_index]") {
+  const std::string why = "cannot open log '/w/none/a.log': No such file or directory; this context is not logged";
+  const Lines expected{"no log written (" + why + ")"};
+  CHECK(log_report_lines("!" + why + "\n", 0) == expected);
+  CHECK(log_report_lines("!" + why + "\n!" + why + "\n", SIGKILL) == expected);
+  const std::string denied = "cannot open log '/w/none/b.log': Permission denied; this context is not logged";
+  CHECK(log_report_lines("!" + why + "\n!" + denied, 0) ==
+        Lines{"no log written (" + why + ")", "no log written (" + denied + ")"});
+}
+
+TEST_CASE("logs written beside one that could not be opened are reported as usual", "[log_index]") {
+  CHECK(log_report_lines("!cannot open log '/w/none/a.log': No such file or directory\n/w/b.log\n", 0) ==
+        Lines{"log written to /w/b.log"});
+}

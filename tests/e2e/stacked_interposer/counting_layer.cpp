@@ -2,16 +2,20 @@
 // other tools preload beside computeprof: it wraps cuLaunchKernel, the device
 // allocation calls and cuGetProcAddress(_v2), finds the next layer with
 // dlsym(RTLD_NEXT) (or, where the driver was opened RTLD_LOCAL and nothing comes after,
-// on the loaded libcuda's own handle), and counts the calls it sees. Built twice:
-// counting_layer, and counting_layer_dlsym (COUNTING_LAYER_DLSYM_HOOK) that also
-// exports dlsym as HAMi-core does: a lookup on any handle of a name it wraps gets its
-// wrapper, RTLD_NEXT is resolved from the layer itself, everything else goes to the
-// next dlsym.
+// on the loaded libcuda's own handle), and counts the calls it sees. Built three times:
+// counting_layer; counting_layer_dlsym (COUNTING_LAYER_DLSYM_HOOK) that also exports
+// dlsym as HAMi-core does: a lookup on any handle of a name it wraps gets its wrapper,
+// RTLD_NEXT is resolved from the layer itself, everything else goes to the next dlsym;
+// and counting_layer_wrapping (COUNTING_LAYER_WRAPS_ANSWERS, with the dlsym hook), below.
 //
 // cuGetProcAddress hands out its wrapper where the next layer's answer is the next
 // definition of exactly the variant it wraps (the default-stream cuLaunchKernel, the
 // _v2 allocations, either lookup function), so it never replaces a variant it does not
-// wrap. At exit it writes its counts to COUNTING_LAYER_FILE, one "name count" line each.
+// wrap. COUNTING_LAYER_WRAPS_ANSWERS: as HAMi-core and vGPU meters do, it wraps whatever
+// the next layer answers instead: a default-stream cuLaunchKernel or a lookup function
+// is kept (the first answer, as such layers keep it) and handed out as a pointer wrapper
+// of its own, a function other than its export, which counts and calls what was kept.
+// At exit it writes its counts to COUNTING_LAYER_FILE, one "name count" line each.
 // COUNTING_LAYER_NEXT and COUNTING_LAYER_LAUNCH (below) make it find its next layer, or
 // make its launches, in ways that lead back into a layer before it.
 #include <dlfcn.h>
@@ -34,9 +38,12 @@ Dlsym glibc_dlsym() {
   return fn;
 }
 
-enum Counted { kLaunch, kAlloc, kFree, kProcAddress, kCountedKinds };
-constexpr const char* kCountedNames[kCountedKinds] = {"cuLaunchKernel", "cuMemAlloc_v2", "cuMemFree_v2",
-                                                      "cuGetProcAddress"};
+// The calls of its exports, and (COUNTING_LAYER_WRAPS_ANSWERS) of its pointer wrappers,
+// apart: each path must reach the function the layer handed out on it.
+enum Counted { kLaunch, kAlloc, kFree, kProcAddress, kLaunchAnswer, kProcAddressAnswer, kCountedKinds };
+constexpr const char* kCountedNames[kCountedKinds] = {"cuLaunchKernel",         "cuMemAlloc_v2",
+                                                      "cuMemFree_v2",           "cuGetProcAddress",
+                                                      "cuLaunchKernel(answer)", "cuGetProcAddress(answer)"};
 std::atomic<long> g_counts[kCountedKinds];
 
 void write_counts() {
@@ -81,8 +88,61 @@ constexpr Result kNotFound = 500;  // CUDA_ERROR_NOT_FOUND
 
 void* own_function(const char* symbol);
 
+#ifdef COUNTING_LAYER_WRAPS_ANSWERS
+// The answers kept, and the pointer wrappers that call them.
+std::atomic<Launch> g_answered_launch{nullptr};
+std::atomic<ProcAddress> g_answered_proc_address{nullptr};
+std::atomic<ProcAddressV2> g_answered_proc_address_v2{nullptr};
+
+template <typename Fn>
+void keep_first(std::atomic<Fn>& answer, void* fn) {
+  Fn none = nullptr;
+  answer.compare_exchange_strong(none, reinterpret_cast<Fn>(fn));
+}
+
+Result launch_answer(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                     unsigned smem, void* stream, void** params, void** extra) {
+  g_counts[kLaunchAnswer].fetch_add(1);
+  return g_answered_launch.load()(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra);
+}
+
+void substitute(const char* symbol, void** pfn, int version, unsigned long long flags);
+
+Result proc_address_answer(const char* symbol, void** pfn, int version, unsigned long long flags) {
+  g_counts[kProcAddressAnswer].fetch_add(1);
+  const Result r = g_answered_proc_address.load()(symbol, pfn, version, flags);
+  if (r == 0) substitute(symbol, pfn, version, flags);
+  return r;
+}
+
+Result proc_address_v2_answer(const char* symbol, void** pfn, int version, unsigned long long flags, int* status) {
+  g_counts[kProcAddressAnswer].fetch_add(1);
+  const Result r = g_answered_proc_address_v2.load()(symbol, pfn, version, flags, status);
+  if (r == 0) substitute(symbol, pfn, version, flags);
+  return r;
+}
+
+constexpr unsigned long long kPerThreadFlag = 1 << 1;  // CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
+
+// Whatever the next layer answered for the default-stream launch or a lookup function,
+// kept and handed out as a pointer wrapper ("cuGetProcAddress" is answered with the
+// _v2 function from CUDA 12.0 on).
+void substitute(const char* symbol, void** pfn, int version, unsigned long long flags) {
+  if (!symbol || !pfn || !*pfn) return;
+  if (std::strcmp(symbol, "cuLaunchKernel") == 0 && !(flags & kPerThreadFlag)) {
+    keep_first(g_answered_launch, *pfn);
+    *pfn = reinterpret_cast<void*>(&launch_answer);
+  } else if (std::strcmp(symbol, "cuGetProcAddress") == 0 && version >= 12000) {
+    keep_first(g_answered_proc_address_v2, *pfn);
+    *pfn = reinterpret_cast<void*>(&proc_address_v2_answer);
+  } else if (std::strcmp(symbol, "cuGetProcAddress") == 0) {
+    keep_first(g_answered_proc_address, *pfn);
+    *pfn = reinterpret_cast<void*>(&proc_address_answer);
+  }
+}
+#else
 // The wrapper for the variant the next layer answered with, if it is one of those wrapped.
-void substitute(const char* symbol, void** pfn) {
+void substitute(const char* symbol, void** pfn, int, unsigned long long) {
   if (!symbol || !pfn || !*pfn) return;
   for (const char* wrapped : {"cuLaunchKernel", "cuMemAlloc_v2", "cuMemFree_v2", "cuGetProcAddress",
                               "cuGetProcAddress_v2"}) {
@@ -91,6 +151,7 @@ void substitute(const char* symbol, void** pfn) {
     if (*pfn == next_function(wrapped)) *pfn = own_function(wrapped);
   }
 }
+#endif
 
 }  // namespace
 
@@ -139,7 +200,7 @@ COUNTING_EXPORT Result cuGetProcAddress(const char* symbol, void** pfn, int vers
   static const auto fn = next<ProcAddress>("cuGetProcAddress");
   if (!fn) return kNotFound;
   const Result r = fn(symbol, pfn, version, flags);
-  if (r == 0) substitute(symbol, pfn);
+  if (r == 0) substitute(symbol, pfn, version, flags);
   return r;
 }
 
@@ -149,7 +210,7 @@ COUNTING_EXPORT Result cuGetProcAddress_v2(const char* symbol, void** pfn, int v
   static const auto fn = next<ProcAddressV2>("cuGetProcAddress_v2");
   if (!fn) return kNotFound;
   const Result r = fn(symbol, pfn, version, flags, status);
-  if (r == 0) substitute(symbol, pfn);
+  if (r == 0) substitute(symbol, pfn, version, flags);
   return r;
 }
 
