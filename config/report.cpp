@@ -92,14 +92,7 @@ Reporter& reporter() {
   return *r;
 }
 
-// This thread's WarningCopy, if one lives. A plain pointer: constant-initialised, no
-// destructor, so warning from any thread at any time stays safe.
-thread_local WarningCopy* t_warning_copy = nullptr;
-
 }  // namespace
-
-WarningCopy::WarningCopy() { t_warning_copy = this; }
-WarningCopy::~WarningCopy() { t_warning_copy = nullptr; }
 
 void set_warning_sink(WarningSink sink, void* user) {
   Reporter& r = reporter();
@@ -110,7 +103,6 @@ void set_warning_sink(WarningSink sink, void* user) {
 
 void warn(std::string_view line) {
   std::string shown = escaped_line(line);
-  if (t_warning_copy) t_warning_copy->lines_.push_back(shown);
   Reporter& r = reporter();
   std::lock_guard lock(r.mutex);
   r.sink(shown, r.user);
@@ -121,7 +113,6 @@ void warn_once(std::string_view line) {
   Reporter& r = reporter();
   std::lock_guard lock(r.mutex);
   if (!r.printed_once.emplace(shown).second) return;
-  if (t_warning_copy) t_warning_copy->lines_.push_back(shown);
   r.sink(shown, r.user);
 }
 

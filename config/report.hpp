@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace computeprof::config {
 
@@ -21,23 +20,6 @@ void warn(std::string_view line);
 
 // Like warn, but a line already printed through warn_once is not printed again.
 void warn_once(std::string_view line);
-
-// While it lives, the lines this thread warns are also kept here (printed all the same):
-// for a caller that passes a failure's reason on, as the shim does to the computeprof
-// command's log index when a log cannot be opened. One at a time on a thread.
-class WarningCopy {
- public:
-  WarningCopy();
-  ~WarningCopy();
-  WarningCopy(const WarningCopy&) = delete;
-  WarningCopy& operator=(const WarningCopy&) = delete;
-  const std::vector<std::string>& lines() const { return lines_; }
-
- private:
-  friend void warn(std::string_view line);
-  friend void warn_once(std::string_view line);
-  std::vector<std::string> lines_;
-};
 
 // Forgets what warn_once printed (tests; a forked child).
 void reset_warned_once();

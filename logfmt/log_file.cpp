@@ -44,9 +44,10 @@ OpenResult LogFile::open(const std::string& path) {
   write_failed_ = false;
   auto fail = [&](int fd, std::string_view why) {
     if (fd >= 0) ::close(fd);
-    config::warn(fmt::format("cannot open log '{}': {}; this context is not logged", config::escape_for_warning(path),
-                             why));
-    return OpenResult{OpenStatus::failed};
+    OpenResult failed{OpenStatus::failed, fmt::format("cannot open log '{}': {}; this context is not logged",
+                                                       config::escape_for_warning(path), why)};
+    config::warn(failed.why);
+    return failed;
   };
   // No O_TRUNC: a file is emptied only once its lock says no one else writes it.
   // O_NONBLOCK: opening a FIFO must fail (ENXIO) rather than wait for a reader.

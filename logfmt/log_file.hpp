@@ -18,6 +18,8 @@ enum class OpenStatus {
 
 struct OpenResult {
   OpenStatus status;
+  // failed: the warning it was, which says why (the path escaped, one line).
+  std::string why;
   // So that `if (!file.open(path))` reads "not opened", whatever the reason.
   explicit operator bool() const { return status == OpenStatus::opened; }
 };

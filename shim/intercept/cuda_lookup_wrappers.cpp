@@ -132,6 +132,15 @@ void substitute_wrapper(const char* symbol, void** pfn, int version, cuuint64_t 
   *pfn = wrapper_of(*entry);
 }
 
+// A lookup's result as its caller gets it: on success, the shim's wrapper in place of the
+// function found, unless CUPTI or Perfworks asked (`caller`), whose replay must get the
+// driver's own.
+CUresult handed_on(CUresult result, const void* caller, const char* symbol, void** pfn, int version,
+                   cuuint64_t flags) {
+  if (result == CUDA_SUCCESS && !called_by_profiler_library(caller)) substitute_wrapper(symbol, pfn, version, flags);
+  return result;
+}
+
 }  // namespace
 
 void* cuda_dlsym_substitute(void* handle, const char* name, const void* caller) {
@@ -161,20 +170,14 @@ using namespace computeprof::shim;
 COMPUTEPROF_EXPORT CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags,
                                                 CUdriverProcAddressQueryResult* symbolStatus) {
   COMPUTEPROF_REAL_OR_RETURN(cuGetProcAddress_v2);
-  const CUresult result = real_fn(symbol, pfn, cudaVersion, flags, symbolStatus);
-  if (result == CUDA_SUCCESS && !called_by_profiler_library(__builtin_return_address(0))) {
-    substitute_wrapper(symbol, pfn, cudaVersion, flags);
-  }
-  return result;
+  return handed_on(real_fn(symbol, pfn, cudaVersion, flags, symbolStatus), __builtin_return_address(0), symbol, pfn,
+                   cudaVersion, flags);
 }
 
 COMPUTEPROF_EXPORT CUresult cuGetProcAddress(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags) {
   COMPUTEPROF_REAL_OR_RETURN(cuGetProcAddress);
-  const CUresult result = real_fn(symbol, pfn, cudaVersion, flags);
-  if (result == CUDA_SUCCESS && !called_by_profiler_library(__builtin_return_address(0))) {
-    substitute_wrapper(symbol, pfn, cudaVersion, flags);
-  }
-  return result;
+  return handed_on(real_fn(symbol, pfn, cudaVersion, flags), __builtin_return_address(0), symbol, pfn,
+                   cudaVersion, flags);
 }
 
 namespace computeprof::shim {
@@ -184,21 +187,15 @@ namespace {
 // calling what the next layer answered that lookup with.
 CUresult looked_up_cuGetProcAddress(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags) {
   auto* real_fn = reinterpret_cast<PFN_cuGetProcAddress_v11030>(g_looked_up_lookup[0].load(std::memory_order_acquire));
-  const CUresult result = real_fn(symbol, pfn, cudaVersion, flags);
-  if (result == CUDA_SUCCESS && !called_by_profiler_library(__builtin_return_address(0))) {
-    substitute_wrapper(symbol, pfn, cudaVersion, flags);
-  }
-  return result;
+  return handed_on(real_fn(symbol, pfn, cudaVersion, flags), __builtin_return_address(0), symbol, pfn,
+                   cudaVersion, flags);
 }
 
 CUresult looked_up_cuGetProcAddress_v2(const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags,
                                        CUdriverProcAddressQueryResult* symbolStatus) {
   auto* real_fn = reinterpret_cast<PFN_cuGetProcAddress_v12000>(g_looked_up_lookup[1].load(std::memory_order_acquire));
-  const CUresult result = real_fn(symbol, pfn, cudaVersion, flags, symbolStatus);
-  if (result == CUDA_SUCCESS && !called_by_profiler_library(__builtin_return_address(0))) {
-    substitute_wrapper(symbol, pfn, cudaVersion, flags);
-  }
-  return result;
+  return handed_on(real_fn(symbol, pfn, cudaVersion, flags, symbolStatus), __builtin_return_address(0), symbol, pfn,
+                   cudaVersion, flags);
 }
 
 }  // namespace

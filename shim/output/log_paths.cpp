@@ -42,9 +42,6 @@ std::string claim_export_path(std::string_view log_template, std::string_view ex
 }
 
 bool open_output_file(logfmt::LogFile& file, const std::string& path) {
-  // What was said of a path that could not be opened is also the launcher's to repeat,
-  // as the reason no log was written.
-  const config::WarningCopy said;
   logfmt::OpenResult result = file.open(path);
   if (result.status == logfmt::OpenStatus::held) {
     const std::string own = logfmt::insert_process_suffix(path, static_cast<long>(getpid()));
@@ -52,14 +49,17 @@ bool open_output_file(logfmt::LogFile& file, const std::string& path) {
                              config::escape_for_warning(path), config::escape_for_warning(own)));
     result = file.open(own);
     if (result.status == logfmt::OpenStatus::held) {
-      config::warn(fmt::format("'{}' is being written by another process too; nothing is written there",
-                               config::escape_for_warning(own)));
+      result.why = fmt::format("'{}' is being written by another process too; nothing is written there",
+                               config::escape_for_warning(own));
+      config::warn(result.why);
     }
   }
+  // What was said of a path that could not be opened is also the launcher's to repeat,
+  // as the reason no log was written.
   if (result) {
     note_log_path(file.path());
-  } else if (!said.lines().empty()) {
-    note_unopened_log(said.lines().back());
+  } else {
+    note_unopened_log(result.why);
   }
   return static_cast<bool>(result);
 }

@@ -5,8 +5,6 @@
 #include <unistd.h>
 
 #include <string>
-#include <thread>
-#include <vector>
 
 #include "config/report.hpp"
 #include "warning_capture.hpp"
@@ -65,24 +63,6 @@ TEST_CASE("warn never passes on a line break or a control character", "[report]"
   CHECK(warnings.lines()[0] == "one\\ncomputeprof: forged");
   CHECK(warnings.lines()[1] == "two\\r\\x1b[2J");
   CHECK(warnings.lines()[2] == "C:\\dir stays");
-}
-
-TEST_CASE("a warning copy keeps what this thread warns while it lives, printed all the same", "[report]") {
-  WarningCapture warnings;
-  warn("before");
-  std::vector<std::string> copied;
-  {
-    const WarningCopy copy;
-    warn("cannot open log '/w/none/a.log'\n");
-    warn_once("said once, and copied");
-    warn_once("said once, and copied");
-    std::thread([] { warn("another thread's"); }).join();
-    copied = copy.lines();
-  }
-  warn("after");
-  CHECK(copied == std::vector<std::string>{"cannot open log '/w/none/a.log'\\n", "said once, and copied"});
-  CHECK(warnings.lines() == std::vector<std::string>{"before", "cannot open log '/w/none/a.log'\\n",
-                                                     "said once, and copied", "another thread's", "after"});
 }
 
 TEST_CASE("the default sink writes one line to stderr", "[report]") {
