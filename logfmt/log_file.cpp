@@ -60,14 +60,14 @@ OpenResult LogFile::open(const std::string& path) {
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
     // The caller says what it does instead (another name), in one line.
     ::close(fd);
-    return OpenResult{OpenStatus::held};
+    return OpenResult{OpenStatus::held, {}};
   }
   // Any other flock failure is a file system without locks: log unlocked rather than not at all.
   if (::ftruncate(fd, 0) != 0) return fail(fd, std::strerror(errno));
   // Writes to a regular file ignore O_NONBLOCK on local file systems, not on all others.
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   fd_ = fd;
-  return OpenResult{OpenStatus::opened};
+  return OpenResult{OpenStatus::opened, {}};
 }
 
 void LogFile::append(std::string_view text) {

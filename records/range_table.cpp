@@ -101,6 +101,15 @@ RangeNameId RangeTable::intern_name(std::string_view raw) {
   return id;
 }
 
+RangeNameId RangeTable::append_name(std::string_view text) {
+  std::lock_guard lock(mutex_);
+  const std::string_view kept = keep(text);
+  RangeNameId id = 0;
+  if (!names_.append({kept, kept}, id)) return 0;
+  name_ids_.try_emplace(kept, id);
+  return id;
+}
+
 RangeDomainId RangeTable::add_domain(RangeNameId name) {
   std::lock_guard lock(mutex_);
   RangeDomainId id = 0;

@@ -51,6 +51,10 @@ class RangeTable {
   // (name()) is `raw` made safe for every output: valid UTF-8 (each invalid byte
   // U+FFFD), control characters as spaces, at most kRangeNameLimit bytes.
   RangeNameId intern_name(std::string_view raw);
+  // A name read back from a run file, whose text the table that wrote it made safe: a
+  // new id whatever the text (two raw names may share a safe text), so that ids read
+  // back are the writer's. 0 when the table is full.
+  RangeNameId append_name(std::string_view text);
   // A new domain named `name` (each creation is a domain of its own, as in NVTX).
   RangeDomainId add_domain(RangeNameId name);
   // The path `parent` + the range `name` of `domain`; 0 when the table is full.
