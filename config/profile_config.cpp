@@ -97,7 +97,7 @@ class ProblemReporter {
 // "export json", "export json.gz", "export sqlite", "export nvprof", or several in one line ("export json,sqlite").
 void apply_exports(ProfileConfig& config, std::string_view value, std::size_t number, ProblemReporter& problems) {
   if (value.empty()) {
-    problems.line_problem(number, "export needs a format: json, json.gz, sqlite or nvprof");
+    problems.line_problem(number, "export needs a format: json, json.gz, sqlite, nvprof or cprof");
     return;
   }
   while (!value.empty()) {
@@ -113,9 +113,11 @@ void apply_exports(ProfileConfig& config, std::string_view value, std::size_t nu
       config.exports.set(static_cast<std::size_t>(ExportFormat::nvprof));
     } else if (format == "json.gz") {
       config.exports.set(static_cast<std::size_t>(ExportFormat::json_gz));
+    } else if (format == "cprof") {
+      config.exports.set(static_cast<std::size_t>(ExportFormat::cprof));
     } else if (!format.empty()) {
-      problems.line_problem(number,
-                            fmt::format("unknown export format '{}' (json, json.gz, sqlite, nvprof), ignored", escape_for_warning(format)));
+      problems.line_problem(number, fmt::format("unknown export format '{}' (json, json.gz, sqlite, nvprof, cprof), ignored",
+                                                escape_for_warning(format)));
     }
   }
 }
@@ -316,6 +318,15 @@ void apply_line(ProfileConfig& config, std::string_view line, std::size_t number
   }
   if (name == "exportlimit") {
     apply_export_limit(config, value, number, problems);
+    return;
+  }
+  if (name == "exportwhen") {
+    if (value == "exit" || value == "later") {
+      config.export_later = value == "later";
+    } else {
+      problems.line_problem(number,
+                            fmt::format("exportwhen needs exit or later, not '{}'; ignored", escape_for_warning(value)));
+    }
     return;
   }
   if (name == "flightrecorder") {

@@ -29,8 +29,9 @@ enum class LogFormat { kvp, csv };
 // Files beside the classic logs, one per process (`export json`, `export sqlite`,
 // `export json.gz`: the JSON trace gzip-compressed). nvprof: a database in nvprof's own
 // schema (`.nvvp`), for the tools that read nvprof's files.
-enum class ExportFormat : unsigned char { json, sqlite, nvprof, json_gz };
-inline constexpr std::size_t kExportFormatCount = 4;
+// cprof: the run file itself, kept (docs/format.md, "Run file").
+enum class ExportFormat : unsigned char { json, sqlite, nvprof, json_gz, cprof };
+inline constexpr std::size_t kExportFormatCount = 5;
 
 // capturerange nvtx NAME[@DOMAIN], capturerangeend stop|repeat:N: only what is issued
 // while a range of that name is open (on any thread) is profiled, for its first
@@ -57,6 +58,7 @@ struct ProfileConfig {
   unsigned callstack_depth = 0;             // callstack [DEPTH]: the frames kept of each call; 0: none
   CaptureRange capture_range;               // capturerange, capturerangeend
   std::uint64_t export_limit = 0;           // exportlimit SIZE: the exports stop at SIZE bytes; 0: no limit
+  bool export_later = false;                // exportwhen later: the run file is left for `computeprof export`
   std::uint64_t flight_recorder_ns = 0;     // flightrecorder SECONDS: the exports keep the last SECONDS; 0: all
   std::string flight_recorder_trigger;      // flightrecordertrigger PATH: a dump when this file appears
 

@@ -143,9 +143,23 @@ TEST_CASE("export and summary: formats on one line or several, an unknown one is
   CHECK(bad.exports_to(ExportFormat::json));
   CHECK(bad.exports.count() == 1);
   CHECK(bad.summary);
-  CHECK(warnings.lines() == std::vector<std::string>{"cfg:1: unknown export format 'pftrace' (json, json.gz, sqlite, nvprof), ignored",
-                                                     "cfg:2: export needs a format: json, json.gz, sqlite or nvprof",
+  CHECK(warnings.lines() == std::vector<std::string>{"cfg:1: unknown export format 'pftrace' (json, json.gz, sqlite, nvprof, cprof), ignored",
+                                                     "cfg:2: export needs a format: json, json.gz, sqlite, nvprof or cprof",
                                                      "cfg:3: 'summary' takes no value; 'yes' ignored"});
+}
+
+TEST_CASE("export cprof keeps the run file; exportwhen exit or later, anything else one warning", "[config]") {
+  WarningCapture warnings;
+  auto cfg = parse_profile_config("export cprof,sqlite\n", "cfg");
+  CHECK(cfg.exports_to(ExportFormat::cprof));
+  CHECK(cfg.exports_to(ExportFormat::sqlite));
+  CHECK(cfg.exports.count() == 2);
+  CHECK_FALSE(cfg.export_later);
+  CHECK(parse_profile_config("exportwhen later\n", "cfg").export_later);
+  CHECK_FALSE(parse_profile_config("exportwhen later\nexportwhen exit\n", "cfg").export_later);
+  CHECK(warnings.lines().empty());
+  CHECK_FALSE(parse_profile_config("exportwhen never\n", "cfg").export_later);
+  CHECK(warnings.lines() == std::vector<std::string>{"cfg:1: exportwhen needs exit or later, not 'never'; ignored"});
 }
 
 TEST_CASE("memtrace: a line of its own, no value", "[config]") {
