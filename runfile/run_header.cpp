@@ -22,6 +22,7 @@ std::string encode_header(const RunHeader& header) {
   std::string body;
   ByteWriter w(body);
   w.varint(header.pid);
+  w.text(header.program.substr(0, kMaxText));
   w.text(header.host.substr(0, kMaxText));
   w.varint(header.rank ? header.rank->rank + 1 : 0);
   w.varint(header.rank ? header.rank->world_size : 0);
@@ -76,6 +77,7 @@ std::optional<DecodedHeader> decode_header(std::string_view file, RunFileError& 
   const char* begin = file.data() + kPreambleBytes;
   ByteReader r(begin, begin + length);
   h.pid = r.varint();
+  h.program = std::string(r.text());
   h.host = std::string(r.text());
   const std::uint64_t rank = r.varint();
   const std::uint64_t world_size = r.varint();

@@ -16,6 +16,7 @@ struct RunHeader {
   std::uint16_t major = 0;  // of the file read; the writer's own when written
   std::uint16_t minor = 0;
   std::uint64_t pid = 0;
+  std::string program;  // its short name (program_invocation_short_name)
   std::string host;
   std::optional<config::DistributedRank> rank;
   std::vector<std::string> command_line;

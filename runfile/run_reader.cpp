@@ -404,6 +404,7 @@ ReadSummary RunReader::read(RunVisitor& visitor) {
     at = payload_at + length;
     summary.bytes = at;
     ++summary.chunks;
+    visitor.chunk_read(at);
   }
   if (at != file_.size()) return fail(at, "bytes after the end record");
   return summary;

@@ -30,6 +30,8 @@ class RunVisitor {
   virtual void range(const records::RangeEvent& /*event*/) {}
   // Before the first record, and whenever they change.
   virtual void facts(const ProcessFacts& /*facts*/) {}
+  // After each whole chunk: the file's bytes read so far.
+  virtual void chunk_read(std::uint64_t /*bytes*/) {}
 };
 
 struct ReadSummary {

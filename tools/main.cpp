@@ -10,6 +10,7 @@
 
 #include "config/report.hpp"
 #include "tools/command_line.hpp"
+#include "tools/export_command.hpp"
 #include "tools/launch_error.hpp"
 #include "tools/merge_command.hpp"
 #include "tools/nvprof_command_line.hpp"
@@ -54,6 +55,14 @@ int main(int argc, char** argv) {
       return kUsageErrorExit;
     }
     return computeprof::tools::merge_traces(std::get<computeprof::tools::MergeOptions>(merge), stdout);
+  }
+  if (!args.empty() && args.front() == "export") {
+    const auto parsed_export = computeprof::tools::parse_export_command_line(std::span(args).subspan(1));
+    if (const auto* error = std::get_if<computeprof::tools::UsageError>(&parsed_export)) {
+      computeprof::config::warn(error->message);
+      return kUsageErrorExit;
+    }
+    return computeprof::tools::export_runs(std::get<computeprof::tools::ExportOptions>(parsed_export), stdout);
   }
   const auto parsed = computeprof::tools::parse_command_line(args);
   if (const auto* error = std::get_if<computeprof::tools::UsageError>(&parsed)) {

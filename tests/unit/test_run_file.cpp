@@ -38,6 +38,7 @@ struct Collected : RunVisitor {
 RunHeader test_header() {
   RunHeader h;
   h.pid = 4242;
+  h.program = "app";
   h.host = "node17";
   h.rank = config::DistributedRank{3, 8};
   h.command_line = {"./app", "--size", "1024"};
@@ -133,6 +134,7 @@ TEST_CASE("a run file's header comes back field by field") {
   CHECK(h.major == kMajorVersion);
   CHECK(h.minor == kMinorVersion);
   CHECK(h.pid == 4242);
+  CHECK(h.program == "app");
   CHECK(h.host == "node17");
   REQUIRE(h.rank.has_value());
   CHECK(h.rank->rank == 3);

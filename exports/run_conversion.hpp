@@ -1,0 +1,36 @@
+#pragma once
+// A run file made into one export (docs/format.md, "Run file"): its records read back
+// in order and handed to the export's writer as the shim once handed them to it while
+// the program ran, so that the file is the one a live export wrote. Used at exit by
+// the shim (each export on a thread of its own) and by `computeprof export`.
+#include <cstdint>
+#include <functional>
+#include <string_view>
+
+#include "config/profile_config.hpp"
+#include "exports/output_files.hpp"
+#include "runfile/run_reader.hpp"
+
+namespace computeprof::exports {
+
+// ".json", ".json.gz", ".sqlite", ".nvvp", ".cprof".
+std::string_view export_extension(config::ExportFormat format);
+// "json", "json.gz", "sqlite", "nvprof", "cprof": as `export` names it.
+std::string_view export_format_name(config::ExportFormat format);
+
+// The run file's bytes read so far, of `total`.
+using ConversionProgress = std::function<void(std::uint64_t read, std::uint64_t total)>;
+
+struct ConversionResult {
+  runfile::ReadSummary summary;  // what was read, and the error that stopped it
+  // The export's file could not be made (its writer said why); false too when the run
+  // had no record at all and no file was begun.
+  bool not_written = false;
+};
+
+// Converts `run` (a run file's bytes) into the export `format` (not cprof), its file
+// opened through `files`.
+ConversionResult convert_run(std::string_view run, config::ExportFormat format, OutputFiles& files,
+                             const ConversionProgress& progress = {});
+
+}  // namespace computeprof::exports
