@@ -53,7 +53,7 @@ TEST_CASE("the trace ends like JSON after every flush, and says once when it gro
   config::set_warning_sink(collect, &warnings);
   {
     JsonTraceSink sink(settings, TraceCompression::none, 20);
-    ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+    ProfiledContext context{{1, 0, "gpu", config::Api::cuda, {}, {}}, nullptr};
     records::Record r;
     r.method = "_Z4spiny";
     r.api = "cuLaunchKernel";
@@ -91,7 +91,7 @@ TEST_CASE("json.gz: complete gzip members at each flush point, the trace the sam
   settings.log_template = std::string(directory) + "/trace.log";
   const std::string path = std::string(directory) + "/trace.json.gz";
   JsonTraceSink sink(settings, TraceCompression::gzip);
-  ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+  ProfiledContext context{{1, 0, "gpu", config::Api::cuda, {}, {}}, nullptr};
   records::Record r;
   r.method = "_Z4spiny";
   r.api = "cuLaunchKernel";
@@ -131,7 +131,7 @@ TEST_CASE("exportlimit: the trace stops before the first record at or past the l
   config::set_warning_sink(collect, &warnings);
   {
     JsonTraceSink sink(settings, TraceCompression::none);
-    ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+    ProfiledContext context{{1, 0, "gpu", config::Api::cuda, {}, {}}, nullptr};
     records::Record r;
     r.method = "_Z4spiny";
     r.api = "cuLaunchKernel";
@@ -168,7 +168,7 @@ TEST_CASE("exportlimit: NVTX events stop with the records, a mark past the limit
   config::set_warning_sink(collect, &warnings);
   {
     JsonTraceSink sink(settings, TraceCompression::none);
-    ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+    ProfiledContext context{{1, 0, "gpu", config::Api::cuda, {}, {}}, nullptr};
     records::Record r;
     r.method = "_Z4spiny";
     r.api = "cuLaunchKernel";

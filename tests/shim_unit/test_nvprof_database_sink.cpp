@@ -38,7 +38,7 @@ struct Database {
 };
 
 void write_kernels(NvprofDatabaseSink& sink, std::uint64_t first, std::uint64_t last) {
-  const ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+  const ProfiledContext context{{1, 0, "gpu", config::Api::cuda, {}, {}}, nullptr};
   records::Record r;
   r.method = "_Z4spiny";
   r.api = "cuLaunchKernel";

@@ -22,7 +22,7 @@ using test::collect;
 using test::rows_in;
 
 void write_kernels(SqliteExportSink& sink, std::uint64_t first, std::uint64_t last) {
-  const ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+  const ProfiledContext context{{1, 0, "gpu", config::Api::cuda, {}, {}}, nullptr};
   records::Record r;
   r.method = "_Z4spiny";
   r.api = "cuLaunchKernel";
