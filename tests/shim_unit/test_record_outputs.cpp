@@ -5,10 +5,11 @@
 
 #include "catch.hpp"
 #include "shim/output/record_outputs.hpp"
-#include "shim/output/sqlite_schema.hpp"
+#include "exports/sqlite_schema.hpp"
 #include "shim/process/record_fields.hpp"
 
 using namespace computeprof::shim;
+using computeprof::exports::sqlite_schema;
 using computeprof::records::Record;
 
 namespace {
