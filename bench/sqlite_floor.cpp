@@ -2,7 +2,7 @@
 // around it: each operation a CUPTI_ACTIVITY_KIND_KERNEL row and a
 // CUPTI_ACTIVITY_KIND_RUNTIME row, only their times and correlation ids bound anew, 32
 // rows a statement, a transaction every 8,192 rows, `synchronous=OFF` and
-// `journal_mode=TRUNCATE`, as the export writes them (shim/output/sqlite_export_sink.cpp),
+// `journal_mode=TRUNCATE`, as the export writes them (exports/sqlite_export_writer.cpp),
 // into the tables of the export's own schema. The floor under the export's cost per
 // operation: CPU ns a pair, the median of the rounds.
 //
@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "shim/output/sqlite_schema.hpp"
+#include "exports/sqlite_schema.hpp"
 
 namespace {
 
@@ -58,7 +58,7 @@ double one_round(const std::string& path, long operations) {
   check(sqlite3_open(path.c_str(), &db), db, path);
   check(sqlite3_exec(db, "PRAGMA synchronous=OFF; PRAGMA journal_mode=TRUNCATE", nullptr, nullptr, nullptr), db,
         "pragmas");
-  check(sqlite3_exec(db, computeprof::shim::sqlite_schema().c_str(), nullptr, nullptr, nullptr), db, "schema");
+  check(sqlite3_exec(db, computeprof::exports::sqlite_schema().c_str(), nullptr, nullptr, nullptr), db, "schema");
   sqlite3_stmt* kernels = grouped_insert(db, "CUPTI_ACTIVITY_KIND_KERNEL", kKernelColumns);
   sqlite3_stmt* calls = grouped_insert(db, "CUPTI_ACTIVITY_KIND_RUNTIME", kRuntimeColumns);
   const double start = thread_cpu_ns();

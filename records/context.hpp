@@ -1,7 +1,6 @@
 #pragma once
-// What a record knows of its context (docs/format.md, "Header"): its number, device and
-// origin of time, and what the driver said of the device. Plain data: the shim fills it
-// once per context, a run file carries it, every export reads it.
+// What a record knows of its context: its number, device, kind and origin of time, and
+// its device's properties. The shim's table of contexts fills it; the outputs read it.
 #include <cstdint>
 #include <string>
 
@@ -12,6 +11,7 @@ namespace computeprof::records {
 struct ContextOrigin {
   std::uint64_t monotonic_ns = 0;  // `timestamp` counts from here
   std::uint64_t wall_ns = 0;       // the same instant on the wall clock: TIMESTAMPFACTOR
+
   // The monotonic time of a wall-clock instant (GPU times are on the wall clock; the
   // record pipeline orders by the monotonic one).
   std::uint64_t monotonic_at(std::uint64_t wall) const {

@@ -102,7 +102,7 @@ std::uint64_t export_base_wall_ns() {
   return first_context_origin().wall_ns;
 }
 
-ExportClocks export_base_clocks() {
+exports::ExportClocks export_base_clocks() {
   const std::uint64_t wall = export_base_wall_ns();
   // The two clocks read back to back now; the base is that far back on both.
   timespec m{}, w{};

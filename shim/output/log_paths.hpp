@@ -4,6 +4,7 @@
 // COMPUTEPROF_LOG_INDEX names (the computeprof command reads it to say where they are).
 #include <string>
 
+#include "exports/run_facts.hpp"
 #include "logfmt/log_file.hpp"
 #include "logfmt/log_path.hpp"
 
@@ -37,14 +38,9 @@ std::string claim_export_path(std::string_view log_template, std::string_view ex
 // before any operation is recorded (no event is older).
 std::uint64_t export_base_wall_ns();
 
-// Time 0 of the exports on both clocks: the wall clock (CLOCK_REALTIME), which the
-// events count from, and the monotonic clock at the same instant, so that traces of
-// several hosts, or a trace and a monotonic log of the same host, share one axis.
-struct ExportClocks {
-  std::uint64_t wall_ns = 0;
-  std::uint64_t monotonic_ns = 0;
-};
-ExportClocks export_base_clocks();
+// Time 0 of the exports on both clocks (exports::ExportClocks): export_base_wall_ns and
+// the monotonic clock at the same instant.
+exports::ExportClocks export_base_clocks();
 
 // Opens `path` for `file`; where another live process writes that file (it holds its
 // lock), opens the path with `_<pid>` before the extension instead, and says so once.

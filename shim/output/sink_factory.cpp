@@ -1,15 +1,16 @@
 #include "shim/output/sink_factory.hpp"
 
+#include "exports/json_trace_writer.hpp"
+#include "exports/nvprof_database_writer.hpp"
+#include "exports/sqlite_export_writer.hpp"
 #include "logfmt/export_path.hpp"
 
 #include "shim/output/classic_log_sink.hpp"
 #include "shim/output/export_thread.hpp"
+#include "shim/output/export_writer_sink.hpp"
 #include "shim/output/flight_recorder.hpp"
-#include "shim/output/json_trace_sink.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/output/memory_report_sink.hpp"
-#include "shim/output/nvprof_database_sink.hpp"
-#include "shim/output/sqlite_export_sink.hpp"
 #include "shim/output/stack_file_sink.hpp"
 #include "shim/output/summary_sink.hpp"
 #include "shim/process/profiling_state.hpp"
@@ -42,19 +43,29 @@ std::vector<std::string_view> export_extensions(const config::ProfileConfig& con
 // a thread of its own (export_thread.hpp).
 enum class ExportThreads { none, own };
 
+// The writer of one export, made from the facts and files its sink keeps.
+template <typename Writer, typename... Args>
+ExportWriterSink::MakeWriter writer_of(Args... args) {
+  return [args...](const exports::RunFacts& facts, exports::OutputFiles& files) {
+    return std::make_unique<Writer>(facts, files, args...);
+  };
+}
+
 void add_export_sinks(SinkList& sinks, const config::Settings& settings, ExportThreads threads) {
-  auto add = [&](std::unique_ptr<RecordSink> sink) {
+  auto add = [&](const ExportWriterSink::MakeWriter& make) {
+    std::unique_ptr<RecordSink> sink = std::make_unique<ExportWriterSink>(settings, make);
     if (threads == ExportThreads::own) sink = std::make_unique<ExportThread>(std::move(sink));
     sinks.push_back(std::move(sink));
   };
+  using exports::TraceCompression;
   if (settings.config.exports_to(config::ExportFormat::json)) {
-    add(std::make_unique<JsonTraceSink>(settings, TraceCompression::none));
+    add(writer_of<exports::JsonTraceWriter>(TraceCompression::none));
   }
   if (settings.config.exports_to(config::ExportFormat::json_gz)) {
-    add(std::make_unique<JsonTraceSink>(settings, TraceCompression::gzip));
+    add(writer_of<exports::JsonTraceWriter>(TraceCompression::gzip));
   }
-  if (settings.config.exports_to(config::ExportFormat::sqlite)) add(std::make_unique<SqliteExportSink>(settings));
-  if (settings.config.exports_to(config::ExportFormat::nvprof)) add(std::make_unique<NvprofDatabaseSink>(settings));
+  if (settings.config.exports_to(config::ExportFormat::sqlite)) add(writer_of<exports::SqliteExportWriter>());
+  if (settings.config.exports_to(config::ExportFormat::nvprof)) add(writer_of<exports::NvprofDatabaseWriter>());
 }
 
 // flightrecorder: the exports through a recorder of their window. Its dumps' sinks

@@ -65,8 +65,8 @@ const ProfiledContext* find_or_create_context(const ContextKey& key,
   // Another thread of the same context may have won the race.
   if (auto it = r.known.find(key); it != r.known.end()) return it->second;
   if (r.next_number == 1) r.first_origin = origin;
-  auto* context = new ProfiledContext{r.next_number++, d.device, std::move(d.device_name), key.api, origin,
-                                      &profile_of(key.api), d.device_properties};
+  auto* context = new ProfiledContext{
+      {r.next_number++, d.device, std::move(d.device_name), key.api, origin, d.device_properties}, &profile_of(key.api)};
   r.known.emplace(key, context);
   return context;
 }

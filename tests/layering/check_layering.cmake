@@ -169,8 +169,8 @@ foreach(folder IN LISTS folders)
   endforeach()
 endforeach()
 
-# config/, records/, reports/, logfmt/ and traces/ build and are tested on any machine: no CUDA or OpenCL headers.
-foreach(folder config records reports logfmt traces)
+# config/, records/, reports/, logfmt/, traces/ and exports/ build and are tested on any machine: no CUDA or OpenCL headers.
+foreach(folder config records reports logfmt traces exports)
   files_of("${folder}" sources cpp hpp def)
   foreach(source IN LISTS sources)
     file(STRINGS "${source}" includes REGEX "^#include <(cuda|cupti|CL/|nvPTX|nvperf)")

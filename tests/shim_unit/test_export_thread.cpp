@@ -79,7 +79,7 @@ TEST_CASE("an export's batches are written on its own thread, from copies, and a
           "[export_thread]") {
   Calls calls;
   ExportThread lane(std::make_unique<RecordingExport>(calls, std::chrono::milliseconds(50)));
-  ProfiledContext context{1, 0, "gpu", {}, {}, nullptr, {}};
+  ProfiledContext context{{1, 0, "gpu", {}, {}, {}}, nullptr};
   lane.begin();
   {
     // The pipeline frees a record and its counters once it has written it: the export
@@ -106,7 +106,7 @@ TEST_CASE("an export's batches are written on its own thread, from copies, and a
 TEST_CASE("while its thread writes a batch, the next one gathers and goes at a later flush", "[export_thread]") {
   Calls calls;
   ExportThread lane(std::make_unique<RecordingExport>(calls, std::chrono::milliseconds(200)));
-  ProfiledContext context{1, 0, "gpu", {}, {}, nullptr, {}};
+  ProfiledContext context{{1, 0, "gpu", {}, {}, {}}, nullptr};
   lane.begin();
   lane.write(context, named("a"));
   const auto before = std::chrono::steady_clock::now();
@@ -125,7 +125,7 @@ TEST_CASE("while its thread writes a batch, the next one gathers and goes at a l
 TEST_CASE("a full queue waits for the thread: none lost, none repeated, in order", "[export_thread]") {
   Calls calls;
   ExportThread lane(std::make_unique<RecordingExport>(calls, std::chrono::milliseconds(0)));
-  ProfiledContext context{1, 0, "gpu", {}, {}, nullptr, {}};
+  ProfiledContext context{{1, 0, "gpu", {}, {}, {}}, nullptr};
   const std::size_t n = 3 * ExportThread::kMostQueued + 5;
   std::vector<std::string> names;
   for (std::size_t i = 0; i < n; ++i) names.push_back(std::to_string(i));
@@ -147,7 +147,7 @@ TEST_CASE("a full queue waits for the thread: none lost, none repeated, in order
 TEST_CASE("memory events wait for what was queued before them", "[export_thread]") {
   Calls calls;
   ExportThread lane(std::make_unique<RecordingExport>(calls, std::chrono::milliseconds(30)));
-  ProfiledContext context{1, 0, "gpu", {}, {}, nullptr, {}};
+  ProfiledContext context{{1, 0, "gpu", {}, {}, {}}, nullptr};
   lane.begin();
   lane.write(context, named("a"));
   lane.flush();
@@ -163,7 +163,7 @@ TEST_CASE("in a forked child an export lets go of its output and of its parent's
   Calls calls;
   auto lane = std::make_unique<ExportThread>(std::make_unique<RecordingExport>(calls, std::chrono::milliseconds(0)));
   lane->begin();
-  ProfiledContext context{1, 0, "gpu", {}, {}, nullptr, {}};
+  ProfiledContext context{{1, 0, "gpu", {}, {}, {}}, nullptr};
   lane->write(context, named("a"));
   lane->abandon();
   lane.reset();  // nothing written, nothing waited for: the thread is taken to be the parent's

@@ -89,7 +89,7 @@ bool exists(const std::string& path) {
 TEST_CASE("flightrecorder: a dump holds exactly what ended within the window before it", "[exports][flight]") {
   Directory d;
   Dumps dumps;
-  ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+  ProfiledContext context{{1, 0, "gpu", config::Api::cuda, {}, {}}, nullptr};
   {
     FlightRecorder recorder = recorder_into(dumps, d.path, 2 * kSecond);
     // Kernels ending every 100 ms from 0 to 5000 ms; a mark at 500 ms and one at 4500 ms.
@@ -130,7 +130,7 @@ TEST_CASE("flightrecorder: a dump holds exactly what ended within the window bef
 TEST_CASE("flightrecorder: at exit the window goes to the exports' own files", "[exports][flight]") {
   Directory d;
   Dumps dumps;
-  ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+  ProfiledContext context{{1, 0, "gpu", config::Api::cuda, {}, {}}, nullptr};
   {
     FlightRecorder recorder = recorder_into(dumps, d.path, 3600 * kSecond);
     recorder.write(context, kernel_ending_at_ms(1));
@@ -168,7 +168,7 @@ TEST_CASE("flightrecorder: the window holds at most its bound of operations, the
           "[exports][flight]") {
   Directory d;
   Dumps dumps;
-  ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+  ProfiledContext context{{1, 0, "gpu", config::Api::cuda, {}, {}}, nullptr};
   std::vector<std::string> warnings;
   config::set_warning_sink(
       [](std::string_view line, void* lines) { static_cast<std::vector<std::string>*>(lines)->emplace_back(line); },

@@ -5,10 +5,11 @@
 
 #include "catch.hpp"
 #include "shim/output/record_outputs.hpp"
-#include "shim/output/sqlite_schema.hpp"
+#include "exports/sqlite_schema.hpp"
 #include "shim/process/record_fields.hpp"
 
 using namespace computeprof::shim;
+using computeprof::exports::sqlite_schema;
 using computeprof::records::Record;
 
 namespace {
@@ -61,8 +62,8 @@ TEST_CASE("records reach their context's sinks and the process's, each sink begu
           "[outputs]") {
   CallLog log;
   RecordOutputs outputs = outputs_logging_to(log);
-  ProfiledContext one{1, 0, "gpu", {}, {}, nullptr, {}};
-  ProfiledContext two{2, 0, "gpu", {}, {}, nullptr, {}};
+  ProfiledContext one{{1, 0, "gpu", {}, {}, {}}, nullptr};
+  ProfiledContext two{{2, 0, "gpu", {}, {}, {}}, nullptr};
   outputs.write(one, named("a"));
   outputs.write(two, named("b"));
   outputs.write(one, named("c"));
@@ -77,7 +78,7 @@ TEST_CASE("records reach their context's sinks and the process's, each sink begu
 TEST_CASE("an ended context's sinks end once and get nothing after, the process's sinks go on", "[outputs]") {
   CallLog log;
   RecordOutputs outputs = outputs_logging_to(log);
-  ProfiledContext one{1, 0, "gpu", {}, {}, nullptr, {}};
+  ProfiledContext one{{1, 0, "gpu", {}, {}, {}}, nullptr};
   outputs.write(one, named("a"));
   log.calls.clear();
   outputs.end_context(one);
@@ -92,8 +93,8 @@ TEST_CASE("once the process's sinks end, records reach their contexts' sinks onl
           "[outputs]") {
   CallLog log;
   RecordOutputs outputs = outputs_logging_to(log);
-  ProfiledContext one{1, 0, "gpu", {}, {}, nullptr, {}};
-  ProfiledContext two{2, 0, "gpu", {}, {}, nullptr, {}};
+  ProfiledContext one{{1, 0, "gpu", {}, {}, {}}, nullptr};
+  ProfiledContext two{{2, 0, "gpu", {}, {}, {}}, nullptr};
   outputs.write(one, named("a"));
   outputs.write(one, named("b"));
   log.calls.clear();
@@ -109,8 +110,8 @@ TEST_CASE("once the process's sinks end, records reach their contexts' sinks onl
 TEST_CASE("records of one context go on reaching its sinks while other contexts come and go", "[outputs]") {
   CallLog log;
   RecordOutputs outputs = outputs_logging_to(log);
-  ProfiledContext one{1, 0, "gpu", {}, {}, nullptr, {}};
-  ProfiledContext nine{9, 0, "gpu", {}, {}, nullptr, {}};
+  ProfiledContext one{{1, 0, "gpu", {}, {}, {}}, nullptr};
+  ProfiledContext nine{{9, 0, "gpu", {}, {}, {}}, nullptr};
   outputs.write(one, named("a"));
   log.calls.clear();
   outputs.end_context(nine);  // never written: nothing of it is made, though there is room for it now
@@ -124,7 +125,7 @@ TEST_CASE("records of one context go on reaching its sinks while other contexts 
 TEST_CASE("nothing is made for a context that never had a record", "[outputs]") {
   CallLog log;
   RecordOutputs outputs = outputs_logging_to(log);
-  ProfiledContext three{3, 0, "gpu", {}, {}, nullptr, {}};
+  ProfiledContext three{{3, 0, "gpu", {}, {}, {}}, nullptr};
   outputs.end_context(three);
   outputs.flush();
   CHECK(log.calls.empty());
@@ -133,7 +134,7 @@ TEST_CASE("nothing is made for a context that never had a record", "[outputs]") 
 TEST_CASE("a forked child lets every sink go, then starts afresh", "[outputs]") {
   CallLog log;
   RecordOutputs outputs = outputs_logging_to(log);
-  ProfiledContext one{1, 0, "gpu", {}, {}, nullptr, {}};
+  ProfiledContext one{{1, 0, "gpu", {}, {}, {}}, nullptr};
   outputs.write(one, named("a"));
   log.calls.clear();
   outputs.abandon();

@@ -1,6 +1,6 @@
-#include "shim/output/gzip_members.hpp"
+#include "exports/gzip_members.hpp"
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 namespace {
 
 // zlib's window bits plus 16: a gzip header and trailer around the deflate stream.
@@ -55,4 +55,4 @@ bool GzipMembers::append_member(std::string_view text, std::string& out) {
 
 void GzipMembers::abandon() { started_ = false; }
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

@@ -5,7 +5,7 @@
 // also when the program gives it no row.
 #include <string>
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 
 // CREATE TABLE statements and the rows of the enum tables, one SQL script.
 std::string sqlite_schema();
@@ -19,4 +19,4 @@ enum EventClass : int { cuda_runtime = 0, cuda_driver = 1, cuda_backtrace = 67, 
 enum LaunchType : int { regular = 1, cooperative_single_device = 2 };
 }  // namespace nsys
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

@@ -12,10 +12,11 @@
 #include <string_view>
 
 #include "logfmt/log_file.hpp"
-#include "shim/output/export_batch.hpp"
-#include "shim/output/sqlite_library.hpp"
+#include "exports/export_batch.hpp"
+#include "exports/output_files.hpp"
+#include "exports/sqlite_library.hpp"
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 
 enum class DatabaseOpen : unsigned char {
   opened,
@@ -23,13 +24,13 @@ enum class DatabaseOpen : unsigned char {
   not_opened,  // SQLite could not open the file: the caller says so with SQLite's message
 };
 
-// The database of `export <format>` at `path`, for the writer alone (no SQLite lock
-// around each call: record_sink.hpp): SQLite loaded, the file made (or emptied) the way
-// logs are, no symbolic link followed, a journal an earlier database left there removed
-// (it would be rolled back into the new one). SQLite takes the empty file as a new
-// database.
-DatabaseOpen open_export_database(std::string_view format, const std::string& path, const SqliteLibrary*& sql,
-                                  sqlite3*& db, logfmt::LogFile& file);
+// The database of `export <format>`, its file opened by `files` for `extension`, for
+// the writer alone (no SQLite lock around each call: export_writer.hpp): SQLite loaded,
+// the file made (or emptied) the way logs are, no symbolic link followed, a journal an
+// earlier database left there removed (it would be rolled back into the new one).
+// SQLite takes the empty file as a new database.
+DatabaseOpen open_export_database(std::string_view format, OutputFiles& files, std::string_view extension,
+                                  const SqliteLibrary*& sql, sqlite3*& db, logfmt::LogFile& file);
 
 class DatabaseCommits {
  public:
@@ -60,4 +61,4 @@ class DatabaseCommits {
   std::uint64_t left_out_ = 0;
 };
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

@@ -2,7 +2,7 @@
 // `export json` and `export json.gz`: one Chrome trace of the whole process
 // (docs/format.md, "JSON trace"): a track per GPU and stream, the calls on their
 // threads' tracks, a flow from each call to its GPU work. Events are formatted in place
-// into one buffer reused for the life of the sink. The file is valid JSON (a valid
+// into one buffer reused for the life of the writer. The file is valid JSON (a valid
 // gzip file of it) after every write-through: the closing part is written after the
 // last event each time and replaced by the next events; with gzip, each write-through
 // is complete gzip members, the closing part one of its own.
@@ -15,24 +15,26 @@
 
 #include "logfmt/log_file.hpp"
 #include "traces/trace_events.hpp"
-#include "shim/output/gzip_members.hpp"
-#include "shim/output/record_sink.hpp"
+#include "exports/export_writer.hpp"
+#include "exports/gzip_members.hpp"
+#include "exports/output_files.hpp"
+#include "exports/run_facts.hpp"
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 
 // `export json` or `export json.gz`.
 enum class TraceCompression { none, gzip };
 
-class JsonTraceSink final : public RecordSink {
+class JsonTraceWriter final : public ExportWriter {
  public:
   // Viewers (Perfetto UI, chrome://tracing) struggle beyond this many events.
   static constexpr std::uint64_t kViewerEventLimit = 1'000'000;
 
-  JsonTraceSink(const config::Settings& settings, TraceCompression compression,
-                std::uint64_t viewer_event_limit = kViewerEventLimit);
+  JsonTraceWriter(const RunFacts& facts, OutputFiles& files, TraceCompression compression,
+                  std::uint64_t viewer_event_limit = kViewerEventLimit);
 
   void begin() override;
-  void write(const ProfiledContext& context, const records::Record& record) override;
+  void write(const records::ContextInfo& context, const records::Record& record) override;
   // A counter event of the device's bytes in use after the event, by kind.
   void write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) override;
   // NVTX ranges and marks on their threads' tracks (traces/range_trace_events.hpp); a
@@ -47,7 +49,7 @@ class JsonTraceSink final : public RecordSink {
  private:
   // Starts the next `count` events in the buffer (the separator after the previous one).
   std::string& next_event(std::uint64_t count = 1);
-  void name_tracks(const ProfiledContext& context, traces::TraceTrack host, traces::TraceTrack gpu);
+  void name_tracks(const records::ContextInfo& context, traces::TraceTrack host, traces::TraceTrack gpu);
   // The names of the record's GPU event: kernels' from the names seen before.
   const traces::GpuEventNames& event_names(const records::Record& record);
   // The record's entry point and what the events take from it: the last one's, made
@@ -60,7 +62,7 @@ class JsonTraceSink final : public RecordSink {
   const ApiText& api_text(const records::Record& record);
   void make_tail();
   void write_through();
-  // The trace's time 0 (log_paths.hpp, export_base_wall_ns), fixed at its first event.
+  // The trace's time 0 (the facts' clocks), fixed at its first event.
   void settle_base();
 
   struct StringHash {
@@ -68,9 +70,9 @@ class JsonTraceSink final : public RecordSink {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
 
-  const config::Settings& settings_;
+  const RunFacts& facts_;
+  OutputFiles& files_;
   const bool gzip_;
-  std::vector<std::size_t> counters_;  // the configured legacy counters
   logfmt::LogFile file_;
   std::string buffer_;      // events not yet written
   std::string compressed_;  // gzip members of them
@@ -109,4 +111,4 @@ class JsonTraceSink final : public RecordSink {
   bool ended_ = false;
 };
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

@@ -1,4 +1,4 @@
-// The JSON trace sink's file: valid after every flush, one warning past the viewers' limit.
+// The JSON trace writer's file: valid after every flush, one warning past the viewers' limit.
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -8,10 +8,10 @@
 #include "catch.hpp"
 #include "export_test_support.hpp"
 #include "config/report.hpp"
-#include "shim/output/json_trace_sink.hpp"
+#include "exports/json_trace_writer.hpp"
 
 using namespace computeprof;
-using namespace computeprof::shim;
+using namespace computeprof::exports;
 
 namespace {
 
@@ -47,32 +47,31 @@ TEST_CASE("the trace ends like JSON after every flush, and says once when it gro
           "[exports]") {
   char directory[] = "/tmp/computeprof-json-XXXXXX";
   REQUIRE(mkdtemp(directory));
-  config::Settings settings;
-  settings.log_template = std::string(directory) + "/trace.log";
+  test::ExportRun run(std::string(directory) + "/trace.log");
   std::vector<std::string> warnings;
   config::set_warning_sink(collect, &warnings);
   {
-    JsonTraceSink sink(settings, TraceCompression::none, 20);
-    ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+    JsonTraceWriter writer(run.facts, run, TraceCompression::none, 20);
+    const records::ContextInfo context{1, 0, "gpu", config::Api::cuda, {}, {}};
     records::Record r;
     r.method = "_Z4spiny";
     r.api = "cuLaunchKernel";
-    sink.begin();
+    writer.begin();
     for (std::uint64_t i = 1; i <= 3; ++i) {
       r.correlation_id = i;
-      sink.write(context, r);
+      writer.write(context, r);
     }
-    sink.flush();
-    const std::string first = read_text(settings.log_template.substr(0, settings.log_template.size() - 4) + ".json");
+    writer.flush();
+    const std::string first = read_text(run.log_template.substr(0, run.log_template.size() - 4) + ".json");
     CHECK(first.ends_with("\n],\"deviceProperties\":[{\"id\":0,\"api\":\"cuda\",\"name\":\"gpu\"}],\"traceName\":\"" +
                           std::string(directory) + "/trace.json\"}\n"));
     CHECK(count_of(first, "\"cat\":\"kernel\"") == 3);
     CHECK(warnings.empty());
     for (std::uint64_t i = 4; i <= 10; ++i) {
       r.correlation_id = i;
-      sink.write(context, r);
+      writer.write(context, r);
     }
-    sink.end();
+    writer.end();
     const std::string last = read_text(std::string(directory) + "/trace.json");
     CHECK(count_of(last, "\"cat\":\"kernel\"") == 10);
     CHECK(count_of(last, "traceName") == 1);
@@ -87,22 +86,21 @@ TEST_CASE("the trace ends like JSON after every flush, and says once when it gro
 TEST_CASE("json.gz: complete gzip members at each flush point, the trace the same as the plain one", "[exports]") {
   char directory[] = "/tmp/computeprof-jsongz-XXXXXX";
   REQUIRE(mkdtemp(directory));
-  config::Settings settings;
-  settings.log_template = std::string(directory) + "/trace.log";
+  test::ExportRun run(std::string(directory) + "/trace.log");
   const std::string path = std::string(directory) + "/trace.json.gz";
-  JsonTraceSink sink(settings, TraceCompression::gzip);
-  ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+  JsonTraceWriter writer(run.facts, run, TraceCompression::gzip);
+  const records::ContextInfo context{1, 0, "gpu", config::Api::cuda, {}, {}};
   records::Record r;
   r.method = "_Z4spiny";
   r.api = "cuLaunchKernel";
-  sink.begin();
+  writer.begin();
   std::vector<std::string> texts;
   for (std::uint64_t round = 0; round < 3; ++round) {
     for (std::uint64_t i = 1; i <= 100; ++i) {
       r.correlation_id = round * 100 + i;
-      sink.write(context, r);
+      writer.write(context, r);
     }
-    sink.checkpoint();
+    writer.checkpoint();
     // As a process killed now would leave it: a gzip file of the trace so far.
     bool tested = false, decompressed = false;
     output_of("gzip -t " + path + " 2>&1", tested);
@@ -113,7 +111,7 @@ TEST_CASE("json.gz: complete gzip members at each flush point, the trace the sam
     CHECK(count_of(texts.back(), "traceName") == 1);
     CHECK(texts.back().ends_with("/trace.json.gz\"}\n"));
   }
-  sink.end();
+  writer.end();
   bool decompressed = false;
   CHECK(output_of("gzip -dc " + path, decompressed) == texts.back());
   CHECK(decompressed);
@@ -124,24 +122,23 @@ TEST_CASE("exportlimit: the trace stops before the first record at or past the l
           "[exports]") {
   char directory[] = "/tmp/computeprof-jsonlimit-XXXXXX";
   REQUIRE(mkdtemp(directory));
-  config::Settings settings;
-  settings.log_template = std::string(directory) + "/trace.log";
-  settings.config.export_limit = 4096;
+  test::ExportRun run(std::string(directory) + "/trace.log");
+  run.facts.export_limit = 4096;
   std::vector<std::string> warnings;
   config::set_warning_sink(collect, &warnings);
   {
-    JsonTraceSink sink(settings, TraceCompression::none);
-    ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+    JsonTraceWriter writer(run.facts, run, TraceCompression::none);
+    const records::ContextInfo context{1, 0, "gpu", config::Api::cuda, {}, {}};
     records::Record r;
     r.method = "_Z4spiny";
     r.api = "cuLaunchKernel";
-    sink.begin();
+    writer.begin();
     for (std::uint64_t i = 1; i <= 100; ++i) {
       r.correlation_id = i;
-      sink.write(context, r);
-      if (i == 1) sink.flush();
+      writer.write(context, r);
+      if (i == 1) writer.flush();
     }
-    sink.end();
+    writer.end();
   }
   config::set_warning_sink(nullptr, nullptr);
   const std::string path = std::string(directory) + "/trace.json";
@@ -161,29 +158,28 @@ TEST_CASE("exportlimit: the trace stops before the first record at or past the l
 TEST_CASE("exportlimit: NVTX events stop with the records, a mark past the limit is not written", "[exports]") {
   char directory[] = "/tmp/computeprof-jsonlimit-XXXXXX";
   REQUIRE(mkdtemp(directory));
-  config::Settings settings;
-  settings.log_template = std::string(directory) + "/trace.log";
-  settings.config.export_limit = 4096;
+  test::ExportRun run(std::string(directory) + "/trace.log");
+  run.facts.export_limit = 4096;
   std::vector<std::string> warnings;
   config::set_warning_sink(collect, &warnings);
   {
-    JsonTraceSink sink(settings, TraceCompression::none);
-    ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+    JsonTraceWriter writer(run.facts, run, TraceCompression::none);
+    const records::ContextInfo context{1, 0, "gpu", config::Api::cuda, {}, {}};
     records::Record r;
     r.method = "_Z4spiny";
     r.api = "cuLaunchKernel";
     records::RangeEvent mark;
-    sink.begin();
+    writer.begin();
     r.correlation_id = 1;
-    sink.write(context, r);
-    sink.write_range(mark);
-    sink.flush();
+    writer.write(context, r);
+    writer.write_range(mark);
+    writer.flush();
     for (std::uint64_t i = 2; i <= 100; ++i) {
       r.correlation_id = i;
-      sink.write(context, r);
+      writer.write(context, r);
     }
-    for (int i = 0; i < 50; ++i) sink.write_range(mark);
-    sink.end();
+    for (int i = 0; i < 50; ++i) writer.write_range(mark);
+    writer.end();
   }
   config::set_warning_sink(nullptr, nullptr);
   const std::string path = std::string(directory) + "/trace.json";

@@ -6,7 +6,7 @@
 #include <chrono>
 #include <cstddef>
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 
 // Bytes of JSON events, rows of a database.
 inline constexpr std::size_t kExportBatchBytes = 1 << 20;
@@ -19,4 +19,4 @@ inline bool export_batch_due(std::size_t size, std::size_t limit, std::chrono::s
   return size >= limit || (size > 0 && std::chrono::steady_clock::now() - since >= kExportBatchAge);
 }
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

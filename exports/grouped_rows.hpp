@@ -17,9 +17,9 @@
 #include <string_view>
 #include <vector>
 
-#include "shim/output/sqlite_library.hpp"
+#include "exports/sqlite_library.hpp"
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 
 // A value of a row: NULL, an integer, or a short BLOB held in place (no allocation).
 struct SqlValue {
@@ -91,4 +91,4 @@ class GroupedRows {
   Statement parts_[kParts];  // parts_[i]: 2^i rows
 };
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

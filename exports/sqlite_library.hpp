@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 
 struct SqliteLibrary {
   decltype(&::sqlite3_open_v2) open_v2 = nullptr;
@@ -26,4 +26,4 @@ struct SqliteLibrary {
 // Loaded once; null with `error` saying why when it cannot be.
 const SqliteLibrary* sqlite_library(std::string& error);
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

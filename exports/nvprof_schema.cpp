@@ -1,6 +1,6 @@
-#include "shim/output/nvprof_schema.hpp"
+#include "exports/nvprof_schema.hpp"
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 
 // Each statement as nvprof wrote it, so that `.schema` of the two files reads the same.
 const char* nvprof_schema() {
@@ -93,4 +93,4 @@ CREATE INDEX INDEX_CUPTI_ACTIVITY_KIND_BRANCH ON CUPTI_ACTIVITY_KIND_BRANCH(corr
 )";
 }
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

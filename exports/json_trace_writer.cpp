@@ -1,26 +1,19 @@
-#include "shim/output/json_trace_sink.hpp"
+#include "exports/json_trace_writer.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <fmt/format.h>
 
-#include "config/distributed_rank.hpp"
 #include "config/report.hpp"
+#include "symbols/frame.hpp"
 #include "traces/range_trace_events.hpp"
-#include "records/range_table.hpp"
-#include "shim/output/export_batch.hpp"
-#include "shim/output/log_paths.hpp"
-#include "shim/process/call_stacks.hpp"
-#include "shim/process/profiling_state.hpp"
+#include "exports/export_batch.hpp"
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 namespace {
 
 // CUDA devices are processes 0, 1, ... as in Kineto; OpenCL devices come after them.
 constexpr std::uint64_t kOpenCLDevicePids = 100;
 
-std::uint64_t device_pid(const ProfiledContext& context) {
+std::uint64_t device_pid(const records::ContextInfo& context) {
   return static_cast<std::uint64_t>(context.device) + (context.api == config::Api::opencl ? kOpenCLDevicePids : 0);
 }
 
@@ -28,15 +21,14 @@ std::uint64_t since(std::uint64_t wall_ns, std::uint64_t base_ns) { return wall_
 
 }  // namespace
 
-JsonTraceSink::JsonTraceSink(const config::Settings& settings, TraceCompression compression,
-                             std::uint64_t viewer_event_limit)
-    : settings_(settings), gzip_(compression == TraceCompression::gzip), viewer_event_limit_(viewer_event_limit) {
-  for (std::size_t id = 0; id < config::kLegacyCounterCount; ++id) {
-    if (settings.config.counters.test(id)) counters_.push_back(id);
-  }
-}
+JsonTraceWriter::JsonTraceWriter(const RunFacts& facts, OutputFiles& files, TraceCompression compression,
+                                 std::uint64_t viewer_event_limit)
+    : facts_(facts),
+      files_(files),
+      gzip_(compression == TraceCompression::gzip),
+      viewer_event_limit_(viewer_event_limit) {}
 
-void JsonTraceSink::begin() {
+void JsonTraceWriter::begin() {
   if (gzip_) {
     std::string error;
     if (!members_.start(error)) {
@@ -44,17 +36,16 @@ void JsonTraceSink::begin() {
       return;
     }
   }
-  const std::string path = claim_export_path(settings_.log_template, gzip_ ? ".json.gz" : ".json");
-  if (!open_output_file(file_, path)) return;
+  if (!files_.open(file_, gzip_ ? ".json.gz" : ".json")) return;
   make_tail();
   // A batch's room, once: growing it by doubling would copy it some twenty times.
   buffer_.reserve(kExportBatchBytes + kExportBatchBytes / 2);
-  pid_ = static_cast<std::uint64_t>(getpid());
+  pid_ = facts_.pid;
   std::string& out = next_event();
-  traces::append_process_name(out, pid_, program_invocation_short_name, "CPU");
+  traces::append_process_name(out, pid_, facts_.program_name, "CPU");
 }
 
-std::string& JsonTraceSink::next_event(std::uint64_t count) {
+std::string& JsonTraceWriter::next_event(std::uint64_t count) {
   if (events_ > 0) buffer_.append(",\n");
   events_ += count;
   if (events_ > viewer_event_limit_ && !warned_limit_) {
@@ -67,7 +58,7 @@ std::string& JsonTraceSink::next_event(std::uint64_t count) {
   return buffer_;
 }
 
-void JsonTraceSink::name_tracks(const ProfiledContext& context, traces::TraceTrack host, traces::TraceTrack gpu) {
+void JsonTraceWriter::name_tracks(const records::ContextInfo& context, traces::TraceTrack host, traces::TraceTrack gpu) {
   if (named_threads_.emplace(host.pid, host.tid).second) {
     traces::append_thread_name(next_event(), host, fmt::format("thread {}", host.tid));
   }
@@ -89,14 +80,13 @@ void JsonTraceSink::name_tracks(const ProfiledContext& context, traces::TraceTra
   }
 }
 
-void JsonTraceSink::settle_base() {
+void JsonTraceWriter::settle_base() {
   if (base_ns_ != 0) return;
-  const ExportClocks clocks = export_base_clocks();
-  base_ns_ = clocks.wall_ns;
-  base_monotonic_ns_ = clocks.monotonic_ns;
+  base_ns_ = facts_.clocks.wall_ns;
+  base_monotonic_ns_ = facts_.clocks.monotonic_ns;
 }
 
-const traces::GpuEventNames& JsonTraceSink::event_names(const records::Record& r) {
+const traces::GpuEventNames& JsonTraceWriter::event_names(const records::Record& r) {
   if (r.kind == records::RecordKind::kernel) {
     // Runs of one kernel are the common case: compared, not hashed and looked up.
     if (last_kernel_ && last_kernel_->first == r.method) return last_kernel_->second;
@@ -113,7 +103,7 @@ const traces::GpuEventNames& JsonTraceSink::event_names(const records::Record& r
   return scratch_names_;
 }
 
-const JsonTraceSink::ApiText& JsonTraceSink::api_text(const records::Record& r) {
+const JsonTraceWriter::ApiText& JsonTraceWriter::api_text(const records::Record& r) {
   const std::string_view api = traces::host_event_name(r);
   if (api != api_.api || api_.quoted.empty()) {
     api_.api.assign(api);
@@ -124,7 +114,7 @@ const JsonTraceSink::ApiText& JsonTraceSink::api_text(const records::Record& r) 
   return api_;
 }
 
-void JsonTraceSink::write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) {
+void JsonTraceWriter::write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) {
   // Past the export limit, memory events stop with the records.
   if (!file_.is_open() || ended_ || event.unknown || left_out_ != 0) return;
   settle_base();
@@ -139,20 +129,20 @@ void JsonTraceSink::write_memory(const records::MemoryEvent& event, const record
   traces::append_counter_event(next_event(), event.device, "GPU memory (bytes)", since(event.wall_ns, base_ns_), series);
 }
 
-bool JsonTraceSink::reached_limit() const {
-  const std::uint64_t limit = settings_.config.export_limit;
+bool JsonTraceWriter::reached_limit() const {
+  const std::uint64_t limit = facts_.export_limit;
   // A compressed trace's size is known at its write-throughs only.
   const std::uint64_t pending = gzip_ ? 0 : buffer_.size();
   return limit != 0 && (left_out_ != 0 || bytes_written_ + pending + tail_.size() >= limit);
 }
 
-bool JsonTraceSink::past_limit() {
+bool JsonTraceWriter::past_limit() {
   if (!reached_limit()) return false;
   ++left_out_;
   return true;
 }
 
-void JsonTraceSink::write(const ProfiledContext& context, const records::Record& r) {
+void JsonTraceWriter::write(const records::ContextInfo& context, const records::Record& r) {
   if (!file_.is_open() || ended_ || past_limit()) return;
   settle_base();
   const traces::TraceTrack host{pid_, r.thread_id};
@@ -173,7 +163,7 @@ void JsonTraceSink::write(const ProfiledContext& context, const records::Record&
   const bool graph_node = r.kind != records::RecordKind::graph && api.graph_launch;
   std::vector<std::string> stack;
   if (first_of_call && r.stack_id != 0) {
-    for (const StackFrame& frame : symbolized_stack(r.stack_id)) stack.push_back(describe_frame(frame));
+    for (const symbols::Frame& frame : facts_.stack(r.stack_id)) stack.push_back(symbols::describe_frame(frame));
   }
   last_host_correlation_ = r.correlation_id;
   const traces::LaunchPlacement at{host,
@@ -183,17 +173,17 @@ void JsonTraceSink::write(const ProfiledContext& context, const records::Record&
                                     {gpu, gpu_ns, graph_node ? r.correlation_id : 0, context.device, context.number},
                                     first_of_call && !graph_node ? ++flows_ : 0};
   const std::uint64_t events = (first_of_call ? 1 : 0) + 1 + (at.flow_id != 0 ? 1 : 0);
-  launch_events_.append(next_event(events), r, at, counters_, event_names(r), api.quoted, stack);
+  launch_events_.append(next_event(events), r, at, facts_.counters, event_names(r), api.quoted, stack);
 }
 
-void JsonTraceSink::write_range(const records::RangeEvent& event) {
+void JsonTraceWriter::write_range(const records::RangeEvent& event) {
   // Past the export limit, NVTX events stop with the records (not counted as records).
   if (!file_.is_open() || ended_ || reached_limit()) return;
   settle_base();
   if (event.kind == records::RangeEventKind::thread_name) {
     const traces::TraceTrack host{pid_, event.thread_id};
     named_threads_.emplace(host.pid, host.tid);
-    traces::append_thread_name(next_event(), host, records::range_table().name(event.name));
+    traces::append_thread_name(next_event(), host, facts_.ranges->name(event.name));
     return;
   }
   using Kind = records::RangeEventKind;
@@ -202,7 +192,7 @@ void JsonTraceSink::write_range(const records::RangeEvent& event) {
   traces::append_range_event(next_event(), event, pid_, base_ns_);
 }
 
-void JsonTraceSink::make_tail() {
+void JsonTraceWriter::make_tail() {
   std::string text = "\n],\"deviceProperties\":[";
   for (std::size_t i = 0; i < devices_.size(); ++i) {
     if (i > 0) text.push_back(',');
@@ -220,7 +210,7 @@ void JsonTraceSink::make_tail() {
   }
 }
 
-void JsonTraceSink::write_through() {
+void JsonTraceWriter::write_through() {
   if (!file_.is_open()) return;
   last_write_ = std::chrono::steady_clock::now();
   std::string header;
@@ -231,15 +221,14 @@ void JsonTraceSink::write_through() {
     header = fmt::format("{{\"schemaVersion\":1,\"displayTimeUnit\":\"ms\",\"baseTimeNanoseconds\":{},"
                          "\"baseTimeMonotonicNanoseconds\":{},",
                          base_ns_, base_monotonic_ns_);
-    if (const auto rank = config::distributed_rank(config::process_env, nullptr)) {
+    if (const auto& rank = facts_.distributed_rank) {
       fmt::format_to(std::back_inserter(header), "\"distributedInfo\":{{\"rank\":{},\"world_size\":{}}},", rank->rank,
                      rank->world_size);
     }
     // The host, which a merge of several ranks' traces names each rank by.
-    char host[256] = {};
-    if (gethostname(host, sizeof host - 1) == 0) {
+    if (!facts_.host_name.empty()) {
       header += "\"hostName\":";
-      traces::append_json_string(header, host);
+      traces::append_json_string(header, facts_.host_name);
       header.push_back(',');
     }
     header += "\"traceEvents\":[\n";
@@ -266,27 +255,27 @@ void JsonTraceSink::write_through() {
   file_.flush_with_tail(tail_);
 }
 
-void JsonTraceSink::flush() {
+void JsonTraceWriter::flush() {
   if (!header_written_ || export_batch_due(buffer_.size(), kExportBatchBytes, last_write_)) write_through();
 }
 
-void JsonTraceSink::checkpoint() { write_through(); }
+void JsonTraceWriter::checkpoint() { write_through(); }
 
-void JsonTraceSink::end() {
+void JsonTraceWriter::end() {
   if (ended_) return;
   write_through();
   if (left_out_ != 0 && file_.is_open()) {
     config::warn(fmt::format("export {} '{}' stopped at the export limit of {} bytes: {} records left out of it",
-                             gzip_ ? "json.gz" : "json", file_.path(), settings_.config.export_limit, left_out_));
+                             gzip_ ? "json.gz" : "json", file_.path(), facts_.export_limit, left_out_));
   }
   file_.close();
   ended_ = true;
 }
 
-void JsonTraceSink::abandon() {
+void JsonTraceWriter::abandon() {
   buffer_.clear();
   members_.abandon();
   file_.abandon();
 }
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

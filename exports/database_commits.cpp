@@ -1,4 +1,4 @@
-#include "shim/output/database_commits.hpp"
+#include "exports/database_commits.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -6,19 +6,18 @@
 #include <fmt/format.h>
 
 #include "config/report.hpp"
-#include "shim/output/log_paths.hpp"
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 
-DatabaseOpen open_export_database(std::string_view format, const std::string& path, const SqliteLibrary*& sql,
-                                  sqlite3*& db, logfmt::LogFile& file) {
+DatabaseOpen open_export_database(std::string_view format, OutputFiles& files, std::string_view extension,
+                                  const SqliteLibrary*& sql, sqlite3*& db, logfmt::LogFile& file) {
   std::string error;
   sql = sqlite_library(error);
   if (!sql) {
     config::warn(fmt::format("export {}: {}; no database is written", format, error));
     return DatabaseOpen::not_made;
   }
-  if (!open_output_file(file, path)) return DatabaseOpen::not_made;
+  if (!files.open(file, extension)) return DatabaseOpen::not_made;
   ::unlink((file.path() + "-journal").c_str());
   if (sql->open_v2(file.path().c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
                    nullptr) != SQLITE_OK) {
@@ -40,4 +39,4 @@ void DatabaseCommits::report(std::string_view format, const std::string& path, s
                            path, limit, left_out_));
 }
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

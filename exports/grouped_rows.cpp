@@ -1,9 +1,9 @@
-#include "shim/output/grouped_rows.hpp"
+#include "exports/grouped_rows.hpp"
 
 #include <algorithm>
 #include <string>
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 namespace {
 
 // SQLite before 3.32 takes at most 999 bound values a statement.
@@ -101,4 +101,4 @@ void GroupedRows::forget() {
   waiting_ = 0;
 }
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

@@ -5,9 +5,9 @@
 #include <string>
 #include <string_view>
 
-#include "shim/output/zlib_library.hpp"
+#include "exports/zlib_library.hpp"
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 
 class GzipMembers {
  public:
@@ -29,4 +29,4 @@ class GzipMembers {
   bool started_ = false;
 };
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

@@ -1,10 +1,10 @@
 #pragma once
 // `export nvprof`: one database of the whole process in nvprof's own schema
 // (nvprof_schema.hpp, docs/format.md "nvprof database"), `<stem>.nvvp`, for the tools
-// written for `nvprof -o` files. Like `export sqlite`, rows are written by the writer
-// thread, thousands to a transaction, committed at every flush point and when a batch is
-// large or old enough (database_commits.hpp): a process killed at any point leaves a
-// database that opens, with every batch before.
+// written for `nvprof -o` files. Like `export sqlite`, rows are written thousands to a
+// transaction, committed at every flush point and when a batch is large or old enough
+// (database_commits.hpp): a process killed at any point leaves a database that opens,
+// with every batch before.
 #include <cstdint>
 #include <initializer_list>
 #include <map>
@@ -15,21 +15,23 @@
 
 #include "logfmt/log_file.hpp"
 #include "reports/nvprof_api_ids.hpp"
-#include "shim/output/database_commits.hpp"
-#include "shim/output/grouped_rows.hpp"
-#include "shim/output/record_sink.hpp"
-#include "shim/output/sqlite_library.hpp"
+#include "exports/database_commits.hpp"
+#include "exports/export_writer.hpp"
+#include "exports/grouped_rows.hpp"
+#include "exports/output_files.hpp"
+#include "exports/run_facts.hpp"
+#include "exports/sqlite_library.hpp"
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 
-class NvprofDatabaseSink final : public RecordSink {
+class NvprofDatabaseWriter final : public ExportWriter {
  public:
-  explicit NvprofDatabaseSink(const config::Settings& settings);
-  ~NvprofDatabaseSink() override;
+  NvprofDatabaseWriter(const RunFacts& facts, OutputFiles& files);
+  ~NvprofDatabaseWriter() override;
 
   void begin() override;
   // CUDA contexts only: nvprof's schema has no place for OpenCL.
-  void write(const ProfiledContext& context, const records::Record& record) override;
+  void write(const records::ContextInfo& context, const records::Record& record) override;
   // The allocation's or free's API row.
   void write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) override;
   // A mark's MARKER row, a range's start and end rows, and their MARKER_DATA row.
@@ -56,7 +58,7 @@ class NvprofDatabaseSink final : public RecordSink {
   };
 
   bool exec(const char* sql);
-  bool open(const std::string& path);
+  bool open();
   void close();
   void fail(std::string_view what);
   bool in_transaction();
@@ -69,9 +71,10 @@ class NvprofDatabaseSink final : public RecordSink {
   // Returns whether it was filed as a runtime call.
   bool insert_call(std::string_view api, std::int64_t start, std::int64_t end, std::uint32_t thread,
                    std::int64_t correlation);
-  void insert_device(const ProfiledContext& context);
+  void insert_device(const records::ContextInfo& context);
 
-  const config::Settings& settings_;
+  const RunFacts& facts_;
+  OutputFiles& files_;
   const SqliteLibrary* sql_ = nullptr;
   sqlite3* db_ = nullptr;
   // Held open for the life of the database: the path stays claimed by this process.
@@ -97,4 +100,4 @@ class NvprofDatabaseSink final : public RecordSink {
   std::set<int> contexts_;
 };
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 
 // One library being loaded: its handle, and the first reason it cannot be used.
 class LibraryLoader {
@@ -35,7 +35,7 @@ class LibraryLoader {
 };
 
 // The `Functions` of `soname`, filled by `resolve_all` once for the process; null with
-// `error` saying why when they cannot be. Leaked: sinks use them until the process ends.
+// `error` saying why when they cannot be. Leaked: exports use them until the process ends.
 template <typename Functions>
 const Functions* load_library_once(const char* soname, bool (*resolve_all)(LibraryLoader&, Functions&),
                                    std::string& error) {
@@ -55,4 +55,4 @@ const Functions* load_library_once(const char* soname, bool (*resolve_all)(Libra
   return loaded->ok ? &loaded->functions : nullptr;
 }
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

@@ -1,11 +1,11 @@
-#include "shim/output/sqlite_schema.hpp"
+#include "exports/sqlite_schema.hpp"
 
 #include <span>
 #include <string_view>
 
 #include <fmt/format.h>
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 
 namespace {
 
@@ -133,4 +133,4 @@ std::string sqlite_schema() {
   return sql;
 }
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

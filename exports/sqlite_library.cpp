@@ -1,8 +1,8 @@
-#include "shim/output/sqlite_library.hpp"
+#include "exports/sqlite_library.hpp"
 
-#include "shim/output/loaded_library.hpp"
+#include "exports/loaded_library.hpp"
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 namespace {
 
 // Every function, the first missing one the error (`&`, not `&&`: all are tried).
@@ -22,4 +22,4 @@ const SqliteLibrary* sqlite_library(std::string& error) {
   return load_library_once<SqliteLibrary>("libsqlite3.so.0", resolve_all, error);
 }
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

@@ -1,8 +1,8 @@
-#include "shim/output/zlib_library.hpp"
+#include "exports/zlib_library.hpp"
 
-#include "shim/output/loaded_library.hpp"
+#include "exports/loaded_library.hpp"
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 namespace {
 
 // Every function, the first missing one the error (`&`, not `&&`: all are tried).
@@ -16,4 +16,4 @@ bool resolve_all(LibraryLoader& l, ZlibLibrary& z) {
 
 const ZlibLibrary* zlib_library(std::string& error) { return load_library_once<ZlibLibrary>("libz.so.1", resolve_all, error); }
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

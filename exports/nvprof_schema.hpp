@@ -3,7 +3,7 @@
 // every column in nvprof's order with nvprof's type (docs/format.md, "nvprof database"),
 // so that the tools written for nvprof's files read ours. Every table is created, also
 // those computeprof gives no row.
-namespace computeprof::shim {
+namespace computeprof::exports {
 
 // The CREATE TABLE and CREATE INDEX statements, one SQL script.
 const char* nvprof_schema();
@@ -21,4 +21,4 @@ enum MetricValueKind : int { value_double = 0, value_uint64 = 1, value_int64 = 4
 constexpr int kObjectThread = 2;     // CUPTI_ACTIVITY_OBJECT_THREAD
 }  // namespace cupti_enum
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

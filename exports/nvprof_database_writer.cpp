@@ -1,6 +1,4 @@
-#include "shim/output/nvprof_database_sink.hpp"
-
-#include <unistd.h>
+#include "exports/nvprof_database_writer.hpp"
 
 #include <array>
 #include <cstring>
@@ -12,11 +10,9 @@
 #include "reports/nvprof_api_ids.hpp"
 #include "records/copy_kind.hpp"
 #include "records/range_table.hpp"
-#include "shim/output/log_paths.hpp"
-#include "shim/output/nvprof_schema.hpp"
-#include "shim/process/cuda_runtime_presence.hpp"
+#include "exports/nvprof_schema.hpp"
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 namespace {
 
 // Columns every row has the same value in are constants of the statement, not bound.
@@ -128,24 +124,24 @@ std::int64_t async_flag(std::string_view api) {
 
 }  // namespace
 
-NvprofDatabaseSink::NvprofDatabaseSink(const config::Settings& settings) : settings_(settings) {}
+NvprofDatabaseWriter::NvprofDatabaseWriter(const RunFacts& facts, OutputFiles& files) : facts_(facts), files_(files) {}
 
-NvprofDatabaseSink::~NvprofDatabaseSink() { close(); }
+NvprofDatabaseWriter::~NvprofDatabaseWriter() { close(); }
 
-void NvprofDatabaseSink::fail(std::string_view what) {
+void NvprofDatabaseWriter::fail(std::string_view what) {
   config::warn(fmt::format("nvprof export '{}': {}: {}; the database stops here", file_.path(), what,
                            db_ && sql_ ? sql_->errmsg(db_) : "no database"));
   close();
 }
 
-bool NvprofDatabaseSink::exec(const char* sql) {
+bool NvprofDatabaseWriter::exec(const char* sql) {
   if (sql_->exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK) return true;
   fail(sql);
   return false;
 }
 
-bool NvprofDatabaseSink::open(const std::string& path) {
-  switch (open_export_database("nvprof", path, sql_, db_, file_)) {
+bool NvprofDatabaseWriter::open() {
+  switch (open_export_database("nvprof", files_, ".nvvp", sql_, db_, file_)) {
     case DatabaseOpen::opened: break;
     case DatabaseOpen::not_made: return false;
     case DatabaseOpen::not_opened: fail("cannot open"); return false;
@@ -168,12 +164,12 @@ bool NvprofDatabaseSink::open(const std::string& path) {
   return exec("COMMIT");
 }
 
-void NvprofDatabaseSink::begin() {
-  pid_ = getpid();
-  open(claim_export_path(settings_.log_template, ".nvvp"));
+void NvprofDatabaseWriter::begin() {
+  pid_ = static_cast<std::int64_t>(facts_.pid);
+  open();
 }
 
-bool NvprofDatabaseSink::in_transaction() {
+bool NvprofDatabaseWriter::in_transaction() {
   if (!db_) return false;
   if (!in_transaction_) {
     if (!exec("BEGIN")) return false;
@@ -183,13 +179,13 @@ bool NvprofDatabaseSink::in_transaction() {
   return true;
 }
 
-void NvprofDatabaseSink::insert(Statement s, std::initializer_list<SqlValue> values) {
+void NvprofDatabaseWriter::insert(Statement s, std::initializer_list<SqlValue> values) {
   if (!db_) return;
   if (!rows_[s].add(values)) return fail(kStatementSql[s]);
   commits_.row();
 }
 
-std::int64_t NvprofDatabaseSink::string_id_of(std::string_view text) {
+std::int64_t NvprofDatabaseWriter::string_id_of(std::string_view text) {
   if (auto it = string_ids_.find(text); it != string_ids_.end()) return it->second;
   // From 1, as nvprof's AUTOINCREMENT numbered them.
   const auto id = static_cast<std::int64_t>(string_ids_.size()) + 1;
@@ -207,7 +203,7 @@ std::int64_t NvprofDatabaseSink::string_id_of(std::string_view text) {
   return id;
 }
 
-std::int64_t NvprofDatabaseSink::kernel_name_id(std::string_view method) {
+std::int64_t NvprofDatabaseWriter::kernel_name_id(std::string_view method) {
   // Runs of one kernel are the common case: compared, not looked up.
   if (last_kernel_ && last_kernel_->first == method) return last_kernel_->second;
   string_id_of(method);
@@ -215,14 +211,14 @@ std::int64_t NvprofDatabaseSink::kernel_name_id(std::string_view method) {
   return last_kernel_->second;
 }
 
-bool NvprofDatabaseSink::insert_call(std::string_view api, std::int64_t start, std::int64_t end, std::uint32_t thread,
+bool NvprofDatabaseWriter::insert_call(std::string_view api, std::int64_t start, std::int64_t end, std::uint32_t thread,
                                      std::int64_t correlation) {
   if (api != last_api_ || last_api_.empty()) {
     last_api_.assign(api);
     last_api_ids_ = reports::nvprof_api_ids(api);
   }
   const auto& ids = last_api_ids_;
-  const bool by_runtime = ids && ids->runtime_cbid != 0 && cuda_runtime_present();
+  const bool by_runtime = ids && ids->runtime_cbid != 0 && facts_.cuda_runtime_present;
   // Only calls the driver accepted are recorded: CUDA_SUCCESS, 0.
   if (by_runtime) {
     insert(runtime_row, {ids->runtime_cbid, start, end, pid_, thread, correlation});
@@ -232,8 +228,8 @@ bool NvprofDatabaseSink::insert_call(std::string_view api, std::int64_t start, s
   return by_runtime;
 }
 
-void NvprofDatabaseSink::insert_device(const ProfiledContext& c) {
-  const DeviceProperties& p = c.device_properties;
+void NvprofDatabaseWriter::insert_device(const records::ContextInfo& c) {
+  const records::DeviceProperties& p = c.device_properties;
   // KB/s: two transfers a memory clock (kHz) across the bus.
   const std::int64_t bandwidth = 2 * p.memory_clock_khz * (p.memory_bus_bits / 8);
   const std::int64_t warps = p.warp_size != 0 ? p.max_threads_per_multiprocessor / p.warp_size : 0;
@@ -246,14 +242,14 @@ void NvprofDatabaseSink::insert_device(const ProfiledContext& c) {
                       p.ecc_enabled, SqlValue::blob(uuid), string_id_of(c.device_name)});
 }
 
-void NvprofDatabaseSink::write_memory(const records::MemoryEvent& e, const records::MemoryLedger&) {
+void NvprofDatabaseWriter::write_memory(const records::MemoryEvent& e, const records::MemoryLedger&) {
   // Past the export limit, memory events and NVTX events stop with the records.
   if (commits_.at_limit() || !in_transaction()) return;
   insert_call(e.api, static_cast<std::int64_t>(e.start_ns), static_cast<std::int64_t>(e.wall_ns), e.thread_id,
               static_cast<std::int64_t>(e.correlation_id));
 }
 
-void NvprofDatabaseSink::write(const ProfiledContext& c, const records::Record& r) {
+void NvprofDatabaseWriter::write(const records::ContextInfo& c, const records::Record& r) {
   if (c.api != config::Api::cuda || commits_.leaves_out() || !in_transaction()) return;
   if (devices_.insert(c.device).second) insert_device(c);
   if (contexts_.insert(c.number).second) insert(context_row, {c.number, c.device, cupti_enum::kComputeApiCuda, 0});
@@ -308,11 +304,11 @@ void NvprofDatabaseSink::write(const ProfiledContext& c, const records::Record& 
   }
 }
 
-void NvprofDatabaseSink::write_range(const records::RangeEvent& e) {
+void NvprofDatabaseWriter::write_range(const records::RangeEvent& e) {
   using Kind = records::RangeEventKind;
   const bool range = e.kind == Kind::push_pop || e.kind == Kind::start_end;
   if ((!range && e.kind != Kind::mark) || commits_.at_limit() || !in_transaction()) return;
-  const auto& table = records::range_table();
+  const records::RangeTable& table = *facts_.ranges;
   const std::int64_t id = ++markers_;
   const std::int64_t domain = e.domain != 0 ? string_id_of(table.name(table.domain_name(e.domain))) : 0;
   const auto start_object = thread_object_id(pid_, e.thread_id);
@@ -334,28 +330,28 @@ void NvprofDatabaseSink::write_range(const records::RangeEvent& e) {
                            e.category});
 }
 
-void NvprofDatabaseSink::commit() {
+void NvprofDatabaseWriter::commit() {
   if (!db_ || !in_transaction_) return;
   for (std::size_t i = string_row + 1; db_ && i < kStatements; ++i) {
     if (!rows_[i].insert_waiting()) fail(kStatementSql[i]);
   }
   if (db_ && exec("COMMIT")) in_transaction_ = false;
-  if (db_) commits_.committed(file_.path(), settings_.config.export_limit);
+  if (db_) commits_.committed(file_.path(), facts_.export_limit);
 }
 
-void NvprofDatabaseSink::flush() {
+void NvprofDatabaseWriter::flush() {
   if (in_transaction_ && commits_.due()) commit();
 }
 
-void NvprofDatabaseSink::checkpoint() { commit(); }
+void NvprofDatabaseWriter::checkpoint() { commit(); }
 
-void NvprofDatabaseSink::end() {
+void NvprofDatabaseWriter::end() {
   commit();
-  if (db_) commits_.report("nvprof", file_.path(), settings_.config.export_limit);
+  if (db_) commits_.report("nvprof", file_.path(), facts_.export_limit);
   close();
 }
 
-void NvprofDatabaseSink::close() {
+void NvprofDatabaseWriter::close() {
   if (!db_) return;
   if (string_statement_) sql_->finalize(string_statement_);
   string_statement_ = nullptr;
@@ -365,7 +361,7 @@ void NvprofDatabaseSink::close() {
   file_.close();
 }
 
-void NvprofDatabaseSink::abandon() {
+void NvprofDatabaseWriter::abandon() {
   // The parent's connection is not the child's to use, nor to close.
   db_ = nullptr;
   string_statement_ = nullptr;
@@ -373,4 +369,4 @@ void NvprofDatabaseSink::abandon() {
   file_.abandon();
 }
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

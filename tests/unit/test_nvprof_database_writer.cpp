@@ -9,11 +9,11 @@
 #include "catch.hpp"
 #include "export_test_support.hpp"
 #include "config/report.hpp"
-#include "shim/output/nvprof_database_sink.hpp"
-#include "shim/output/sqlite_library.hpp"
+#include "exports/nvprof_database_writer.hpp"
+#include "exports/sqlite_library.hpp"
 
 using namespace computeprof;
-using namespace computeprof::shim;
+using namespace computeprof::exports;
 
 namespace {
 
@@ -24,27 +24,28 @@ std::string rows_in(const std::string& path, const std::string& table = "CUPTI_A
   return test::rows_in(path, table);
 }
 
+// A new directory for the database.
+std::string new_directory() {
+  char name[] = "/tmp/computeprof-nvvp-XXXXXX";
+  REQUIRE(mkdtemp(name));
+  return name;
+}
+
 struct Database {
-  std::string directory;
-  config::Settings settings;
-  Database(std::uint64_t export_limit) {
-    char name[] = "/tmp/computeprof-nvvp-XXXXXX";
-    REQUIRE(mkdtemp(name));
-    directory = name;
-    settings.log_template = directory + "/trace.log";
-    settings.config.export_limit = export_limit;
-  }
+  std::string directory = new_directory();
+  test::ExportRun run{directory + "/trace.log"};
+  Database(std::uint64_t export_limit) { run.facts.export_limit = export_limit; }
   std::string path() const { return directory + "/trace.nvvp"; }
 };
 
-void write_kernels(NvprofDatabaseSink& sink, std::uint64_t first, std::uint64_t last) {
-  const ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+void write_kernels(NvprofDatabaseWriter& writer, std::uint64_t first, std::uint64_t last) {
+  const records::ContextInfo context{1, 0, "gpu", config::Api::cuda, {}, {}};
   records::Record r;
   r.method = "_Z4spiny";
   r.api = "cuLaunchKernel";
   for (std::uint64_t i = first; i <= last; ++i) {
     r.correlation_id = i;
-    sink.write(context, r);
+    writer.write(context, r);
   }
 }
 
@@ -52,17 +53,17 @@ void write_kernels(NvprofDatabaseSink& sink, std::uint64_t first, std::uint64_t 
 
 TEST_CASE("export nvprof: a small batch is committed at a flush point, not at the end of every batch", "[exports]") {
   Database d(0);
-  NvprofDatabaseSink sink(d.settings);
-  sink.begin();
-  write_kernels(sink, 1, 3);
-  sink.flush();
+  NvprofDatabaseWriter writer(d.run.facts, d.run);
+  writer.begin();
+  write_kernels(writer, 1, 3);
+  writer.flush();
   CHECK(rows_in(d.path()) == "0");
-  sink.checkpoint();
+  writer.checkpoint();
   CHECK(rows_in(d.path()) == "3");
-  write_kernels(sink, 4, 5);
-  sink.flush();
+  write_kernels(writer, 4, 5);
+  writer.flush();
   CHECK(rows_in(d.path()) == "3");
-  sink.end();
+  writer.end();
   CHECK(rows_in(d.path()) == "5");
 }
 
@@ -74,17 +75,17 @@ TEST_CASE("exportlimit: the nvprof database takes no record after the first comm
   std::vector<std::string> warnings;
   config::set_warning_sink(collect, &warnings);
   {
-    NvprofDatabaseSink sink(d.settings);
-    sink.begin();
+    NvprofDatabaseWriter writer(d.run.facts, d.run);
+    writer.begin();
     records::RangeEvent mark;
-    write_kernels(sink, 1, 3);
-    sink.write_range(mark);
-    sink.flush();
+    write_kernels(writer, 1, 3);
+    writer.write_range(mark);
+    writer.flush();
     CHECK(warnings.empty());
-    sink.checkpoint();
-    write_kernels(sink, 4, 100);
-    sink.write_range(mark);
-    sink.end();
+    writer.checkpoint();
+    write_kernels(writer, 4, 100);
+    writer.write_range(mark);
+    writer.end();
   }
   config::set_warning_sink(nullptr, nullptr);
   struct stat st{};

@@ -1,7 +1,7 @@
 #pragma once
 // `export sqlite`: one database of the whole process in the shape of nsys's SQLite
-// export (sqlite_schema.hpp, docs/format.md "SQLite database"). Rows are written by
-// the writer thread through prepared statements, thousands to a transaction, committed
+// export (sqlite_schema.hpp, docs/format.md "SQLite database"). Rows are written
+// through prepared statements, thousands to a transaction, committed
 // at every flush point and when a batch is large or old enough (export_batch.hpp): a
 // process killed at any point leaves a database that opens, with every batch before.
 #include <cstdint>
@@ -11,20 +11,23 @@
 #include <vector>
 
 #include "logfmt/log_file.hpp"
-#include "shim/output/database_commits.hpp"
-#include "shim/output/grouped_rows.hpp"
-#include "shim/output/record_sink.hpp"
-#include "shim/output/sqlite_library.hpp"
+#include "exports/database_commits.hpp"
+#include "exports/export_writer.hpp"
+#include "exports/grouped_rows.hpp"
+#include "exports/output_files.hpp"
+#include "exports/run_facts.hpp"
+#include "exports/sqlite_library.hpp"
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 
-class SqliteExportSink final : public RecordSink {
+class SqliteExportWriter final : public ExportWriter {
  public:
-  explicit SqliteExportSink(const config::Settings& settings);
-  ~SqliteExportSink() override;
+  // Its time 0 is the facts' clocks at begin().
+  SqliteExportWriter(const RunFacts& facts, OutputFiles& files);
+  ~SqliteExportWriter() override;
 
   void begin() override;
-  void write(const ProfiledContext& context, const records::Record& record) override;
+  void write(const records::ContextInfo& context, const records::Record& record) override;
   // A RUNTIME row for the call and a CUDA_GPU_MEMORY_USAGE_EVENTS row (nsys's columns).
   void write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) override;
   // An NVTX_EVENTS row (nsys's columns and eventType codes; the message as `text`).
@@ -52,7 +55,7 @@ class SqliteExportSink final : public RecordSink {
   };
 
   bool exec(const char* sql);
-  bool open(const std::string& path);
+  bool open();
   void close();
   std::int64_t string_id_of(std::string_view text);
   // Adds a row to the statement's table (grouped_rows.hpp).
@@ -75,8 +78,8 @@ class SqliteExportSink final : public RecordSink {
   void insert_call(std::int64_t start, std::int64_t end, std::int64_t event_class, std::uint32_t thread,
                    std::int64_t correlation, std::string_view api, std::uint32_t stack);
 
-  const config::Settings& settings_;
-  std::vector<std::size_t> counters_;  // configured legacy counters
+  const RunFacts& facts_;
+  OutputFiles& files_;
   const SqliteLibrary* sql_ = nullptr;
   sqlite3* db_ = nullptr;
   // Held open for the life of the database: the path stays claimed by this process.
@@ -104,4 +107,4 @@ class SqliteExportSink final : public RecordSink {
   std::set<std::uint32_t> stacks_;
 };
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

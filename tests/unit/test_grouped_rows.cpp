@@ -1,13 +1,13 @@
-// A table's rows grouped many to one INSERT (shim/output/grouped_rows.hpp): full groups
+// A table's rows grouped many to one INSERT (exports/grouped_rows.hpp): full groups
 // go in as they fill, the rest at insert_waiting, every row in the order added, with its
 // NULLs, integers, BLOBs and the statement's constants.
 #include <string>
 #include <vector>
 
 #include "catch.hpp"
-#include "shim/output/grouped_rows.hpp"
+#include "exports/grouped_rows.hpp"
 
-using namespace computeprof::shim;
+using namespace computeprof::exports;
 
 namespace {
 

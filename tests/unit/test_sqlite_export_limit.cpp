@@ -10,25 +10,25 @@
 #include "catch.hpp"
 #include "export_test_support.hpp"
 #include "config/report.hpp"
-#include "shim/output/sqlite_export_sink.hpp"
-#include "shim/output/sqlite_library.hpp"
+#include "exports/sqlite_export_writer.hpp"
+#include "exports/sqlite_library.hpp"
 
 using namespace computeprof;
-using namespace computeprof::shim;
+using namespace computeprof::exports;
 
 namespace {
 
 using test::collect;
 using test::rows_in;
 
-void write_kernels(SqliteExportSink& sink, std::uint64_t first, std::uint64_t last) {
-  const ProfiledContext context{1, 0, "gpu", config::Api::cuda, {}, nullptr, {}};
+void write_kernels(SqliteExportWriter& writer, std::uint64_t first, std::uint64_t last) {
+  const records::ContextInfo context{1, 0, "gpu", config::Api::cuda, {}, {}};
   records::Record r;
   r.method = "_Z4spiny";
   r.api = "cuLaunchKernel";
   for (std::uint64_t i = first; i <= last; ++i) {
     r.correlation_id = i;
-    sink.write(context, r);
+    writer.write(context, r);
   }
 }
 
@@ -39,25 +39,24 @@ TEST_CASE("exportlimit: the SQLite database takes no record after the first comm
           "[exports]") {
   char name[] = "/tmp/computeprof-sqlitelimit-XXXXXX";
   REQUIRE(mkdtemp(name));
-  config::Settings settings;
-  settings.log_template = std::string(name) + "/trace.log";
+  test::ExportRun run(std::string(name) + "/trace.log");
   // The nsys-shaped empty schema alone is larger than a page.
-  settings.config.export_limit = 4096;
+  run.facts.export_limit = 4096;
   const std::string path = std::string(name) + "/trace.sqlite";
   std::vector<std::string> warnings;
   config::set_warning_sink(collect, &warnings);
   {
-    SqliteExportSink sink(settings);
-    sink.begin();
+    SqliteExportWriter writer(run.facts, run);
+    writer.begin();
     records::RangeEvent mark;
-    write_kernels(sink, 1, 3);
-    sink.write_range(mark);
-    sink.flush();
+    write_kernels(writer, 1, 3);
+    writer.write_range(mark);
+    writer.flush();
     CHECK(warnings.empty());
-    sink.checkpoint();
-    write_kernels(sink, 4, 100);
-    sink.write_range(mark);
-    sink.end();
+    writer.checkpoint();
+    write_kernels(writer, 4, 100);
+    writer.write_range(mark);
+    writer.end();
   }
   config::set_warning_sink(nullptr, nullptr);
   struct stat st{};

@@ -1,10 +1,8 @@
-#include "shim/output/sqlite_export_sink.hpp"
+#include "exports/sqlite_export_writer.hpp"
 
 #include <time.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -12,12 +10,9 @@
 #include "records/copy_kind.hpp"
 #include "records/kernel_names.hpp"
 #include "records/range_table.hpp"
-#include "shim/output/log_paths.hpp"
-#include "shim/output/sqlite_schema.hpp"
-#include "shim/process/call_stacks.hpp"
-#include "shim/process/profiling_state.hpp"
+#include "exports/sqlite_schema.hpp"
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 namespace {
 
 // Columns every row has the same value in are constants of the statement, not bound.
@@ -53,7 +48,7 @@ constexpr const char* kStatementSql[] = {
 // OpenCL devices are numbered after CUDA's (as the JSON trace's processes).
 constexpr std::int64_t kOpenCLDeviceIds = 100;
 
-std::int64_t device_id(const ProfiledContext& c) {
+std::int64_t device_id(const records::ContextInfo& c) {
   return c.device + (c.api == config::Api::opencl ? kOpenCLDeviceIds : 0);
 }
 
@@ -90,28 +85,24 @@ std::string format_time(std::uint64_t wall_ns, bool utc) {
 
 }  // namespace
 
-SqliteExportSink::SqliteExportSink(const config::Settings& settings) : settings_(settings) {
-  for (std::size_t id = 0; id < config::kLegacyCounterCount; ++id) {
-    if (settings.config.counters.test(id)) counters_.push_back(id);
-  }
-}
+SqliteExportWriter::SqliteExportWriter(const RunFacts& facts, OutputFiles& files) : facts_(facts), files_(files) {}
 
-SqliteExportSink::~SqliteExportSink() { close(); }
+SqliteExportWriter::~SqliteExportWriter() { close(); }
 
-void SqliteExportSink::fail(std::string_view what) {
+void SqliteExportWriter::fail(std::string_view what) {
   config::warn(fmt::format("SQLite export '{}': {}: {}; the database stops here", file_.path(), what,
                            db_ && sql_ ? sql_->errmsg(db_) : "no database"));
   close();
 }
 
-bool SqliteExportSink::exec(const char* sql) {
+bool SqliteExportWriter::exec(const char* sql) {
   if (sql_->exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK) return true;
   fail(sql);
   return false;
 }
 
-bool SqliteExportSink::open(const std::string& path) {
-  switch (open_export_database("sqlite", path, sql_, db_, file_)) {
+bool SqliteExportWriter::open() {
+  switch (open_export_database("sqlite", files_, ".sqlite", sql_, db_, file_)) {
     case DatabaseOpen::opened: break;
     case DatabaseOpen::not_made: return false;
     case DatabaseOpen::not_opened: fail("cannot open"); return false;
@@ -139,12 +130,11 @@ bool SqliteExportSink::open(const std::string& path) {
   return true;
 }
 
-void SqliteExportSink::begin() {
-  const std::string path = claim_export_path(settings_.log_template, ".sqlite");
-  if (!open(path)) return;
-  const ExportClocks clocks = export_base_clocks();
+void SqliteExportWriter::begin() {
+  if (!open()) return;
+  const ExportClocks& clocks = facts_.clocks;
   base_ns_ = static_cast<std::int64_t>(clocks.wall_ns);
-  const std::int64_t pid = getpid();
+  const auto pid = static_cast<std::int64_t>(facts_.pid);
   global_pid_ = pid << 24;
   const std::string start = fmt::format(
       "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES ({}, '{}', '{}');"
@@ -156,12 +146,12 @@ void SqliteExportSink::begin() {
       format_time(static_cast<std::uint64_t>(base_ns_), false), clocks.monotonic_ns, global_pid_, pid);
   std::string process = start;
   process += '\'';
-  for (const char* c = program_invocation_short_name; *c; ++c) process += *c == '\'' ? std::string("''") : std::string(1, *c);
+  for (const char c : facts_.program_name) process += c == '\'' ? std::string("''") : std::string(1, c);
   process += "');COMMIT";
   if (exec(process.c_str())) in_transaction_ = false;
 }
 
-std::int64_t SqliteExportSink::string_id_of(std::string_view text) {
+std::int64_t SqliteExportWriter::string_id_of(std::string_view text) {
   if (auto it = string_ids_.find(text); it != string_ids_.end()) return it->second;
   const auto id = static_cast<std::int64_t>(string_ids_.size());
   string_ids_.emplace(std::string(text), id);
@@ -169,7 +159,7 @@ std::int64_t SqliteExportSink::string_id_of(std::string_view text) {
   return id;
 }
 
-void SqliteExportSink::insert_text(Statement s, std::int64_t id, std::string_view text) {
+void SqliteExportWriter::insert_text(Statement s, std::int64_t id, std::string_view text) {
   if (!db_) return;
   sqlite3_stmt* st = statements_[s];
   sql_->bind_int64(st, 1, id);
@@ -179,13 +169,13 @@ void SqliteExportSink::insert_text(Statement s, std::int64_t id, std::string_vie
   commits_.row();
 }
 
-void SqliteExportSink::insert(Statement s, std::initializer_list<SqlValue> values) {
+void SqliteExportWriter::insert(Statement s, std::initializer_list<SqlValue> values) {
   if (!db_) return;
   commits_.row();
   if (!rows_[s].add(values)) fail(kStatementSql[s]);
 }
 
-bool SqliteExportSink::in_transaction() {
+bool SqliteExportWriter::in_transaction() {
   if (!db_) return false;
   if (!in_transaction_) {
     if (!exec("BEGIN")) return false;
@@ -195,7 +185,7 @@ bool SqliteExportSink::in_transaction() {
   return true;
 }
 
-const SqliteExportSink::KernelNames& SqliteExportSink::kernel_names(std::string_view method) {
+const SqliteExportWriter::KernelNames& SqliteExportWriter::kernel_names(std::string_view method) {
   // Runs of one kernel are the common case: compared, not hashed and looked up.
   if (last_kernel_ && last_kernel_->first == method) return last_kernel_->second;
   auto it = kernel_names_.find(method);
@@ -209,7 +199,7 @@ const SqliteExportSink::KernelNames& SqliteExportSink::kernel_names(std::string_
   return it->second;
 }
 
-std::int64_t SqliteExportSink::api_name_id(std::string_view api) {
+std::int64_t SqliteExportWriter::api_name_id(std::string_view api) {
   if (api.empty()) api = "unknown";
   // Runs of one call are the common case: compared, not hashed and looked up.
   if (last_api_ && last_api_->first == api) return last_api_->second;
@@ -218,12 +208,12 @@ std::int64_t SqliteExportSink::api_name_id(std::string_view api) {
   return last_api_->second;
 }
 
-void SqliteExportSink::insert_call(std::int64_t start, std::int64_t end, std::int64_t event_class, std::uint32_t thread,
+void SqliteExportWriter::insert_call(std::int64_t start, std::int64_t end, std::int64_t event_class, std::uint32_t thread,
                                    std::int64_t correlation, std::string_view api, std::uint32_t stack) {
   if (stack != 0 && stacks_.insert(stack).second) {
-    const auto& frames = symbolized_stack(stack);
+    const auto& frames = facts_.stack(stack);
     for (std::size_t depth = 0; depth < frames.size(); ++depth) {
-      const StackFrame& f = frames[depth];
+      const symbols::Frame& f = frames[depth];
       insert(callchain, {static_cast<std::int64_t>(stack), string_id_of(f.function), string_id_of(f.module),
                          f.function == "??" ? 1 : 0, static_cast<std::int64_t>(f.address),
                          static_cast<std::int64_t>(depth)});
@@ -240,7 +230,7 @@ void SqliteExportSink::insert_call(std::int64_t start, std::int64_t end, std::in
                    stack != 0 ? std::optional<std::int64_t>(stack) : std::nullopt});
 }
 
-void SqliteExportSink::write_memory(const records::MemoryEvent& e, const records::MemoryLedger&) {
+void SqliteExportWriter::write_memory(const records::MemoryEvent& e, const records::MemoryLedger&) {
   // A free of an unknown address has no bytes to give back; a mapping's memory is its
   // cuMemCreate's, counted there.
   if (e.unknown || e.kind == records::MemoryKind::mapping || commits_.at_limit() || !in_transaction()) return;
@@ -262,10 +252,10 @@ void SqliteExportSink::write_memory(const records::MemoryEvent& e, const records
                         std::nullopt, std::nullopt});
 }
 
-void SqliteExportSink::write_range(const records::RangeEvent& e) {
+void SqliteExportWriter::write_range(const records::RangeEvent& e) {
   if (commits_.at_limit() || !in_transaction()) return;
   using Kind = records::RangeEventKind;
-  const auto& table = records::range_table();
+  const records::RangeTable& table = *facts_.ranges;
   const bool range = e.kind == Kind::push_pop || e.kind == Kind::start_end;
   const auto value = [](bool has, std::int64_t v) { return has ? std::optional<std::int64_t>(v) : std::nullopt; };
   const std::int64_t start = static_cast<std::int64_t>(e.start_wall_ns) - base_ns_;
@@ -314,11 +304,11 @@ void SqliteExportSink::write_range(const records::RangeEvent& e) {
   sql_->reset(st);
 }
 
-void SqliteExportSink::write(const ProfiledContext& c, const records::Record& r) {
+void SqliteExportWriter::write(const records::ContextInfo& c, const records::Record& r) {
   if (commits_.leaves_out() || !in_transaction()) return;
   if (r.range_path != 0 && (r.correlation_id == 0 || r.correlation_id != last_call_)) {
     insert(range_path, {static_cast<std::int64_t>(r.correlation_id),
-                        string_id_of(records::range_table().path_text(r.range_path))});
+                        string_id_of(facts_.ranges->path_text(r.range_path))});
   }
   const std::int64_t device = device_id(c);
   if (devices_.insert(device).second) {
@@ -350,7 +340,7 @@ void SqliteExportSink::write(const ProfiledContext& c, const records::Record& r)
       insert(kernel, {start, end, device, context, stream, correlation, global_pid_, names.demangled, names.base,
                       names.mangled, launch_type, r.cache_config_executed, r.registers, r.grid.x, r.grid.y, r.grid.z,
                       r.block.x, r.block.y, r.block.z, r.static_smem, r.dynamic_smem, correlation});
-      for (std::size_t id : counters_) {
+      for (std::size_t id : facts_.counters) {
         const records::CounterValue v = r.counter(id);
         if (v.state == records::CounterValue::State::absent) continue;
         insert(counter, {correlation, string_id_of(config::legacy_counters()[id].name),
@@ -377,28 +367,28 @@ void SqliteExportSink::write(const ProfiledContext& c, const records::Record& r)
   }
 }
 
-void SqliteExportSink::commit() {
+void SqliteExportWriter::commit() {
   if (!db_ || !in_transaction_) return;
   for (std::size_t i = 0; db_ && i < kStatements; ++i) {
     if (!rows_[i].insert_waiting()) fail(kStatementSql[i]);
   }
   if (db_ && exec("COMMIT")) in_transaction_ = false;
-  if (db_) commits_.committed(file_.path(), settings_.config.export_limit);
+  if (db_) commits_.committed(file_.path(), facts_.export_limit);
 }
 
-void SqliteExportSink::flush() {
+void SqliteExportWriter::flush() {
   if (in_transaction_ && commits_.due()) commit();
 }
 
-void SqliteExportSink::checkpoint() { commit(); }
+void SqliteExportWriter::checkpoint() { commit(); }
 
-void SqliteExportSink::end() {
+void SqliteExportWriter::end() {
   commit();
-  if (db_) commits_.report("sqlite", file_.path(), settings_.config.export_limit);
+  if (db_) commits_.report("sqlite", file_.path(), facts_.export_limit);
   close();
 }
 
-void SqliteExportSink::close() {
+void SqliteExportWriter::close() {
   if (!db_) return;
   for (sqlite3_stmt*& st : statements_) {
     if (st) sql_->finalize(st);
@@ -410,7 +400,7 @@ void SqliteExportSink::close() {
   file_.close();
 }
 
-void SqliteExportSink::abandon() {
+void SqliteExportWriter::abandon() {
   // The parent's connection is not the child's to use, nor to close (SQLite: never
   // carry a connection across fork).
   db_ = nullptr;
@@ -419,4 +409,4 @@ void SqliteExportSink::abandon() {
   file_.abandon();
 }
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports

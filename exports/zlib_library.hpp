@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace computeprof::shim {
+namespace computeprof::exports {
 
 struct ZlibLibrary {
   decltype(&::deflateInit2_) deflate_init2 = nullptr;
@@ -17,4 +17,4 @@ struct ZlibLibrary {
 // Loaded once; null with `error` saying why when it cannot be.
 const ZlibLibrary* zlib_library(std::string& error);
 
-}  // namespace computeprof::shim
+}  // namespace computeprof::exports
