@@ -153,7 +153,8 @@ void make_exports_from_run(const config::ProfileConfig& config, const std::strin
     written += written.empty() ? "" : ", ";
     written += config::escape_for_warning(path);
   }
-  config::warn(fmt::format("writing {} from '{}'", written, run));
+  // Said where a person watches; a program's captured stderr stays as it was.
+  if (isatty(STDERR_FILENO) == 1) config::warn(fmt::format("writing {} from '{}'", written, run));
   std::vector<Conversion> conversions(formats.size());
   for (std::size_t i = 0; i < formats.size(); ++i) {
     conversions[i].format = formats[i];

@@ -1,8 +1,8 @@
 #pragma once
 // The exports asked for, made from the run file once it is whole (docs/format.md, "Run
 // file"): at exit (and the abrupt ends the shim handles), and for each flight-recorder
-// dump. Each export on a thread of its own; one line on stderr says what is written
-// and, on a terminal, a conversion longer than two seconds shows its progress. The run
+// dump. Each export on a thread of its own; on a terminal, one line on stderr says what
+// is written and a conversion longer than two seconds shows its progress. The run
 // file is removed once every export is written, unless `export cprof` keeps it, or a
 // conversion failed, or `exportwhen later` leaves it for `computeprof export` (the line
 // says how).

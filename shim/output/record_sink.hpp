@@ -3,8 +3,7 @@
 // records flow to, in the spirit of Kineto's ActivityLogger. A sink serves one context
 // (the classic logs: a file per context) or the whole process (exports: one file with
 // every context). The record pipeline's writer thread is its only caller, one call at
-// a time: a sink needs no lock of its own (an export written by a thread of its own is
-// called by that thread, one call at a time too: export_thread.hpp).
+// a time: a sink needs no lock of its own.
 #include "records/memory_event.hpp"
 #include "records/memory_ledger.hpp"
 #include "records/range_event.hpp"

@@ -76,7 +76,7 @@ void RunFileSink::begin() {
 
 void RunFileSink::start_chunk() {
   chunk_started_ = true;
-  const ExportClocks clocks = export_base_clocks();
+  const auto clocks = export_base_clocks();
   encoder_.facts({cuda_runtime_present(), clocks.wall_ns, clocks.monotonic_ns});
 }
 

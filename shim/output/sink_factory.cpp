@@ -1,16 +1,13 @@
 #include "shim/output/sink_factory.hpp"
 
-#include "exports/json_trace_writer.hpp"
-#include "exports/nvprof_database_writer.hpp"
-#include "exports/sqlite_export_writer.hpp"
 #include "logfmt/export_path.hpp"
 
 #include "shim/output/classic_log_sink.hpp"
-#include "shim/output/export_thread.hpp"
-#include "shim/output/export_writer_sink.hpp"
+#include "shim/output/exit_exports.hpp"
 #include "shim/output/flight_recorder.hpp"
 #include "shim/output/log_paths.hpp"
 #include "shim/output/memory_report_sink.hpp"
+#include "shim/output/run_file_sink.hpp"
 #include "shim/output/stack_file_sink.hpp"
 #include "shim/output/summary_sink.hpp"
 #include "shim/process/profiling_state.hpp"
@@ -29,53 +26,34 @@ SinkList make_context_sinks(const ProfiledContext& context) {
 
 namespace {
 
-// The exports' extensions, in the order of their sinks.
+// The exports' extensions, in the order they are made.
 std::vector<std::string_view> export_extensions(const config::ProfileConfig& config) {
   std::vector<std::string_view> extensions;
   if (config.exports_to(config::ExportFormat::json)) extensions.push_back(".json");
   if (config.exports_to(config::ExportFormat::json_gz)) extensions.push_back(".json.gz");
   if (config.exports_to(config::ExportFormat::sqlite)) extensions.push_back(".sqlite");
   if (config.exports_to(config::ExportFormat::nvprof)) extensions.push_back(".nvvp");
+  if (config.exports_to(config::ExportFormat::cprof)) extensions.push_back(".cprof");
   return extensions;
 }
 
-// How the exports are written: by the caller (the flight recorder's dumps), or each by
-// a thread of its own (export_thread.hpp).
-enum class ExportThreads { none, own };
-
-// The writer of one export, made from the facts and files its sink keeps.
-template <typename Writer, typename... Args>
-ExportWriterSink::MakeWriter writer_of(Args... args) {
-  return [args...](const exports::RunFacts& facts, exports::OutputFiles& files) {
-    return std::make_unique<Writer>(facts, files, args...);
-  };
+// The run file for `log_template`'s stem, and once it is whole the exports made from
+// it (exit_exports.hpp). `settings` outlive the sink.
+std::unique_ptr<RecordSink> make_run_file_sink(const config::Settings& settings, const std::string& log_template) {
+  return std::make_unique<RunFileSink>(settings, log_template,
+                                       [&config = settings.config, log_template](const std::string& run_path) {
+                                         make_exports_from_run(config, log_template, run_path);
+                                       });
 }
 
-void add_export_sinks(SinkList& sinks, const config::Settings& settings, ExportThreads threads) {
-  auto add = [&](const ExportWriterSink::MakeWriter& make) {
-    std::unique_ptr<RecordSink> sink = std::make_unique<ExportWriterSink>(settings, make);
-    if (threads == ExportThreads::own) sink = std::make_unique<ExportThread>(std::move(sink));
-    sinks.push_back(std::move(sink));
-  };
-  using exports::TraceCompression;
-  if (settings.config.exports_to(config::ExportFormat::json)) {
-    add(writer_of<exports::JsonTraceWriter>(TraceCompression::none));
-  }
-  if (settings.config.exports_to(config::ExportFormat::json_gz)) {
-    add(writer_of<exports::JsonTraceWriter>(TraceCompression::gzip));
-  }
-  if (settings.config.exports_to(config::ExportFormat::sqlite)) add(writer_of<exports::SqliteExportWriter>());
-  if (settings.config.exports_to(config::ExportFormat::nvprof)) add(writer_of<exports::NvprofDatabaseWriter>());
-}
-
-// flightrecorder: the exports through a recorder of their window. Its dumps' sinks
-// write with their own log template, kept in the settings they read.
+// flightrecorder: the run file through a recorder of its window. Its dumps' run files
+// are made with their own log template, kept in the settings they read.
 std::unique_ptr<RecordSink> make_flight_recorder(const config::Settings& settings) {
   auto dump_settings = std::make_shared<config::Settings>(settings);
   auto make_exports = [dump_settings](const std::string& log_template) {
     dump_settings->log_template = log_template;
     SinkList sinks;
-    add_export_sinks(sinks, *dump_settings, ExportThreads::none);
+    sinks.push_back(make_run_file_sink(*dump_settings, log_template));
     return sinks;
   };
   auto export_paths = [dump_settings](const std::string& log_template) {
@@ -99,10 +77,12 @@ SinkList make_process_sinks() {
   const ProcessProfile& profile = process_profile();
   const config::Settings& settings = profile.cuda.settings.enabled ? profile.cuda.settings : profile.opencl.settings;
   SinkList sinks;
-  if (settings.config.flight_recorder_ns == 0) {
-    add_export_sinks(sinks, settings, ExportThreads::own);
-  } else if (!export_extensions(settings.config).empty()) {
-    sinks.push_back(make_flight_recorder(settings));
+  if (settings.config.exports.any()) {
+    if (settings.config.flight_recorder_ns == 0) {
+      sinks.push_back(make_run_file_sink(settings, settings.log_template));
+    } else {
+      sinks.push_back(make_flight_recorder(settings));
+    }
   }
   if (settings.config.summary) sinks.push_back(std::make_unique<SummarySink>());
   if (settings.config.callstack_depth != 0) sinks.push_back(std::make_unique<StackFileSink>(settings));

@@ -160,7 +160,22 @@ TEST_CASE("exports: a counted kernel's counters are rows of COMPUTEPROF_COUNTERS
                         "k.correlationId = c.correlationId") == std::vector<std::string>{"6"});
 }
 
-TEST_CASE("exports: a process killed after a flush point leaves a trace that parses and a database that opens",
+namespace {
+
+// `computeprof export ARGS...` in `directory`.
+RunResult run_export(const std::string& directory, std::vector<std::string> args) {
+  RunOptions o;
+  o.directory = directory;
+  o.preload_shim = false;
+  o.simulated_driver = false;
+  o.argv = {COMPUTEPROF_CLI_PATH, "export"};
+  o.argv.insert(o.argv.end(), args.begin(), args.end());
+  return run(o);
+}
+
+}  // namespace
+
+TEST_CASE("exports: a process killed after a flush point leaves a run file that converts to a trace and a database",
           "[e2e][exports]") {
   auto o = profiling("export json,sqlite\n");
   const auto r = run_client("dlsym", "stop-then-kill", o);
@@ -168,6 +183,20 @@ TEST_CASE("exports: a process killed after a flush point leaves a trace that par
   CHECK(r.exit_code == 128 + SIGKILL);
   const std::string log_path = o.directory + "/compute_profile.log";
   CHECK(read_log(log_path).records.size() == 2);
+  // No export is written while the program runs: only the run file, to its last flush.
+  CHECK_FALSE(file_exists(o.directory + "/compute_profile.json"));
+  const RunResult e = run_export(o.directory, {"compute_profile.cprof", "--to", "json,sqlite"});
+  INFO(e.out << e.err);
+  CHECK(e.exit_code == 0);
+  CHECK(e.err.empty());
+  const std::string holding = "2 operations, 0 NVTX events, 0 memory events (the run had not ended: every record to "
+                              "its last flush point)\n";
+  CHECK(e.out == "compute_profile.json: " + holding + "compute_profile.sqlite: " + holding);
+  // Never over an existing file without -f.
+  const RunResult again = run_export(o.directory, {"compute_profile.cprof", "--to", "json"});
+  CHECK(again.exit_code == 1);
+  CHECK(again.err == "computeprof: export: 'compute_profile.json' exists; -f overwrites it\n");
+  CHECK(run_export(o.directory, {"compute_profile.cprof", "--to", "json", "-f"}).exit_code == 0);
   CHECK(check_trace(o.directory + "/compute_profile.json", log_path).starts_with("trace ok: "));
   const std::string database = o.directory + "/compute_profile.sqlite";
   CHECK(query(database, "PRAGMA integrity_check") == std::vector<std::string>{"ok"});
@@ -175,7 +204,7 @@ TEST_CASE("exports: a process killed after a flush point leaves a trace that par
   CHECK(query(database, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY") == std::vector<std::string>{"1"});
 }
 
-TEST_CASE("exports: json.gz killed after a flush point is a gzip file of a trace that parses, with distributedInfo",
+TEST_CASE("exports: json.gz of a run killed after a flush point is a gzip file of a trace that parses, with distributedInfo",
           "[e2e][exports]") {
   auto o = profiling("export json.gz\n");
   o.env["OMPI_COMM_WORLD_RANK"] = "1";
@@ -184,7 +213,10 @@ TEST_CASE("exports: json.gz killed after a flush point is a gzip file of a trace
   INFO(r.out << r.err);
   CHECK(r.exit_code == 128 + SIGKILL);
   const std::string log_path = o.directory + "/compute_profile.log";
-  const std::string trace = o.directory + "/compute_profile.json.gz";
+  const RunResult e = run_export(o.directory, {"compute_profile.cprof", "--to", "json.gz", "-o", "converted"});
+  INFO(e.out << e.err);
+  CHECK(e.exit_code == 0);
+  const std::string trace = o.directory + "/converted.json.gz";
   CHECK(read_log(log_path).records.size() == 2);
   CHECK(std::system(("gzip -t " + trace).c_str()) == 0);
   CHECK(check_trace(trace, log_path).starts_with("trace ok: "));
@@ -206,7 +238,7 @@ TEST_CASE("exports: named after the log template without %d, an unknown format i
   const auto r = run_client("dlsym", "bracket", o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.err == "computeprof: " + o.directory + "/profile.cfg:2: unknown export format 'pftrace' (json, json.gz, sqlite, nvprof), "
+  CHECK(r.err == "computeprof: " + o.directory + "/profile.cfg:2: unknown export format 'pftrace' (json, json.gz, sqlite, nvprof, cprof), "
                  "ignored\n");
   std::vector<std::string> files = list_directory(o.directory);
   std::sort(files.begin(), files.end());

@@ -118,11 +118,20 @@ TEST_CASE("export nvprof: the driver sample's database, named after the log temp
         std::vector<std::string>{"1|2", "2|1"});
 }
 
-TEST_CASE("export nvprof: a process killed after a flush point leaves a database that opens", "[e2e][nvprof]") {
+TEST_CASE("export nvprof: a process killed after a flush point leaves a run file that converts to a database",
+          "[e2e][nvprof]") {
   auto o = profiling("export nvprof\n");
   const auto r = run_client("dlsym", "stop-then-kill", o);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 128 + SIGKILL);
+  RunOptions e;
+  e.directory = o.directory;
+  e.preload_shim = false;
+  e.simulated_driver = false;
+  e.argv = {COMPUTEPROF_CLI_PATH, "export", "compute_profile.cprof", "--to", "nvprof"};
+  const RunResult converted = run(e);
+  INFO(converted.out << converted.err);
+  CHECK(converted.exit_code == 0);
   const std::string database = o.directory + "/compute_profile.nvvp";
   CHECK(query(database, "PRAGMA integrity_check") == std::vector<std::string>{"ok"});
   CHECK(query(database, "SELECT version FROM Version") == std::vector<std::string>{"11"});

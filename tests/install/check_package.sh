@@ -101,7 +101,7 @@ complete_words() {
   bash -c 'complete() { :; }; compopt() { :; }; source "$1"; shift
            COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _computeprof; echo "${COMPREPLY[*]}"' _ "$completion" "$@"
 }
-[[ $(complete_words computeprof --export '') == "json json.gz sqlite nvprof json,sqlite json,sqlite,nvprof" ]] || fail "completion of --export"
+[[ $(complete_words computeprof --export '') == "json json.gz sqlite nvprof cprof json,sqlite json,sqlite,nvprof" ]] || fail "completion of --export"
 [[ $(complete_words computeprof --kernel-filter-scope '') == "counters all" ]] || fail "completion of --kernel-filter-scope"
 [[ $(complete_words computeprof --chip G) == "GH100 GA100 GB100" ]] || fail "completion of --chip"
 [[ $(complete_words computeprof --export = j) == "json json.gz json,sqlite json,sqlite,nvprof" ]] || fail "completion of --export=j"

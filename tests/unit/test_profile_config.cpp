@@ -148,7 +148,7 @@ TEST_CASE("export and summary: formats on one line or several, an unknown one is
                                                      "cfg:3: 'summary' takes no value; 'yes' ignored"});
 }
 
-TEST_CASE("export cprof keeps the run file; exportwhen exit or later, anything else one warning", "[config]") {
+TEST_CASE("export cprof keeps the run file, exportwhen is exit or later, anything else one warning", "[config]") {
   WarningCapture warnings;
   auto cfg = parse_profile_config("export cprof,sqlite\n", "cfg");
   CHECK(cfg.exports_to(ExportFormat::cprof));
