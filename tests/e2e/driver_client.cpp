@@ -692,15 +692,17 @@ int scenario_waited_spin() {
   return 0;
 }
 
-// A short spin on stream b overtakes a long one launched before it on stream a.
+// A short spin on stream b overtakes a long one launched before it on stream a. The
+// spins are long enough that a loaded host's gap between a start event and its launch
+// (counted in an idle stream's first kernel under event timing) stays within 10 %.
 int scenario_overtake() {
   Session s = open_session();
   CUstream a, b;
   check(g.stream_create(&a, CU_STREAM_NON_BLOCKING), "cuStreamCreate a");
   check(g.stream_create(&b, CU_STREAM_NON_BLOCKING), "cuStreamCreate b");
-  spin(s, 1'000'000, a);
+  spin(s, 20'000'000, a);
   spin(s, 150'000'000, a);
-  spin(s, 5'000'000, b);
+  spin(s, 40'000'000, b);
   check(g.ctx_synchronize(), "cuCtxSynchronize");
   return 0;
 }

@@ -141,9 +141,10 @@ TEST_CASE("conckerneltrace: records follow completion, a short kernel before the
   CHECK(r.err == expected_err(o, timing));
   const auto log = read_log(o.directory + "/compute_profile.log");
   REQUIRE(log.records.size() == 3);
-  // Launched 1 ms and 150 ms on one stream, then 5 ms on another: the 5 ms one ends first.
-  check_gputime_near(log.records[0], 1'000'000);
-  check_gputime_near(log.records[1], 5'000'000);
+  // Launched 20 ms and 150 ms on one stream, then 40 ms on another: the 40 ms one ends
+  // before the 150 ms one.
+  check_gputime_near(log.records[0], 20'000'000);
+  check_gputime_near(log.records[1], 40'000'000);
   check_gputime_near(log.records[2], 150'000'000);
   CHECK(log.records[1].at("streamid") != log.records[2].at("streamid"));
   CHECK(hex(log.records[1], "gpuendtimestamp") < hex(log.records[2], "gpuendtimestamp"));
