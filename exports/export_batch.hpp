@@ -1,8 +1,8 @@
 #pragma once
-// How often the exports write through (docs/format.md, "Exports"): the writer hands
-// them a batch of records every few milliseconds; writing each batch through (a file
-// write and its closing part, a database transaction) costs more than the records.
-// They write through once a batch is this large or this old, and at every flush point.
+// How often the exports write through (docs/format.md, "Exports"): the conversion hands
+// them a batch of records at a time; writing each batch through (a file write and its
+// closing part, a database transaction) costs more than the records. They write
+// through once a batch is this large or this old.
 #include <chrono>
 #include <cstddef>
 

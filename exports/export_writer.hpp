@@ -1,8 +1,8 @@
 #pragma once
 // An export of the whole process (docs/format.md, "Exports"): records of every context
-// written into one file, in the order they come. The same calls as the shim's record
-// sinks (shim/output/record_sink.hpp), which hand them on; one caller, one call at a
-// time: a writer needs no lock of its own.
+// written into one file, in the order the process made them: a run file's records
+// replayed (run_conversion.hpp). One caller, one call at a time: a writer needs no lock
+// of its own.
 #include "records/context.hpp"
 #include "records/memory_event.hpp"
 #include "records/memory_ledger.hpp"
@@ -30,14 +30,10 @@ class ExportWriter {
   // can use as it stands (the writer may wait until a batch is large or old enough:
   // export_batch.hpp).
   virtual void flush() = 0;
-  // A flush point the program made (a context ends, cuProfilerStop, fork): everything
-  // written so far reaches the file.
+  // Everything written so far reaches the file, whatever the batch's size or age.
   virtual void checkpoint() = 0;
   // The run ended; nothing is written after this.
   virtual void end() = 0;
-  // In a forked child: lets go of the parent's file without writing to it; the writer
-  // is destroyed next, and its destructor must not touch that file either.
-  virtual void abandon() = 0;
 };
 
 }  // namespace computeprof::exports

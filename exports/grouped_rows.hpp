@@ -61,10 +61,10 @@ class GroupedRows {
   // Inserts the rows waiting for a full statement.
   bool insert_waiting();
   void finalize();
-  // After fork: the statements are the parent's connection's, neither used nor freed.
-  void forget();
 
  private:
+  // The statements, finalized, are not used again.
+  void forget();
   // A statement of some rows, and what its places hold (a statement is prepared with
   // every place NULL).
   struct Statement {

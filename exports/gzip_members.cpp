@@ -53,6 +53,4 @@ bool GzipMembers::append_member(std::string_view text, std::string& out) {
   return true;
 }
 
-void GzipMembers::abandon() { started_ = false; }
-
 }  // namespace computeprof::exports

@@ -20,8 +20,6 @@ class GzipMembers {
   bool start(std::string& error);
   // Appends `text` as one member to `out`; false (nothing appended) if zlib fails.
   bool append_member(std::string_view text, std::string& out);
-  // In a forked child: the compressor's memory is the child's copy; it is not used again.
-  void abandon();
 
  private:
   const ZlibLibrary* zlib_ = nullptr;

@@ -272,10 +272,4 @@ void JsonTraceWriter::end() {
   ended_ = true;
 }
 
-void JsonTraceWriter::abandon() {
-  buffer_.clear();
-  members_.abandon();
-  file_.abandon();
-}
-
 }  // namespace computeprof::exports

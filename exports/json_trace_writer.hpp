@@ -44,7 +44,6 @@ class JsonTraceWriter final : public ExportWriter {
   void flush() override;
   void checkpoint() override;
   void end() override;
-  void abandon() override;
 
  private:
   // Starts the next `count` events in the buffer (the separator after the previous one).

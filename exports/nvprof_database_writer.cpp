@@ -361,12 +361,4 @@ void NvprofDatabaseWriter::close() {
   file_.close();
 }
 
-void NvprofDatabaseWriter::abandon() {
-  // The parent's connection is not the child's to use, nor to close.
-  db_ = nullptr;
-  string_statement_ = nullptr;
-  for (GroupedRows& rows : rows_) rows.forget();
-  file_.abandon();
-}
-
 }  // namespace computeprof::exports

@@ -39,7 +39,6 @@ class NvprofDatabaseWriter final : public ExportWriter {
   void flush() override;
   void checkpoint() override;
   void end() override;
-  void abandon() override;
 
  private:
   enum Statement : std::size_t {

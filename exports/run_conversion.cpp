@@ -1,6 +1,16 @@
 #include "exports/run_conversion.hpp"
 
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
 #include <memory>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "exports/json_trace_writer.hpp"
 #include "exports/nvprof_database_writer.hpp"
@@ -153,6 +163,79 @@ ConversionResult convert_run(std::string_view run, config::ExportFormat format, 
   replay.finish();
   result.not_written = tracked.failed();
   return result;
+}
+
+
+namespace {
+
+struct ParallelConversion {
+  std::string_view run;
+  ExportTarget* target = nullptr;
+  std::atomic<std::uint64_t> read{0};
+  std::atomic<bool> done{false};
+};
+
+void* convert_target(void* argument) {
+  auto* c = static_cast<ParallelConversion*>(argument);
+  pthread_setname_np(pthread_self(), "cprof-export");
+  c->target->result = convert_run(c->run, c->target->format, *c->target->files,
+                                  [c](std::uint64_t read, std::uint64_t) { c->read.store(read); });
+  c->done.store(true);
+  return nullptr;
+}
+
+std::uint64_t monotonic_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ULL + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+void write_stderr(std::string_view text) {
+  [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, text.data(), text.size());
+}
+
+}  // namespace
+
+void convert_run_in_parallel(std::string_view run, std::span<ExportTarget> targets) {
+  std::vector<ParallelConversion> conversions(targets.size());
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    conversions[i].run = run;
+    conversions[i].target = &targets[i];
+  }
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  std::vector<pthread_t> threads(conversions.size());
+  std::vector<bool> started(conversions.size());
+  for (std::size_t i = 0; i < conversions.size(); ++i) {
+    started[i] = pthread_create(&threads[i], nullptr, convert_target, &conversions[i]) == 0;
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  for (std::size_t i = 0; i < conversions.size(); ++i) {
+    if (!started[i]) convert_target(&conversions[i]);
+  }
+  const bool terminal = isatty(STDERR_FILENO) == 1;
+  std::uint64_t next_progress = monotonic_ns() + 2'000'000'000ULL;
+  bool progress_shown = false;
+  for (;;) {
+    const bool all_done = std::all_of(conversions.begin(), conversions.end(),
+                                      [](const ParallelConversion& c) { return c.done.load(); });
+    if (all_done) break;
+    if (terminal && monotonic_ns() >= next_progress) {
+      std::uint64_t read = 0;
+      for (const ParallelConversion& c : conversions) read += c.read.load();
+      const std::uint64_t total = std::max<std::uint64_t>(run.size() * conversions.size(), 1);
+      write_stderr(fmt::format("\rcomputeprof: exports {:3}% ", read * 100 / total));
+      progress_shown = true;
+      next_progress = monotonic_ns() + 500'000'000ULL;
+    }
+    const timespec pause{0, 20'000'000};
+    nanosleep(&pause, nullptr);
+  }
+  if (progress_shown) write_stderr("\rcomputeprof: exports 100%\n");
+  for (std::size_t i = 0; i < conversions.size(); ++i) {
+    if (started[i]) pthread_join(threads[i], nullptr);
+  }
 }
 
 }  // namespace computeprof::exports

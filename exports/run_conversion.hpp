@@ -5,6 +5,7 @@
 // the shim (each export on a thread of its own) and by `computeprof export`.
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string_view>
 
 #include "config/profile_config.hpp"
@@ -12,6 +13,10 @@
 #include "runfile/run_reader.hpp"
 
 namespace computeprof::exports {
+
+// The formats a run file is made into, in the order they are made and named.
+inline constexpr config::ExportFormat kConvertedFormats[] = {config::ExportFormat::json, config::ExportFormat::json_gz,
+                                                             config::ExportFormat::sqlite, config::ExportFormat::nvprof};
 
 // ".json", ".json.gz", ".sqlite", ".nvvp", ".cprof".
 std::string_view export_extension(config::ExportFormat format);
@@ -32,5 +37,19 @@ struct ConversionResult {
 // opened through `files`.
 ConversionResult convert_run(std::string_view run, config::ExportFormat format, OutputFiles& files,
                              const ConversionProgress& progress = {});
+
+// One export of a run: its format, where its file goes (an `open` that may be called
+// from any thread), and how it went.
+struct ExportTarget {
+  config::ExportFormat format = config::ExportFormat::json;
+  OutputFiles* files = nullptr;
+  ConversionResult result;
+};
+
+// Converts `run` into every target, each on a thread of its own ("cprof-export", every
+// signal blocked: in a profiled process the program's signals never land on it; where
+// no thread can be started, here). On a terminal, a conversion longer than two seconds
+// redraws one line of progress on stderr every half second.
+void convert_run_in_parallel(std::string_view run, std::span<ExportTarget> targets);
 
 }  // namespace computeprof::exports

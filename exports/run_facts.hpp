@@ -1,8 +1,8 @@
 #pragma once
 // What the exports write about the run besides its records: the process, its host, its
 // clocks, the settings that shape the files, and where the records' ids lead (NVTX
-// texts, call stacks). Its owner fills it (the shim from the running process) and may
-// update it between calls; each writer holds it by const reference.
+// texts, call stacks). The conversion fills it from the run file (run_conversion.cpp)
+// and updates it between calls; each writer holds it by const reference.
 #include <cstddef>
 #include <cstdint>
 #include <functional>

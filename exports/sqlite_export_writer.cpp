@@ -400,13 +400,4 @@ void SqliteExportWriter::close() {
   file_.close();
 }
 
-void SqliteExportWriter::abandon() {
-  // The parent's connection is not the child's to use, nor to close (SQLite: never
-  // carry a connection across fork).
-  db_ = nullptr;
-  for (sqlite3_stmt*& st : statements_) st = nullptr;
-  for (GroupedRows& rows : rows_) rows.forget();
-  file_.abandon();
-}
-
 }  // namespace computeprof::exports

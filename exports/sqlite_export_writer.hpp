@@ -35,7 +35,6 @@ class SqliteExportWriter final : public ExportWriter {
   void flush() override;
   void checkpoint() override;
   void end() override;
-  void abandon() override;
 
  private:
   enum Statement : std::size_t {

@@ -12,16 +12,13 @@ namespace computeprof::tools {
 
 namespace {
 
-constexpr config::ExportFormat kTargets[] = {config::ExportFormat::json, config::ExportFormat::json_gz,
-                                             config::ExportFormat::sqlite, config::ExportFormat::nvprof};
-
 std::optional<UsageError> add_formats(std::string_view list, std::vector<config::ExportFormat>& formats) {
   while (!list.empty()) {
     const std::size_t comma = list.find(',');
     const std::string_view name = list.substr(0, comma);
     list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
     bool known = false;
-    for (config::ExportFormat f : kTargets) {
+    for (config::ExportFormat f : exports::kConvertedFormats) {
       if (name != exports::export_format_name(f)) continue;
       known = true;
       if (std::find(formats.begin(), formats.end(), f) == formats.end()) formats.push_back(f);
@@ -132,28 +129,30 @@ int export_runs(const ExportOptions& options, std::FILE* out) {
       continue;
     }
     StemFiles files(stem_of(options, input));
-    for (config::ExportFormat f : options.formats) {
-      const exports::ConversionResult result = exports::convert_run(*bytes, f, files);
-      const runfile::ReadSummary& s = result.summary;
-      if (s.error && s.bytes == 0) {
-        config::warn(fmt::format("export: '{}' at byte {}: {}", name, s.error->offset, s.error->what));
+    std::vector<exports::ExportTarget> targets;
+    for (config::ExportFormat f : options.formats) targets.push_back({f, &files, {}});
+    exports::convert_run_in_parallel(*bytes, targets);
+    // Every target read the same bytes: the same records, the same damage.
+    const runfile::ReadSummary& read = targets.front().result.summary;
+    if (read.error && read.bytes == 0) {
+      config::warn(fmt::format("export: '{}' at byte {}: {}", name, read.error->offset, read.error->what));
+      status = 1;
+      continue;
+    }
+    if (read.error) {
+      config::warn(fmt::format("export: '{}' is damaged at byte {}: {}; the records before it are written", name,
+                               read.error->offset, read.error->what));
+      status = 1;
+    }
+    for (const exports::ExportTarget& t : targets) {
+      if (t.result.not_written) {
         status = 1;
-        break;
-      }
-      if (s.error) {
-        config::warn(fmt::format("export: '{}' is damaged at byte {}: {}; the records before it are written", name,
-                                 s.error->offset, s.error->what));
-        status = 1;
-      }
-      if (result.not_written) {
-        status = 1;
-        continue;
-      }
-      const std::string path = stem_of(options, input) + std::string(exports::export_extension(f));
-      if (s.operations + s.range_events + s.memory_events == 0) {
+      } else if (read.operations + read.range_events + read.memory_events == 0) {
         std::fprintf(out, "%s: no records; nothing written\n", name.c_str());
+        break;
       } else {
-        std::fprintf(out, "%s: %s\n", config::escape_for_warning(path).c_str(), holding(s).c_str());
+        const std::string path = stem_of(options, input) + std::string(exports::export_extension(t.format));
+        std::fprintf(out, "%s: %s\n", config::escape_for_warning(path).c_str(), holding(read).c_str());
       }
     }
   }

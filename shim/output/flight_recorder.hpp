@@ -1,10 +1,10 @@
 #pragma once
 // `flightrecorder SECONDS` (docs/format.md, "Flight recorder"): the exports hold only the
-// last SECONDS of the run. This process-wide sink stands in for the export sinks: on the
+// last SECONDS of the run. This process-wide sink stands in for the run file: on the
 // writer thread (the launch path is the same as without it) it keeps the operations and
-// NVTX events of the window in two rings bounded in records, and writes them through
-// export sinks made for the occasion at exit (the exports' own files) and each time the
-// trigger file appears (new numbered files).
+// NVTX events of the window in two rings bounded in records, and writes them through a
+// run-file sink made for the occasion, whose exports are made when it ends, at exit
+// (the exports' own files) and each time the trigger file appears (new numbered files).
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -28,7 +28,7 @@ class FlightRecorder final : public RecordSink {
   // The writer looks for the trigger file at most this often.
   static constexpr std::chrono::milliseconds kTriggerInterval{100};
 
-  // The export sinks of a dump, writing to the exports' files with `log_template` in
+  // The sinks of a dump (its run file), writing to the exports' files with `log_template` in
   // place of the log's (the exports' own at exit, a numbered one for a dump).
   using ExportSinks = std::function<SinkList(const std::string& log_template)>;
   // The files those sinks write for `log_template`.

@@ -81,18 +81,21 @@ void RunFileSink::start_chunk() {
 }
 
 void RunFileSink::write(const ProfiledContext& context, const records::Record& record) {
+  if (!file_.is_open()) return;
   if (!chunk_started_) start_chunk();
   encoder_.operation(context, record);
   if (encoder_.pending_bytes() >= kChunkBytes) write_chunk();
 }
 
 void RunFileSink::write_memory(const records::MemoryEvent& event, const records::MemoryLedger&) {
+  if (!file_.is_open()) return;
   if (!chunk_started_) start_chunk();
   encoder_.memory(event);
   if (encoder_.pending_bytes() >= kChunkBytes) write_chunk();
 }
 
 void RunFileSink::write_range(const records::RangeEvent& event) {
+  if (!file_.is_open()) return;
   if (!chunk_started_) start_chunk();
   encoder_.range(event);
   if (encoder_.pending_bytes() >= kChunkBytes) write_chunk();
@@ -101,7 +104,7 @@ void RunFileSink::write_range(const records::RangeEvent& event) {
 void RunFileSink::write_chunk() {
   const std::string_view chunk = encoder_.take_chunk();
   chunk_started_ = false;
-  if (!chunk.empty() && file_.is_open()) file_.write(chunk);
+  if (!chunk.empty()) file_.write(chunk);
 }
 
 void RunFileSink::flush() { write_chunk(); }
@@ -109,11 +112,14 @@ void RunFileSink::flush() { write_chunk(); }
 void RunFileSink::end() {
   if (ended_) return;
   ended_ = true;
-  if (!chunk_started_) start_chunk();
-  encoder_.end();
-  write_chunk();
-  const std::string path = file_.is_open() ? file_.path() : std::string();
-  file_.close();
+  std::string path;
+  if (file_.is_open()) {
+    if (!chunk_started_) start_chunk();
+    encoder_.end();
+    write_chunk();
+    path = file_.path();
+    file_.close();
+  }
   if (finished_) finished_(path);
 }
 

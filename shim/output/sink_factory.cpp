@@ -1,5 +1,6 @@
 #include "shim/output/sink_factory.hpp"
 
+#include "exports/run_conversion.hpp"
 #include "logfmt/export_path.hpp"
 
 #include "shim/output/classic_log_sink.hpp"
@@ -26,13 +27,13 @@ SinkList make_context_sinks(const ProfiledContext& context) {
 
 namespace {
 
-// The exports' extensions, in the order they are made.
+// The files the exports make for a stem, in the order they are made: the run file
+// last, where it is kept.
 std::vector<std::string_view> export_extensions(const config::ProfileConfig& config) {
   std::vector<std::string_view> extensions;
-  if (config.exports_to(config::ExportFormat::json)) extensions.push_back(".json");
-  if (config.exports_to(config::ExportFormat::json_gz)) extensions.push_back(".json.gz");
-  if (config.exports_to(config::ExportFormat::sqlite)) extensions.push_back(".sqlite");
-  if (config.exports_to(config::ExportFormat::nvprof)) extensions.push_back(".nvvp");
+  for (config::ExportFormat f : exports::kConvertedFormats) {
+    if (config.exports_to(f)) extensions.push_back(exports::export_extension(f));
+  }
   if (config.exports_to(config::ExportFormat::cprof)) extensions.push_back(".cprof");
   return extensions;
 }
