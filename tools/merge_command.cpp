@@ -13,13 +13,18 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "config/report.hpp"
+#include "exports/run_conversion.hpp"
+#include "runfile/file_bytes.hpp"
 #include "tools/json_trace_reader.hpp"
+#include "tools/launch_error.hpp"
+#include "tools/temporary_file.hpp"
 
 namespace computeprof::tools {
 namespace {
@@ -70,6 +75,8 @@ std::optional<std::int64_t> add(std::int64_t a, std::int64_t b) {
 // What the first pass learns of one input.
 struct InputSummary {
   std::string path;
+  // Where its events are read: `path`, or a run file's trace made for the merge.
+  std::string trace_path;
   std::size_t order = 0;  // on the command line
   JsonTraceHeader header;
   std::int64_t rank = 0;
@@ -106,7 +113,7 @@ bool is_range_end_of(const JsonValue& event, std::string_view name, std::string_
 }
 
 void summarize(InputSummary& input, const std::optional<std::string>& align) {
-  auto reader = JsonTraceReader::open(input.path);
+  auto reader = JsonTraceReader::open(input.trace_path);
   input.header = reader.read([&](const JsonValue& event) {
     const JsonValue* pid = event.find("pid");
     if (pid != nullptr) {
@@ -263,7 +270,7 @@ class Merger {
   // Copies one input's events, then adds the metadata that names and orders its processes.
   void copy(const InputSummary& input) {
     const std::string label = rank_label(input);
-    auto reader = JsonTraceReader::open(input.path);
+    auto reader = JsonTraceReader::open(input.trace_path);
     JsonValue copy;
     reader.read([&](const JsonValue& event) {
       copy = event;
@@ -348,10 +355,52 @@ class Merger {
   std::uint64_t added_ = 0;
 };
 
+// Whether `path` starts as a run file does (runfile/format.hpp's magic).
+bool is_run_file(const std::string& path) {
+  char start[8] = {};
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) return false;
+  const bool is = ::read(fd, start, sizeof start) == static_cast<ssize_t>(sizeof start) &&
+                  std::string_view(start, sizeof start) == "CPROFRUN";
+  ::close(fd);
+  return is;
+}
+
+// A private file the run's JSON trace is written to.
+class TemporaryTrace final : public exports::OutputFiles {
+ public:
+  explicit TemporaryTrace(const TemporaryFile& file) : file_(file) {}
+  bool open(logfmt::LogFile& file, std::string_view) override { return static_cast<bool>(file.open(file_.path())); }
+
+ private:
+  const TemporaryFile& file_;
+};
+
+// The JSON trace of the run file at `path`, made into `trace` (as `computeprof export
+// --to json` would make it).
+void convert_for_merge(const std::string& path, const TemporaryFile& trace) {
+  std::string why;
+  const auto bytes = runfile::read_file_bytes(path, why);
+  if (!bytes) throw MergeError(fmt::format("{}: {}", path, why));
+  TemporaryTrace files(trace);
+  const exports::ConversionResult converted = exports::convert_run(*bytes, config::ExportFormat::json, files);
+  if (const auto& error = converted.summary.error) {
+    throw MergeError(fmt::format("{}: at byte {}: {}", path, error->offset, error->what));
+  }
+  if (converted.not_written) throw MergeError(fmt::format("{}: its trace cannot be made", path));
+}
+
 int merge(const MergeOptions& options, std::FILE* out) {
   std::vector<InputSummary> inputs(options.inputs.size());
+  std::vector<std::unique_ptr<TemporaryFile>> traces;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     inputs[i].path = options.inputs[i];
+    inputs[i].trace_path = options.inputs[i];
+    if (is_run_file(inputs[i].path)) {
+      const TemporaryFile& trace = *traces.emplace_back(std::make_unique<TemporaryFile>("computeprof-merge-"));
+      convert_for_merge(inputs[i].path, trace);
+      inputs[i].trace_path = trace.path();
+    }
     inputs[i].order = i;
     summarize(inputs[i], options.align);
     inputs[i].rank = inputs[i].header.distributed ? inputs[i].header.distributed->rank : static_cast<std::int64_t>(i);
@@ -458,6 +507,8 @@ int merge_traces(const MergeOptions& options, std::FILE* out) {
   } catch (const JsonTraceError& e) {
     config::warn(fmt::format("merge: {}", e.what()));
   } catch (const MergeError& e) {
+    config::warn(fmt::format("merge: {}", e.what()));
+  } catch (const LaunchError& e) {
     config::warn(fmt::format("merge: {}", e.what()));
   }
   return 1;

@@ -15,6 +15,7 @@
 #include "config/report.hpp"
 #include "logfmt/log_summary_reader.hpp"
 #include "tools/json_trace_stats.hpp"
+#include "tools/run_file_stats.hpp"
 #include "tools/text_file.hpp"
 
 namespace computeprof::tools {
@@ -148,6 +149,9 @@ std::string add_database(const std::string& path, reports::GpuSummary& summary, 
   return add_ranges(opened, ranges);
 }
 
+// A run file's first eight bytes (runfile/format.hpp).
+constexpr std::string_view kRunFileMagic{"CPROFRUN", 8};
+
 // A JSON trace starts with its object (a log with '#' or "method"), a gzip-compressed
 // one with gzip's magic.
 bool is_json_trace_start(std::string_view start) {
@@ -162,7 +166,7 @@ std::optional<std::string> read_log_or_database_start(const std::string& path) {
   if (fd < 0) return std::nullopt;
   std::string text;
   const bool read = read_until_size(fd, text, kSqliteMagic.size()) &&
-                    (text == kSqliteMagic || is_json_trace_start(text) ||
+                    (text == kSqliteMagic || text.starts_with(kRunFileMagic) || is_json_trace_start(text) ||
                      read_until_size(fd, text, std::string::npos));
   const int error = errno;
   ::close(fd);
@@ -185,6 +189,7 @@ std::string read_stats_input(const std::string& path, StatsInput& input) {
     const std::string error = add_database(path, summary, ranges);
     return error.empty() ? error : fmt::format("{}: {}", shown_path, config::escape_for_warning(error));
   }
+  if (text->starts_with(kRunFileMagic)) return add_run_file(path, shown_path, input);
   if (is_json_trace_start(*text)) return add_json_trace(path, shown_path, input);
   const std::optional<logfmt::LogReadError> error = logfmt::add_log_to_summary(*text, summary);
   return error ? fmt::format("{}:{}: {}", shown_path, error->line, error->what) : std::string();

@@ -5,7 +5,7 @@
 // it is read; what is kept of it is one row per method and per range name.
 //
 // Readers, chosen by a file's first bytes: a database (SQLite's magic) by the database
-// reader below, a JSON trace ('{' or gzip's magic) by add_json_trace
+// reader below, a run file (CPROFRUN) by add_run_file (tools/run_file_stats.hpp), a JSON trace ('{' or gzip's magic) by add_json_trace
 // (tools/json_trace_stats.hpp), anything else as a key-value or CSV log by
 // logfmt::add_log_to_summary. Each fills `operations` (method, gputime in ns) and
 // `ranges`, sets `rank` where the file records one (a JSON trace's

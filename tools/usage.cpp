@@ -28,7 +28,8 @@ COMPUTE_PROFILE log.
 @OPTIONS@
 
 stats FILE...: nvprof's summary table of GPU activities from logs (key-value or
-CSV, several added together) and databases written with --export sqlite.
+CSV, several added together), databases written with --export sqlite, JSON
+traces and run files (.cprof).
   --ranks          the files as the ranks of one job: per kernel its calls and
                    GPU time over the ranks (min, median, max, coefficient of
                    variation, slowest rank), then the stragglers
@@ -41,8 +42,9 @@ CSV, several added together) and databases written with --export sqlite.
   --format F       text (default), csv or json
 
 merge TRACE... -o OUT.json[.gz]: the JSON traces of several processes (plain
-or gzip, --export json or json.gz) as one trace on one time axis, by each
-file's wall-clock anchor, one group of tracks per rank, each named after it:
+or gzip, --export json or json.gz; a run file's trace is made from it) as one
+trace on one time axis, by each file's wall-clock anchor, one group of tracks
+per rank, each named after it:
 rank N (host, pid)
 --align NAME shifts each rank so that the first end of the kernel or NVTX
 range NAME coincides with rank 0's, and prints each rank's shift, a line each:

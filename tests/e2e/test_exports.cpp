@@ -232,6 +232,54 @@ TEST_CASE("exports: json.gz of a run killed after a flush point is a gzip file o
   CHECK(std::string(line) == "{'rank': 1, 'world_size': 4} True True\n");
 }
 
+TEST_CASE("exports: the run file is removed once the exports are made, kept with export cprof, left alone with "
+          "exportwhen later",
+          "[e2e][exports]") {
+  SECTION("exports only") {
+    auto o = profiling("export json\n");
+    const auto r = run_client("dlsym", "bracket", o);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.empty());
+    CHECK(file_exists(o.directory + "/compute_profile.json"));
+    CHECK_FALSE(file_exists(o.directory + "/compute_profile.cprof"));
+  }
+  SECTION("export cprof") {
+    auto o = profiling("export cprof,json\n");
+    const auto r = run_client("dlsym", "bracket", o);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.empty());
+    CHECK(file_exists(o.directory + "/compute_profile.json"));
+    REQUIRE(file_exists(o.directory + "/compute_profile.cprof"));
+    // The trace made again from it, over the one made at exit, is that one byte for byte.
+    const std::string at_exit = read_file(o.directory + "/compute_profile.json");
+    const RunResult e = run_export(o.directory, {"compute_profile.cprof", "--to", "json", "-f"});
+    INFO(e.out << e.err);
+    CHECK(e.exit_code == 0);
+    CHECK(read_file(o.directory + "/compute_profile.json") == at_exit);
+  }
+  SECTION("exportwhen later") {
+    auto o = profiling("export json,sqlite\nexportwhen later\n");
+    const auto r = run_client("dlsym", "bracket", o);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    // The path as the log template makes it (relative here).
+    CHECK(r.err == "computeprof: the run is in 'compute_profile.cprof'; make its exports with: computeprof export "
+                   "'compute_profile.cprof' --to json,sqlite\n");
+    const std::string run = o.directory + "/compute_profile.cprof";
+    CHECK_FALSE(file_exists(o.directory + "/compute_profile.json"));
+    CHECK_FALSE(file_exists(o.directory + "/compute_profile.sqlite"));
+    const RunResult e = run_export(o.directory, {run, "--to", "json,sqlite"});
+    INFO(e.out << e.err);
+    CHECK(e.exit_code == 0);
+    CHECK(e.out.find("compute_profile.json: ") != std::string::npos);
+    CHECK(e.out.ends_with("memory events\n"));
+    CHECK(check_trace(o.directory + "/compute_profile.json", o.directory + "/compute_profile.log")
+              .starts_with("trace ok: "));
+  }
+}
+
 TEST_CASE("exports: named after the log template without %d, an unknown format is one warning", "[e2e][exports]") {
   auto o = profiling("export json\nexport pftrace\n");
   o.env["COMPUTE_PROFILE_LOG"] = "run_%d_%p.log";

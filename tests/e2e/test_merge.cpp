@@ -2,6 +2,7 @@
 // one gzip): the events equal the inputs' on one time axis, --align undoes anchors skewed
 // by known offsets (check_merge.py); a malformed input is one error naming it and leaves
 // no output file.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -123,4 +124,40 @@ TEST_CASE("merge: a malformed or truncated input, a rank twice or a missing --al
   r = merge(directory, {traces[0]});
   CHECK(r.exit_code == 2);
   CHECK(r.err == "computeprof: merge needs -o OUT.json or -o OUT.json.gz (see computeprof --help)\n");
+}
+
+TEST_CASE("merge: run files merge as the JSON traces made from them", "[e2e][merge]") {
+  std::string directory;
+  for (int rank = 0; rank < 2; ++rank) {
+    auto o = profiling("export cprof,json\n");
+    if (rank > 0) o.directory = directory;
+    directory = o.directory;
+    o.env["COMPUTE_PROFILE_LOG"] = directory + "/rank_%q{RANK}.log";
+    o.env["RANK"] = std::to_string(rank);
+    o.env["WORLD_SIZE"] = "2";
+    const auto r = run_client("linked", "basic", o);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+  }
+  // Each merged file made in a directory of its own: the same name, which the trace records.
+  REQUIRE(mkdir((directory + "/traces").c_str(), 0700) == 0);
+  REQUIRE(mkdir((directory + "/runs").c_str(), 0700) == 0);
+  const auto from_traces = merge(directory + "/traces", {"../rank_0.json", "../rank_1.json", "-o", "merged.json"});
+  INFO(from_traces.out << from_traces.err);
+  REQUIRE(from_traces.exit_code == 0);
+  const auto from_runs = merge(directory + "/runs", {"../rank_1.cprof", "../rank_0.cprof", "-o", "merged.json"});
+  INFO(from_runs.out << from_runs.err);
+  REQUIRE(from_runs.exit_code == 0);
+  CHECK(from_runs.err.empty());
+  CHECK(contents(directory + "/runs/merged.json") == contents(directory + "/traces/merged.json"));
+
+  // A damaged run file is one error naming it and where, and no output.
+  std::string damaged = contents(directory + "/rank_1.cprof");
+  REQUIRE(damaged.size() > 40);
+  damaged[damaged.size() - 20] ^= 0x10;
+  write_file(directory + "/damaged.cprof", damaged);
+  const auto bad = merge(directory, {"rank_0.cprof", "damaged.cprof", "-o", "bad.json"});
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.err.starts_with("computeprof: merge: damaged.cprof: at byte "));
+  CHECK_FALSE(exists(directory + "/bad.json"));
 }

@@ -138,12 +138,27 @@ void check_database_counts(const std::string& database, const std::string& kerne
                             " c ON c.correlationId = k.correlationId") == n);
 }
 
+// Every export of the run, each kernel and call exactly once.
+void check_exports(const std::string& directory) {
+  check_trace_counts(directory + "/compute_profile.json");
+  const std::string gz = directory + "/compute_profile.json.gz";
+  CHECK(command_output("gzip -t " + gz).exit_code == 0);
+  check_trace_counts(gz);
+
+  check_database_counts(directory + "/compute_profile.sqlite", "CUPTI_ACTIVITY_KIND_KERNEL",
+                        "CUPTI_ACTIVITY_KIND_RUNTIME");
+  // A program calling the driver itself: its calls are DRIVER rows (docs/format.md).
+  const std::string nvvp = directory + "/compute_profile.nvvp";
+  check_database_counts(nvvp, "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL", "CUPTI_ACTIVITY_KIND_DRIVER");
+  CHECK(count(nvvp, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME") == "0");
+}
+
 }  // namespace
 
 TEST_CASE("scale: " SCALE_LAUNCHES " launches under conckerneltrace and export json,json.gz,sqlite,nvprof, "
-          "each kernel and call counted exactly in every file",
+          "each kernel and call counted exactly in every file, made at exit and again by computeprof export",
           "[e2e][exports][scale]") {
-  auto o = profiling("conckerneltrace\nexport json,json.gz,sqlite,nvprof\n");
+  auto o = profiling("conckerneltrace\nexport json,json.gz,sqlite,nvprof,cprof\n");
   // Kernels that take the simulated GPU no time: the launches' cost is the profiler's.
   o.env["SIMCUDA_LAUNCH_LATENCY_NS"] = "0";
   o.timeout_seconds = 600;
@@ -155,18 +170,36 @@ TEST_CASE("scale: " SCALE_LAUNCHES " launches under conckerneltrace and export j
   const LogCounts log = count_log(o.directory + "/compute_profile.log");
   CHECK(log.records == kLaunches);
   CHECK(log.spins == kLaunches);
+  check_exports(o.directory);
 
-  check_trace_counts(o.directory + "/compute_profile.json");
-  const std::string gz = o.directory + "/compute_profile.json.gz";
-  CHECK(command_output("gzip -t " + gz).exit_code == 0);
-  check_trace_counts(gz);
-
-  check_database_counts(o.directory + "/compute_profile.sqlite", "CUPTI_ACTIVITY_KIND_KERNEL",
-                        "CUPTI_ACTIVITY_KIND_RUNTIME");
-  // A program calling the driver itself: its calls are DRIVER rows (docs/format.md).
-  const std::string nvvp = o.directory + "/compute_profile.nvvp";
-  check_database_counts(nvvp, "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL", "CUPTI_ACTIVITY_KIND_DRIVER");
-  CHECK(count(nvvp, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME") == "0");
+  // The run file kept (export cprof): at most 48 bytes a launch, and the same exports
+  // made from it offline.
+  const std::string run = o.directory + "/compute_profile.cprof";
+  CHECK(std::filesystem::file_size(run) <= 48 * kLaunches);
+  RunOptions e;
+  e.directory = o.directory;
+  e.preload_shim = false;
+  e.simulated_driver = false;
+  e.timeout_seconds = 600;
+  e.argv = {COMPUTEPROF_CLI_PATH, "export", run, "--to", "json,json.gz,sqlite,nvprof", "-f"};
+  const RunResult converted = e2e::run(e);
+  INFO(converted.out << converted.err);
+  REQUIRE(converted.exit_code == 0);
+  // The traces' size said, as at exit, in the order their threads reached it; nothing else.
+  const std::string too_many = " has more than 1000000 events: Perfetto UI and chrome://tracing may not open it "
+                               "(Perfetto's trace_processor can)\n";
+  const std::string plain = "computeprof: the JSON trace '" + o.directory + "/compute_profile.json'" + too_many;
+  const std::string gzip = "computeprof: the JSON trace '" + o.directory + "/compute_profile.json.gz'" + too_many;
+  CHECK((converted.err == plain + gzip || converted.err == gzip + plain));
+  CHECK(converted.out == o.directory + "/compute_profile.json: " + std::to_string(kLaunches) +
+                             " operations, 0 NVTX events, 0 memory events\n" + o.directory +
+                             "/compute_profile.json.gz: " + std::to_string(kLaunches) +
+                             " operations, 0 NVTX events, 0 memory events\n" + o.directory +
+                             "/compute_profile.sqlite: " + std::to_string(kLaunches) +
+                             " operations, 0 NVTX events, 0 memory events\n" + o.directory +
+                             "/compute_profile.nvvp: " + std::to_string(kLaunches) +
+                             " operations, 0 NVTX events, 0 memory events\n");
+  check_exports(o.directory);
 
   // A gigabyte of files: not left in the build tree.
   std::filesystem::remove_all(o.directory);

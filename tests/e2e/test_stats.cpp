@@ -134,6 +134,26 @@ TEST_CASE("stats: a JSON trace, plain or gzip, gives its database's tables, NVTX
   CHECK(ranks.out.starts_with("rank,files,time_ns,over_median_percent\n7,1,"));
 }
 
+TEST_CASE("stats: a run file gives its database's tables, NVTX ranges too, and its rank", "[e2e][stats]") {
+  RunOptions o = profiling("export cprof,sqlite\n");
+  o.env["RANK"] = "5";
+  o.env["WORLD_SIZE"] = "8";
+  o.argv = {NVTX_CLIENT_PATH, "ranges"};
+  const RunResult r = e2e::run(o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto from_run = stats({o.directory + "/compute_profile.cprof"});
+  const auto from_database = stats({o.directory + "/compute_profile.sqlite"});
+  CHECK(from_run.exit_code == 0);
+  CHECK(from_run.err.empty());
+  CHECK(from_run.out == from_database.out);
+  CHECK(from_run.out.find("  vecAdd(float const*, float const*, float*, int)\n") != std::string::npos);
+  CHECK(from_run.out.find("  ProfilerStep#1\n") != std::string::npos);
+  const auto ranks = stats({"--ranks", "--format", "csv", o.directory + "/compute_profile.cprof"});
+  CHECK(ranks.exit_code == 0);
+  CHECK(ranks.out.starts_with("rank,files,time_ns,over_median_percent\n5,1,"));
+}
+
 TEST_CASE("stats: a malformed JSON trace is one error naming the file and where", "[e2e][stats]") {
   const std::string directory = make_scratch_directory();
   const std::string cut = write_output(directory, "cut.json", "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\"");

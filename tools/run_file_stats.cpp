@@ -1,0 +1,47 @@
+#include "tools/run_file_stats.hpp"
+
+#include <fmt/format.h>
+
+#include "runfile/file_bytes.hpp"
+#include "runfile/run_reader.hpp"
+
+namespace computeprof::tools {
+
+namespace {
+
+class StatsVisitor final : public runfile::RunVisitor {
+ public:
+  StatsVisitor(const runfile::RunReader& reader, StatsInput& input) : reader_(reader), input_(input) {}
+
+  void operation(const records::ContextInfo&, const records::Record& r) override {
+    // A graph launch timed as a whole is no one GPU activity: left out, as from logs.
+    if (r.kind == records::RecordKind::graph) return;
+    input_.operations.add(r.method, r.gputime_ns);
+    if (r.range_path != 0) input_.ranges.add_gpu_time_of_path(reader_.ranges().path_text(r.range_path), r.gputime_ns);
+  }
+  void range(const records::RangeEvent& e) override {
+    if (e.kind != records::RangeEventKind::push_pop && e.kind != records::RangeEventKind::start_end) return;
+    const std::uint64_t ns = e.end_wall_ns >= e.start_wall_ns ? e.end_wall_ns - e.start_wall_ns : 0;
+    input_.ranges.add_range(reader_.ranges().qualified_name(e.domain, e.name), ns);
+  }
+
+ private:
+  const runfile::RunReader& reader_;
+  StatsInput& input_;
+};
+
+}  // namespace
+
+std::string add_run_file(const std::string& path, std::string_view shown_path, StatsInput& input) {
+  std::string why;
+  const auto bytes = runfile::read_file_bytes(path, why);
+  if (!bytes) return fmt::format("cannot read '{}': {}", shown_path, why);
+  runfile::RunReader reader(*bytes);
+  if (const runfile::RunHeader* header = reader.header(); header && header->rank) input.rank = header->rank->rank;
+  StatsVisitor visitor(reader, input);
+  const runfile::ReadSummary summary = reader.read(visitor);
+  if (!summary.error) return {};
+  return fmt::format("{}: at byte {}: {}", shown_path, summary.error->offset, summary.error->what);
+}
+
+}  // namespace computeprof::tools
