@@ -190,7 +190,13 @@ TEST_CASE("scale: " SCALE_LAUNCHES " launches under conckerneltrace and export j
                                "(Perfetto's trace_processor can)\n";
   const std::string plain = "computeprof: the JSON trace '" + o.directory + "/compute_profile.json'" + too_many;
   const std::string gzip = "computeprof: the JSON trace '" + o.directory + "/compute_profile.json.gz'" + too_many;
-  CHECK((converted.err == plain + gzip || converted.err == gzip + plain));
+  // Four events a launch (its kernel, its call, the flow's two ends): past the viewers'
+  // limit only at a full scale, not a sanitizer build's.
+  if (4 * kLaunches > 1'000'000) {
+    CHECK((converted.err == plain + gzip || converted.err == gzip + plain));
+  } else {
+    CHECK(converted.err.empty());
+  }
   CHECK(converted.out == o.directory + "/compute_profile.json: " + std::to_string(kLaunches) +
                              " operations, 0 NVTX events, 0 memory events\n" + o.directory +
                              "/compute_profile.json.gz: " + std::to_string(kLaunches) +
