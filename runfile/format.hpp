@@ -11,9 +11,13 @@ namespace computeprof::runfile {
 // "CPROFRUN": the first eight bytes.
 inline constexpr char kMagic[8] = {'C', 'P', 'R', 'O', 'F', 'R', 'U', 'N'};
 // A reader refuses a newer major version; it reads an older or newer minor one (a newer
-// minor's record kinds it does not know are skipped by their length).
-inline constexpr std::uint16_t kMajorVersion = 1;
+// minor's record kinds it does not know are skipped by their length). Version 2: each
+// chunk's records are coded against none before them (differences start afresh);
+// version 1's ran on across chunks, and is still read.
+inline constexpr std::uint16_t kMajorVersion = 2;
 inline constexpr std::uint16_t kMinorVersion = 0;
+// The first major version whose chunks are each coded afresh.
+inline constexpr std::uint16_t kChunksCodedAlone = 2;
 
 // magic, major, minor, the header body's length (u32, little-endian), then the body.
 inline constexpr std::size_t kPreambleBytes = 16;

@@ -11,8 +11,12 @@ namespace computeprof::runfile {
 
 static_assert(kChunkHeaderBytes == 16);
 
-RunEncoder::RunEncoder(const records::RangeTable& ranges, StackFrames stacks)
-    : ranges_(ranges), stacks_(std::move(stacks)), buffer_(kReserved, '\0') {}
+RunEncoder::RunEncoder(const records::RangeTable& ranges, StackFrames stacks, DictionaryPlacement dictionary)
+    : ranges_(ranges),
+      stacks_(std::move(stacks)),
+      buffer_(kReserved, '\0'),
+      dictionary_(dictionary == DictionaryPlacement::apart ? kReserved : 0, '\0'),
+      dictionary_out_(dictionary == DictionaryPlacement::apart ? &dictionary_ : &buffer_) {}
 
 void RunEncoder::begin_record() { body_.clear(); }
 
@@ -23,10 +27,17 @@ void RunEncoder::finish_record(std::uint8_t kind) {
   w.bytes(body_);
 }
 
+void RunEncoder::finish_dictionary_record(RecordKind kind) {
+  ByteWriter w(*dictionary_out_);
+  w.byte(static_cast<std::uint8_t>(kind));
+  w.varint(body_.size());
+  w.bytes(body_);
+}
+
 std::uint32_t RunEncoder::new_string(std::string_view kept) {
   begin_record();
   body_.append(kept);
-  finish_record(static_cast<std::uint8_t>(RecordKind::string));
+  finish_dictionary_record(RecordKind::string);
   by_text_.emplace(kept, strings_);
   return strings_++;
 }
@@ -92,7 +103,7 @@ void RunEncoder::context(const records::ContextInfo& c) {
   w.varint(std::size(values));
   for (std::int64_t v : values) w.signed_varint(v);
   w.bytes(std::string_view(reinterpret_cast<const char*>(p.uuid), sizeof p.uuid));
-  finish_record(static_cast<std::uint8_t>(RecordKind::context));
+  finish_dictionary_record(RecordKind::context);
 }
 
 void RunEncoder::stack(std::uint32_t id) {
@@ -122,7 +133,7 @@ void RunEncoder::stack(std::uint32_t id) {
     w.varint(f.line);
     w.byte(f.inlined ? 1 : 0);
   }
-  finish_record(static_cast<std::uint8_t>(RecordKind::stack));
+  finish_dictionary_record(RecordKind::stack);
 }
 
 void RunEncoder::sync_ranges() {
@@ -136,14 +147,14 @@ void RunEncoder::sync_ranges() {
     ByteWriter w(body_);
     w.varint(names_written_);
     w.bytes(ranges_.name(static_cast<records::RangeNameId>(names_written_)));
-    finish_record(static_cast<std::uint8_t>(RecordKind::range_name));
+    finish_dictionary_record(RecordKind::range_name);
   }
   for (; domains_written_ < domains; ++domains_written_) {
     begin_record();
     ByteWriter w(body_);
     w.varint(domains_written_);
     w.varint(ranges_.domain_name(static_cast<records::RangeDomainId>(domains_written_)));
-    finish_record(static_cast<std::uint8_t>(RecordKind::range_domain));
+    finish_dictionary_record(RecordKind::range_domain);
   }
   for (; paths_written_ < paths; ++paths_written_) {
     const records::RangePathStep step = ranges_.step(static_cast<records::RangePathId>(paths_written_));
@@ -153,7 +164,7 @@ void RunEncoder::sync_ranges() {
     w.varint(step.parent);
     w.varint(step.domain);
     w.varint(step.name);
-    finish_record(static_cast<std::uint8_t>(RecordKind::range_path));
+    finish_dictionary_record(RecordKind::range_path);
   }
 }
 
@@ -342,15 +353,32 @@ void RunEncoder::end() {
   finish_record(static_cast<std::uint8_t>(RecordKind::end));
 }
 
-std::string_view RunEncoder::take_chunk() {
-  if (buffer_.size() == kReserved) return {};
-  const std::string_view payload(buffer_.data() + kReserved, buffer_.size() - kReserved);
-  put_u32(buffer_.data(), kChunkMagic);
-  put_u32(buffer_.data() + 4, static_cast<std::uint32_t>(payload.size()));
-  put_u64(buffer_.data() + 8, payload_checksum(payload));
-  chunk_.swap(buffer_);
-  buffer_.assign(kReserved, '\0');
+std::string_view RunEncoder::frame(std::string& buffer) {
+  if (buffer.size() == kReserved) return {};
+  const std::string_view payload(buffer.data() + kReserved, buffer.size() - kReserved);
+  put_u32(buffer.data(), kChunkMagic);
+  put_u32(buffer.data() + 4, static_cast<std::uint32_t>(payload.size()));
+  put_u64(buffer.data() + 8, payload_checksum(payload));
+  chunk_.swap(buffer);
+  buffer.assign(kReserved, '\0');
   return chunk_;
+}
+
+std::string_view RunEncoder::take_chunk() {
+  const std::string_view chunk = frame(buffer_);
+  if (chunk.empty()) return chunk;
+  // Each chunk is coded on its own (docs/format.md, "Run file"): a window of them can
+  // drop its oldest.
+  previous_ = {};
+  previous_context_ = 0;
+  previous_memory_ = {};
+  previous_range_ = {};
+  return chunk;
+}
+
+std::string_view RunEncoder::take_dictionary() {
+  if (dictionary_out_ != &dictionary_) return {};
+  return frame(dictionary_);
 }
 
 }  // namespace computeprof::runfile

@@ -60,8 +60,8 @@ std::optional<DecodedHeader> decode_header(std::string_view file, RunFileError& 
   RunHeader& h = decoded.header;
   h.major = static_cast<std::uint16_t>(static_cast<std::uint8_t>(file[8]) | static_cast<std::uint8_t>(file[9]) << 8);
   h.minor = static_cast<std::uint16_t>(static_cast<std::uint8_t>(file[10]) | static_cast<std::uint8_t>(file[11]) << 8);
-  if (h.major != kMajorVersion) {
-    error = {8, fmt::format("run file version {}.{}; this computeprof reads version {}.x", h.major, h.minor,
+  if (h.major == 0 || h.major > kMajorVersion) {
+    error = {8, fmt::format("run file version {}.{}; this computeprof reads versions 1.x to {}.x", h.major, h.minor,
                             kMajorVersion)};
     return std::nullopt;
   }

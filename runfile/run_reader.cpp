@@ -59,6 +59,13 @@ struct RunReader::Decoder {
     return strings[id];
   }
   std::uint32_t id(ByteReader& r) { return static_cast<std::uint32_t>(r.bounded(kMaxId)); }
+  // A chunk coded on its own: its first records are differences from none.
+  void start_chunk() {
+    previous = {};
+    previous_context = 0;
+    previous_memory = {};
+    previous_range = {};
+  }
 
   void context_record(ByteReader& r) {
     records::ContextInfo c;
@@ -389,6 +396,7 @@ ReadSummary RunReader::read(RunVisitor& visitor) {
     if (payload_checksum(payload) != checksum) return fail(at, "a chunk whose checksum does not match its bytes");
     ByteReader r(payload.data(), payload.data() + payload.size());
     const std::size_t payload_at = at + kChunkHeaderBytes;
+    if (header_->major >= kChunksCodedAlone) decoder.start_chunk();
     while (!r.at_end() && !summary.ended) {
       const std::size_t record_at = payload_at + r.offset();
       const std::uint8_t kind = r.byte();

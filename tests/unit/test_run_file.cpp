@@ -418,6 +418,84 @@ TEST_CASE("a loop of near-empty launches costs a run file at most 48 bytes a lau
   CHECK(seen.operations[99'999].second.cputime_ns == 2'100 + 99'999 % 7);
 }
 
+TEST_CASE("each chunk is coded on its own: after the dictionary, any chunk reads alone") {
+  // The flight recorder's window: chunks dropped from the front, what they name kept apart.
+  records::RangeTable ranges;
+  RunEncoder encoder(ranges, nullptr, DictionaryPlacement::apart);
+  const records::ContextInfo context = test_context(1, 0);
+  std::string dictionary;
+  std::vector<std::string> chunks;
+  for (std::uint64_t i = 0; i < 3000; ++i) {
+    records::Record r = kernel(i);
+    if (i == 2500) r.method = "_Z5laterv";  // named for the first time in the last chunk
+    encoder.operation(context, r);
+    if ((i + 1) % 1000 == 0) {
+      chunks.emplace_back(encoder.take_chunk());
+      dictionary += encoder.take_dictionary();
+    }
+  }
+  CHECK(encoder.take_dictionary().empty());
+  // The chunks hold operations only: the strings and the context went apart.
+  CHECK(chunks[0].size() < 16 + 1000 * 16);
+  const std::string file = encode_header(test_header()) + dictionary + chunks[2];
+  RunReader reader(file);
+  Collected seen;
+  const ReadSummary summary = reader.read(seen);
+  CHECK_FALSE(summary.error);
+  // The dictionary's two chunks (the first names, then "_Z5laterv"), then the window's.
+  CHECK(summary.chunks == 3);
+  REQUIRE(seen.operations.size() == 1000);
+  for (std::uint64_t i = 0; i < 1000; ++i) {
+    const records::Record& r = seen.operations[i].second;
+    const records::Record expected = kernel(2000 + i);
+    CHECK(seen.operations[i].first == 1);
+    CHECK(r.timestamp_ns == expected.timestamp_ns);
+    CHECK(r.gpu_start_ns == expected.gpu_start_ns);
+    CHECK(r.gpu_end_ns == expected.gpu_end_ns);
+    CHECK(r.correlation_id == expected.correlation_id);
+    CHECK(r.cputime_ns == expected.cputime_ns);
+  }
+  CHECK(seen.methods[499] == "_Z6vecAddPKfS0_Pfi");
+  CHECK(seen.methods[500] == "_Z5laterv");
+  // In place, the encoder's default, the dictionary stays in the chunks.
+  RunEncoder in_chunks(ranges, nullptr);
+  in_chunks.operation(context, kernel(0));
+  CHECK(in_chunks.take_dictionary().empty());
+  CHECK(in_chunks.take_chunk().size() > 16 + 30);
+}
+
+TEST_CASE("version 1, whose differences ran on across chunks, is still read") {
+  // Two operations in one chunk, cut between them into two chunks: in version 1 the
+  // second is a difference from the first, across the cut.
+  records::RangeTable ranges;
+  RunEncoder encoder(ranges, nullptr);
+  const records::ContextInfo context = test_context(1, 0);
+  encoder.operation(context, kernel(0));
+  encoder.operation(context, kernel(1));
+  const std::string payload(encoder.take_chunk().substr(kChunkHeaderBytes));
+  // The records' ends: the last record is the second operation.
+  std::size_t at = 0, last = 0;
+  while (at < payload.size()) {
+    last = at;
+    ByteReader r(payload.data() + at + 1, payload.data() + payload.size());
+    const std::uint64_t length = r.varint();
+    at += 1 + r.offset() + length;
+  }
+  std::string file = encode_header(test_header());
+  file[8] = 1;
+  file += chunk_of(payload.substr(0, last)) + chunk_of(payload.substr(last));
+  RunReader reader(file);
+  Collected seen;
+  const ReadSummary summary = reader.read(seen);
+  CHECK_FALSE(summary.error);
+  CHECK(summary.chunks == 2);
+  REQUIRE(seen.operations.size() == 2);
+  CHECK(seen.operations[1].second.timestamp_ns == kernel(1).timestamp_ns);
+  CHECK(seen.operations[1].second.gpu_start_ns == kernel(1).gpu_start_ns);
+  CHECK(seen.operations[1].second.correlation_id == kernel(1).correlation_id);
+  CHECK(seen.methods[1] == "_Z6vecAddPKfS0_Pfi");
+}
+
 TEST_CASE("a run file cut at any byte of its last 4 KiB reads every whole chunk before the cut") {
   std::vector<std::size_t> chunk_ends;
   std::vector<std::uint64_t> operations_at;
@@ -539,8 +617,13 @@ TEST_CASE("versions: a newer major is refused in one line, a newer minor's unkno
     RunReader reader(file);
     REQUIRE(reader.header() == nullptr);
     CHECK(reader.header_error().offset == 8);
-    CHECK(reader.header_error().what == fmt::format("run file version {}.0; this computeprof reads version {}.x",
-                                                    kMajorVersion + 1, kMajorVersion));
+    CHECK(reader.header_error().what == "run file version 3.0; this computeprof reads versions 1.x to 2.x");
+  }
+  SECTION("major 0, which never was") {
+    file[8] = 0;
+    RunReader reader(file);
+    REQUIRE(reader.header() == nullptr);
+    CHECK(reader.header_error().what == "run file version 0.0; this computeprof reads versions 1.x to 2.x");
   }
   SECTION("newer minor") {
     file[10] = static_cast<char>(kMinorVersion + 1);
