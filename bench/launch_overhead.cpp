@@ -58,7 +58,7 @@
 // and with the shim preloaded (profiling off), --rounds times each.
 // With --exports, the writer's cost per format: concurrent-cupti with the log only, and
 // with `export json`, `export sqlite`, `export json.gz`, `export nvprof`, `export json,sqlite` and
-// `export json.gz,sqlite,nvprof` (all): the wall time per launch
+// `export json.gz,sqlite,nvprof` (all), and all under `flightrecorder 3600`: the wall time per launch
 // (the application's), the CPU time per record of the writer thread and of the exports'
 // own threads (their schedstat run time once they caught up), and from their sum the
 // records a second one core writes; with
@@ -369,6 +369,9 @@ const Config kExportConfigs[] = {
     {"json+sqlite", Config::Preload::shim, true, "nosync", "conckerneltrace\nexport json,sqlite\n", true},
     // As the GPU check runs PyTorch: every kind of export at once.
     {"all", Config::Preload::shim, true, "nosync", "conckerneltrace\nexport json.gz,sqlite,nvprof\n", true},
+    // The same under the flight recorder, whose window holds the whole run.
+    {"all-flight", Config::Preload::shim, true, "nosync",
+     "conckerneltrace\nexport json.gz,sqlite,nvprof\nflightrecorder 3600\n", true},
 };
 
 // --allocations: profiled without memtrace, the allocation calls' trampolines jump

@@ -13,6 +13,8 @@
 
 #include "config/report.hpp"
 #include "logfmt/export_path.hpp"
+#include "runfile/run_header.hpp"
+#include "runfile/run_reader.hpp"
 #include "shim/process/secure_execution.hpp"
 
 namespace computeprof::shim {
@@ -39,63 +41,36 @@ constexpr std::size_t kDumpBatch = 4096;
 
 }  // namespace
 
-template <typename T>
-T& FlightRecorder::Window<T>::push() {
-  if (size == bound) {
-    pop();
-    ++dropped;
-  } else if (size == slots.size()) {
-    // Grows by doubling up to the bound: a short window takes little memory. The ring is
-    // unrolled into its new slots, oldest first.
-    std::vector<T> grown;
-    grown.reserve(std::min(bound, std::max<std::size_t>(64, slots.size() * 2)));
-    for (std::size_t i = 0; i < size; ++i) grown.push_back(std::move(at(i)));
-    grown.resize(grown.capacity());
-    slots.swap(grown);
-    head = 0;
-  }
-  ++size;
-  return slots[(head + size - 1) % slots.size()];
-}
-
 FlightRecorder::FlightRecorder(std::uint64_t window_ns, std::string log_template, std::string trigger_path,
-                               ExportSinks make_exports, ExportPaths export_paths)
+                               ExportSinks make_exports, ExportPaths export_paths, std::size_t max_window_mib)
     : window_ns_(window_ns),
       log_template_(std::move(log_template)),
       trigger_path_(std::move(trigger_path)),
       make_exports_(std::move(make_exports)),
-      export_paths_(std::move(export_paths)) {
-  operations_.bound = kMaxOperations;
-  ranges_.bound = kMaxRangeEvents;
-}
+      export_paths_(std::move(export_paths)),
+      max_window_mib_(max_window_mib),
+      // No call stacks' frames: a dump's run file writes them from the process's own.
+      encoder_(records::range_table(), nullptr, runfile::DictionaryPlacement::apart) {}
 
 FlightRecorder::~FlightRecorder() = default;
 
-std::uint64_t FlightRecorder::time_of(const Operation& op) {
+std::uint64_t FlightRecorder::time_of(const records::ContextInfo& context, const records::Record& record) {
   // Its GPU work's end; a record without GPU times, its call.
-  if (op.record.gpu_end_ns != 0) return op.record.gpu_end_ns;
-  return op.context->origin.wall_ns + op.record.timestamp_ns;
+  if (record.gpu_end_ns != 0) return record.gpu_end_ns;
+  return context.origin.wall_ns + record.timestamp_ns;
 }
 
-std::string_view FlightRecorder::kept_name(std::string_view name) {
-  auto it = methods_.find(name);
-  if (it == methods_.end()) it = methods_.emplace(name).first;
-  return *it;
+std::uint64_t FlightRecorder::window_start(std::uint64_t now_wall_ns) const {
+  return now_wall_ns > window_ns_ ? now_wall_ns - window_ns_ : 0;
 }
 
 void FlightRecorder::write(const ProfiledContext& context, const records::Record& record) {
   if (ended_) return;
-  Operation& op = operations_.push();
-  op.context = &context;
-  op.record = record;
-  op.record.method = kept_name(record.method);
-  op.counters.reset();
-  if (record.counters != nullptr) {
-    op.counters = std::make_unique<records::CounterValues>(*record.counters);
-    op.record.counters = op.counters.get();
-  }
-  newest_ns_ = std::max(newest_ns_, time_of(op));
-  forget_before(newest_ns_);
+  encoder_.operation(context, record);
+  const auto number = static_cast<std::size_t>(context.number);
+  if (contexts_.size() <= number) contexts_.resize(number + 1);
+  contexts_[number] = &context;
+  encoded(time_of(context, record), true);
 }
 
 void FlightRecorder::write_range(const records::RangeEvent& event) {
@@ -104,51 +79,112 @@ void FlightRecorder::write_range(const records::RangeEvent& event) {
     if (names_.size() < kMaxNames) names_.push_back(event);
     return;
   }
-  ranges_.push() = event;
-  newest_ns_ = std::max(newest_ns_, time_of(event));
+  encoder_.range(event);
+  encoded(time_of(event), false);
+}
+
+void FlightRecorder::encoded(std::uint64_t time, bool operation) {
+  ++(operation ? open_.operations : open_.range_events);
+  open_.newest_ns = std::max(open_.newest_ns, time);
+  newest_ns_ = std::max(newest_ns_, time);
+  if (encoder_.pending_bytes() >= kChunkBytes) close_chunk();
   forget_before(newest_ns_);
 }
 
-void FlightRecorder::forget_before(std::uint64_t now_wall_ns) {
-  const std::uint64_t oldest = now_wall_ns > window_ns_ ? now_wall_ns - window_ns_ : 0;
-  while (operations_.size != 0 && time_of(operations_.front()) < oldest) {
-    operations_.front().counters.reset();
-    operations_.pop();
+void FlightRecorder::close_chunk() {
+  const std::string_view bytes = encoder_.take_chunk();
+  if (!bytes.empty()) {
+    open_.bytes.assign(bytes);
+    window_bytes_ += open_.bytes.size();
+    window_.push_back(std::move(open_));
   }
-  while (ranges_.size != 0 && time_of(ranges_.front()) < oldest) ranges_.pop();
+  open_ = {};
+  dictionary_ += encoder_.take_dictionary();
 }
 
+void FlightRecorder::forget_before(std::uint64_t now_wall_ns) {
+  // A chunk goes once all its records ended before the window; records are in the
+  // order they completed, not always of their ends, so a chunk is judged by its newest.
+  const std::uint64_t start = window_start(now_wall_ns);
+  auto drop_front = [&] {
+    window_bytes_ -= window_.front().bytes.size();
+    window_.pop_front();
+  };
+  while (!window_.empty() && window_.front().newest_ns < start) drop_front();
+  const std::size_t bound = max_window_mib_ << 20;
+  while (!window_.empty() && window_bytes_ + encoder_.pending_bytes() > bound) {
+    dropped_operations_ += window_.front().operations;
+    dropped_range_events_ += window_.front().range_events;
+    drop_front();
+  }
+}
+
+namespace {
+
+// The window read back, what ended within it handed to the dump's sinks.
+class WindowReplay final : public runfile::RunVisitor {
+ public:
+  WindowReplay(SinkList& sinks, const std::vector<const ProfiledContext*>& contexts, std::uint64_t start,
+               std::uint64_t (*operation_time)(const records::ContextInfo&, const records::Record&))
+      : sinks_(sinks), contexts_(contexts), start_(start), operation_time_(operation_time) {}
+
+  void operation(const records::ContextInfo& context, const records::Record& record) override {
+    if (operation_time_(context, record) < start_) return;
+    const auto number = static_cast<std::size_t>(context.number);
+    if (number >= contexts_.size() || contexts_[number] == nullptr) return;
+    for (auto& sink : sinks_) sink->write(*contexts_[number], record);
+    // Written through in batches, as the writer does: a sink holds one batch, not the window.
+    if (++written_ % kDumpBatch == 0) {
+      for (auto& sink : sinks_) sink->flush();
+    }
+  }
+  void range(const records::RangeEvent& event) override {
+    if (event.end_wall_ns < start_) return;
+    for (auto& sink : sinks_) sink->write_range(event);
+  }
+
+ private:
+  SinkList& sinks_;
+  const std::vector<const ProfiledContext*>& contexts_;
+  std::uint64_t start_;
+  std::uint64_t (*operation_time_)(const records::ContextInfo&, const records::Record&);
+  std::size_t written_ = 0;
+};
+
+}  // namespace
+
 void FlightRecorder::write_window(const std::string& log_template, std::uint64_t now_wall_ns) {
+  close_chunk();
   forget_before(now_wall_ns);
-  // The rings are in the order things completed, not always of their ends: each is
-  // looked at, and what ended before the window left out.
-  const std::uint64_t oldest = now_wall_ns > window_ns_ ? now_wall_ns - window_ns_ : 0;
+  // A run file of the window in memory: a header, what its records name, its chunks.
+  std::string run = runfile::encode_header({});
+  std::size_t bytes = run.size() + dictionary_.size();
+  for (const Chunk& chunk : window_) bytes += chunk.bytes.size();
+  run.reserve(bytes);
+  run += dictionary_;
+  for (const Chunk& chunk : window_) run += chunk.bytes;
+
   SinkList sinks = make_exports_(log_template);
   for (auto& sink : sinks) sink->begin();
   for (const records::RangeEvent& name : names_) {
     for (auto& sink : sinks) sink->write_range(name);
   }
-  for (std::size_t i = 0; i < ranges_.size; ++i) {
-    const records::RangeEvent& event = ranges_.at(i);
-    if (time_of(event) < oldest) continue;
-    for (auto& sink : sinks) sink->write_range(event);
-  }
-  for (std::size_t i = 0; i < operations_.size; ++i) {
-    const Operation& op = operations_.at(i);
-    if (time_of(op) < oldest) continue;
-    for (auto& sink : sinks) sink->write(*op.context, op.record);
-    // Written through in batches, as the writer does: a sink holds one batch, not the window.
-    if (i % kDumpBatch == kDumpBatch - 1) {
-      for (auto& sink : sinks) sink->flush();
-    }
-  }
+  WindowReplay replay(sinks, contexts_, window_start(now_wall_ns), &FlightRecorder::time_of);
+  runfile::RunReader reader(run);
+  const runfile::ReadSummary summary = reader.read(replay);
   for (auto& sink : sinks) sink->end();
-  if (operations_.dropped != 0 || ranges_.dropped != 0) {
-    config::warn(fmt::format("flightrecorder: the window held at most {} operations and {} NVTX events; {} older "
-                             "operations and {} older NVTX events were left out",
-                             kMaxOperations, kMaxRangeEvents, operations_.dropped, ranges_.dropped));
-    operations_.dropped = 0;
-    ranges_.dropped = 0;
+  if (summary.error) {
+    // The recorder's own bytes: only a defect of its own would bring this.
+    config::warn(fmt::format("flightrecorder: the window could not be read back at byte {}: {}; the dump holds what "
+                             "came before it",
+                             summary.error->offset, summary.error->what));
+  }
+  if (dropped_operations_ != 0 || dropped_range_events_ != 0) {
+    config::warn(fmt::format("flightrecorder: the window held at most {} MiB of records; {} older operations and {} "
+                             "older NVTX events were left out",
+                             max_window_mib_, dropped_operations_, dropped_range_events_));
+    dropped_operations_ = 0;
+    dropped_range_events_ = 0;
   }
 }
 
@@ -225,10 +261,11 @@ void FlightRecorder::end() {
 
 void FlightRecorder::abandon() {
   ended_ = true;
-  operations_.clear();
-  ranges_.clear();
+  window_ = {};
+  window_bytes_ = 0;
+  dictionary_ = {};
   names_ = {};
-  methods_ = {};
+  contexts_ = {};
 }
 
 }  // namespace computeprof::shim

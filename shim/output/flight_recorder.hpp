@@ -2,27 +2,30 @@
 // `flightrecorder SECONDS` (docs/format.md, "Flight recorder"): the exports hold only the
 // last SECONDS of the run. This process-wide sink stands in for the run file: on the
 // writer thread (the launch path is the same as without it) it keeps the operations and
-// NVTX events of the window in two rings bounded in records, and writes them through a
-// run-file sink made for the occasion, whose exports are made when it ends, at exit
-// (the exports' own files) and each time the trigger file appears (new numbered files).
+// NVTX events of the window as run-file records, in chunks bounded in bytes whose oldest
+// go first, with what they name (strings, contexts, NVTX names) kept apart. A dump reads
+// the window back and writes what lies in it through a run-file sink made for the
+// occasion, whose exports are made when it ends: at exit (the exports' own files) and
+// each time the trigger file appears (new numbered files).
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
-#include <memory>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
+#include "runfile/run_encoder.hpp"
 #include "shim/output/record_outputs.hpp"
 
 namespace computeprof::shim {
 
 class FlightRecorder final : public RecordSink {
  public:
-  // The window's bounds whatever its length: about 100 MiB of operations (192 bytes
-  // each) and 36 MiB of NVTX events (72 bytes each); the oldest go first beyond them.
-  static constexpr std::size_t kMaxOperations = std::size_t{1} << 19;
-  static constexpr std::size_t kMaxRangeEvents = std::size_t{1} << 19;
+  // The window's bound whatever its length, in MiB of run-file records (a near-empty
+  // launch takes about 12 bytes); beyond it the oldest chunk goes first.
+  static constexpr std::size_t kMaxWindowMiB = 64;
+  // The window's chunks: the unit it drops.
+  static constexpr std::size_t kChunkBytes = std::size_t{64} << 10;
   // Names (of threads, categories, domains) are kept whatever their age, up to this many.
   static constexpr std::size_t kMaxNames = std::size_t{1} << 16;
   // The writer looks for the trigger file at most this often.
@@ -37,7 +40,7 @@ class FlightRecorder final : public RecordSink {
   // `window_ns`: SECONDS; `trigger_path`: the file that asks for a dump, expanded; empty
   // for none.
   FlightRecorder(std::uint64_t window_ns, std::string log_template, std::string trigger_path, ExportSinks make_exports,
-                 ExportPaths export_paths);
+                 ExportPaths export_paths, std::size_t max_window_mib = kMaxWindowMiB);
   ~FlightRecorder() override;
 
   void begin() override {}
@@ -54,43 +57,33 @@ class FlightRecorder final : public RecordSink {
   // next numbered files; returns the number used, 0 when no files could be made.
   unsigned dump(std::uint64_t now_wall_ns);
 
+  // The window's chunks' bytes, the one being gathered included.
+  std::size_t window_bytes() const { return window_bytes_ + encoder_.pending_bytes(); }
+
  private:
-  struct Operation {
-    const ProfiledContext* context;
-    records::Record record;  // its counters, if any, owned by `counters`
-    std::unique_ptr<records::CounterValues> counters;
-  };
-  // A ring that grows up to its bound, then drops its oldest.
-  template <typename T>
-  struct Window {
-    std::vector<T> slots;
-    std::size_t head = 0;  // the oldest
-    std::size_t size = 0;
-    std::size_t bound = 0;
-    std::uint64_t dropped = 0;  // beyond the bound, since the last dump
-    T& front() { return slots[head]; }
-    T& at(std::size_t i) { return slots[(head + i) % slots.size()]; }
-    void pop() {
-      head = (head + 1) % slots.size();
-      --size;
-    }
-    T& push();
-    void clear() {
-      std::vector<T>().swap(slots);
-      head = size = 0;
-    }
+  // Records of the window, as one run-file chunk.
+  struct Chunk {
+    std::string bytes;
+    std::uint64_t newest_ns = 0;  // the latest time of its records
+    std::uint64_t operations = 0;
+    std::uint64_t range_events = 0;
   };
 
   // When an operation or event happened, for the window: its end.
-  static std::uint64_t time_of(const Operation& op);
+  static std::uint64_t time_of(const records::ContextInfo& context, const records::Record& record);
   static std::uint64_t time_of(const records::RangeEvent& event) { return event.end_wall_ns; }
-  // Drops what is older than the window that ends at `now_wall_ns`.
+  // The moment the window that ends at `now_wall_ns` begins.
+  std::uint64_t window_start(std::uint64_t now_wall_ns) const;
+  // A record of `time` was encoded: the chunk being gathered counts it, and is closed
+  // once large enough.
+  void encoded(std::uint64_t time, bool operation);
+  // The records encoded since the last chunk become the window's newest chunk.
+  void close_chunk();
+  // Drops the chunks whose records all ended before the window that ends at
+  // `now_wall_ns`, then the oldest while the window is past its bound.
   void forget_before(std::uint64_t now_wall_ns);
   // The window through export sinks writing with `log_template`.
   void write_window(const std::string& log_template, std::uint64_t now_wall_ns);
-  // The method's characters, kept for as long as the recorder: a record's own may go
-  // once it is written.
-  std::string_view kept_name(std::string_view name);
   // Makes each of the files of dump `number` (its log template in `log_template`):
   // taken when one exists already (none is left made then).
   enum class DumpFiles : unsigned char { made, taken, failed };
@@ -102,14 +95,16 @@ class FlightRecorder final : public RecordSink {
   std::string trigger_path_;
   ExportSinks make_exports_;
   ExportPaths export_paths_;
-  Window<Operation> operations_;
-  Window<records::RangeEvent> ranges_;
+  std::size_t max_window_mib_;
+  runfile::RunEncoder encoder_;
+  std::string dictionary_;  // the chunks of what the window's records name, all kept
+  std::deque<Chunk> window_;
+  Chunk open_;  // what the encoder gathers for the next chunk (its bytes stay there)
+  std::size_t window_bytes_ = 0;  // of window_
+  std::uint64_t dropped_operations_ = 0;  // past the bound, since the last dump
+  std::uint64_t dropped_range_events_ = 0;
+  std::vector<const ProfiledContext*> contexts_;  // by number
   std::vector<records::RangeEvent> names_;
-  struct StringHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  std::unordered_set<std::string, StringHash, std::equal_to<>> methods_;
   std::uint64_t newest_ns_ = 0;
   unsigned next_dump_ = 1;
   std::chrono::steady_clock::time_point last_look_{};

@@ -1,6 +1,6 @@
 // flightrecorder (docs/format.md, "Flight recorder"): what a dump holds is exactly the
 // window that ends at it; each dump makes new numbered files and never takes a file it
-// did not make; the rings stay within their bounds.
+// did not make; the window stays within its bound.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,8 +10,11 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "catch.hpp"
 #include "config/report.hpp"
+#include "records/range_table.hpp"
 #include "shim/output/flight_recorder.hpp"
 
 using namespace computeprof;
@@ -56,7 +59,8 @@ struct Directory {
   }
 };
 
-FlightRecorder recorder_into(Dumps& dumps, const std::string& directory, std::uint64_t window_ns) {
+FlightRecorder recorder_into(Dumps& dumps, const std::string& directory, std::uint64_t window_ns,
+                             std::size_t max_window_mib = FlightRecorder::kMaxWindowMiB) {
   return FlightRecorder(
       window_ns, directory + "/run.log", "",
       [&dumps](const std::string& log_template) {
@@ -68,7 +72,8 @@ FlightRecorder recorder_into(Dumps& dumps, const std::string& directory, std::ui
       [](const std::string& log_template) {
         // As the exports' own: the log template's extension replaced.
         return std::vector<std::string>{log_template.substr(0, log_template.size() - 4) + ".json"};
-      });
+      },
+      max_window_mib);
 }
 
 records::Record kernel_ending_at_ms(std::uint64_t ms) {
@@ -90,18 +95,21 @@ TEST_CASE("flightrecorder: a dump holds exactly what ended within the window bef
   Directory d;
   Dumps dumps;
   ProfiledContext context{{1, 0, "gpu", config::Api::cuda, {}, {}}, nullptr};
+  const auto early = static_cast<int>(records::range_table().intern_name("flight early"));
+  const auto late = static_cast<int>(records::range_table().intern_name("flight late"));
+  const auto worker = static_cast<int>(records::range_table().intern_name("flight worker"));
   {
     FlightRecorder recorder = recorder_into(dumps, d.path, 2 * kSecond);
     // Kernels ending every 100 ms from 0 to 5000 ms; a mark at 500 ms and one at 4500 ms.
     records::RangeEvent early_mark;
     early_mark.start_wall_ns = early_mark.end_wall_ns = kT0 + 500'000'000;
-    early_mark.name = 7;
+    early_mark.name = static_cast<records::RangeNameId>(early);
     records::RangeEvent late_mark = early_mark;
     late_mark.start_wall_ns = late_mark.end_wall_ns = kT0 + 4'500'000'000;
-    late_mark.name = 8;
+    late_mark.name = static_cast<records::RangeNameId>(late);
     records::RangeEvent thread_name;
     thread_name.kind = records::RangeEventKind::thread_name;
-    thread_name.name = 9;
+    thread_name.name = static_cast<records::RangeNameId>(worker);
     recorder.write_range(thread_name);
     for (std::uint64_t ms = 0; ms <= 5000; ms += 100) {
       recorder.write(context, kernel_ending_at_ms(ms));
@@ -113,15 +121,19 @@ TEST_CASE("flightrecorder: a dump holds exactly what ended within the window bef
     // A later dump: the kernels of 4000 to 5000 ms, and the late mark still.
     REQUIRE(recorder.dump(kT0 + 6'000'000'000) == 2);
   }
+  // The thread's name first, then the window in the order it was recorded.
+  const auto window = [&](const std::string& log, std::uint64_t from_ms) {
+    std::vector<std::string> calls{log, "range 39 " + std::to_string(worker)};
+    for (std::uint64_t ms = from_ms; ms <= 5000; ms += 100) {
+      calls.push_back("op _Z4spiny " + std::to_string(ms));
+      if (ms == 4500) calls.push_back("range 34 " + std::to_string(late));
+    }
+    calls.push_back("end");
+    return calls;
+  };
   REQUIRE(dumps.calls.size() == 2);
-  std::vector<std::string> first{d.path + "/run.1.log", "range 39 9", "range 34 8"};
-  for (std::uint64_t ms = 3100; ms <= 5000; ms += 100) first.push_back("op _Z4spiny " + std::to_string(ms));
-  first.push_back("end");
-  CHECK(dumps.calls[0] == first);
-  std::vector<std::string> second{d.path + "/run.2.log", "range 39 9", "range 34 8"};
-  for (std::uint64_t ms = 4000; ms <= 5000; ms += 100) second.push_back("op _Z4spiny " + std::to_string(ms));
-  second.push_back("end");
-  CHECK(dumps.calls[1] == second);
+  CHECK(dumps.calls[0] == window(d.path + "/run.1.log", 3100));
+  CHECK(dumps.calls[1] == window(d.path + "/run.2.log", 4000));
   // Each dump made its file before its sinks opened it.
   CHECK(exists(d.path + "/run.1.json"));
   CHECK(exists(d.path + "/run.2.json"));
@@ -164,7 +176,7 @@ TEST_CASE("flightrecorder: a dump never takes a file it did not make, nor a symb
   CHECK(!exists(d.path + "/target"));
 }
 
-TEST_CASE("flightrecorder: the window holds at most its bound of operations, the oldest dropped and counted",
+TEST_CASE("flightrecorder: the window holds at most its bound of bytes, the oldest dropped and counted",
           "[exports][flight]") {
   Directory d;
   Dumps dumps;
@@ -173,19 +185,28 @@ TEST_CASE("flightrecorder: the window holds at most its bound of operations, the
   config::set_warning_sink(
       [](std::string_view line, void* lines) { static_cast<std::vector<std::string>*>(lines)->emplace_back(line); },
       &warnings);
-  const std::size_t extra = 1000;
+  // 1 MiB of run-file records holds about 90,000 such kernels: 300,000 overflow it.
+  const std::size_t kernels = 300'000;
   {
-    FlightRecorder recorder = recorder_into(dumps, d.path, 3600 * kSecond);
-    for (std::size_t i = 0; i < FlightRecorder::kMaxOperations + extra; ++i) {
+    FlightRecorder recorder = recorder_into(dumps, d.path, 3600 * kSecond, 1);
+    for (std::size_t i = 0; i < kernels; ++i) {
       recorder.write(context, kernel_ending_at_ms(i));
+      REQUIRE(recorder.window_bytes() <= std::size_t{1} << 20);
     }
     REQUIRE(recorder.dump(kT0 + 1000 * kSecond) == 1);
   }
   config::set_warning_sink(nullptr, nullptr);
   REQUIRE(dumps.calls.size() == 1);
-  // The template, the bound's operations, the end.
-  REQUIRE(dumps.calls[0].size() == FlightRecorder::kMaxOperations + 2);
-  CHECK(dumps.calls[0][1] == "op _Z4spiny " + std::to_string(extra));
-  CHECK(warnings == std::vector<std::string>{"flightrecorder: the window held at most 524288 operations and 524288 NVTX "
-                                             "events; 1000 older operations and 0 older NVTX events were left out"});
+  // The template, the newest operations in order, the end.
+  const std::vector<std::string>& calls = dumps.calls[0];
+  const std::size_t kept = calls.size() - 2;
+  const std::size_t dropped = kernels - kept;
+  CHECK(kept > 60'000);
+  CHECK(kept < 100'000);
+  for (std::size_t i = 0; i < kept; ++i) {
+    if (calls[i + 1] != "op _Z4spiny " + std::to_string(dropped + i)) FAIL("operation " << i << ": " << calls[i + 1]);
+  }
+  CHECK(warnings == std::vector<std::string>{fmt::format("flightrecorder: the window held at most 1 MiB of records; {} "
+                                                         "older operations and 0 older NVTX events were left out",
+                                                         dropped)});
 }
