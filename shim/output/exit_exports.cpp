@@ -70,8 +70,9 @@ void make_exports_from_run(const config::ProfileConfig& config, const std::strin
     written += written.empty() ? "" : ", ";
     written += config::escape_for_warning(claimed.path());
   }
-  // Said where a person watches; a program's captured stderr stays as it was.
-  if (isatty(STDERR_FILENO) == 1) config::warn(fmt::format("writing {} from '{}'", written, run));
+  // The process may take seconds more to end: the line says why, and where the files
+  // go, unless a launcher says where they went.
+  if (!launcher_lists_outputs()) config::warn(fmt::format("writing {} from '{}'", written, run));
 
   bool failed = false;
   std::string why;

@@ -92,6 +92,11 @@ void note_log_path(const std::string& path) {
 
 void note_unopened_log(std::string_view why) { append_to_log_index("!" + std::string(why)); }
 
+bool launcher_lists_outputs() {
+  const char* index = std::getenv("COMPUTEPROF_LOG_INDEX");
+  return index != nullptr && *index != '\0';
+}
+
 }  // namespace computeprof::shim
 
 namespace computeprof::shim {

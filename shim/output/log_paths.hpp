@@ -22,6 +22,10 @@ void note_log_path(const std::string& path);
 // (docs/format.md, "Environment").
 void note_unopened_log(std::string_view why);
 
+// A launcher (the computeprof command) collects the output files' paths in
+// COMPUTEPROF_LOG_INDEX's file, and says itself where they are.
+bool launcher_lists_outputs();
+
 // `path_template` expanded for `device`, this process and this host; not claimed.
 std::string output_path(std::string_view path_template, int device);
 

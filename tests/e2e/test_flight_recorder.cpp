@@ -41,7 +41,8 @@ TEST_CASE("flightrecorder: the exports at exit hold the last SECONDS only, the l
   CHECK(kernels_in_database(o.directory + "/compute_profile.sqlite") == "3");
   CHECK(query(o.directory + "/compute_profile.nvvp", "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL") ==
         std::vector<std::string>{"3"});
-  CHECK(r.err.empty());
+  CHECK(r.err == "computeprof: writing compute_profile.json, compute_profile.sqlite, compute_profile.nvvp from "
+                 "'compute_profile.cprof'\n");
 }
 
 TEST_CASE("flightrecordertrigger: each appearance of the file is a numbered dump, the file removed, a symbolic link "
@@ -56,8 +57,12 @@ TEST_CASE("flightrecordertrigger: each appearance of the file is a numbered dump
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(r.out == "symbolic link left\ntrigger 1 taken\ntrigger 2 taken\nPASS\n");
+  // Each dump, and the window at exit, says what it writes.
   CHECK(r.err == "computeprof: flightrecordertrigger '" + trigger +
-                     "' is a symbolic link, not followed; ignored\n");
+                     "' is a symbolic link, not followed; ignored\n"
+                     "computeprof: writing compute_profile.1.json, compute_profile.1.sqlite from 'compute_profile.1.cprof'\n"
+                     "computeprof: writing compute_profile.2.json, compute_profile.2.sqlite from 'compute_profile.2.cprof'\n"
+                     "computeprof: writing compute_profile.json, compute_profile.sqlite from 'compute_profile.cprof'\n");
   CHECK(!file_exists(o.directory + "/elsewhere"));
   // Dump 1 after 4 kernels, dump 2 after 6, the exports' own files at exit.
   CHECK(kernels_in_trace(o.directory + "/compute_profile.1.json") == 4);

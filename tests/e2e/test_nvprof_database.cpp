@@ -56,7 +56,7 @@ TEST_CASE("export nvprof: a driver-API program's calls are DRIVER rows, its work
   const auto r = run_client(reach, "basic", o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.err.empty());
+  CHECK(r.err == "computeprof: writing compute_profile.nvvp from 'compute_profile.cprof'\n");
   CHECK(list_directory(o.directory).size() == 3);  // profile.cfg, the log, the database
   CHECK(check_nvvp(o.directory + "/compute_profile.nvvp") ==
         kSchema +
@@ -77,7 +77,7 @@ TEST_CASE("export nvprof: a program driven by the CUDA runtime has RUNTIME rows 
   const auto r = run_client("runtime", "basic", o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.err.empty());
+  CHECK(r.err == "computeprof: writing compute_profile.sqlite, compute_profile.nvvp from 'compute_profile.cprof'\n");
   const std::string database = o.directory + "/compute_profile.nvvp";
   CHECK(check_nvvp(database) ==
         kSchema + "rows: CONCURRENT_KERNEL 3, CONTEXT 1, DEVICE 1, MEMCPY 4, MEMSET 1, RUNTIME 8\n" + kDevice +
