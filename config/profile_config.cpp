@@ -94,10 +94,10 @@ class ProblemReporter {
   std::size_t count_ = 0;
 };
 
-// "export json", "export json.gz", "export sqlite", "export nvprof", or several in one line ("export json,sqlite").
+// "export json", "export json.gz", "export pftrace", "export sqlite", "export nvprof", or several in one line ("export json,sqlite").
 void apply_exports(ProfileConfig& config, std::string_view value, std::size_t number, ProblemReporter& problems) {
   if (value.empty()) {
-    problems.line_problem(number, "export needs a format: json, json.gz, sqlite, nvprof or cprof");
+    problems.line_problem(number, "export needs a format: json, json.gz, pftrace, sqlite, nvprof or cprof");
     return;
   }
   while (!value.empty()) {
@@ -113,10 +113,12 @@ void apply_exports(ProfileConfig& config, std::string_view value, std::size_t nu
       config.exports.set(static_cast<std::size_t>(ExportFormat::nvprof));
     } else if (format == "json.gz") {
       config.exports.set(static_cast<std::size_t>(ExportFormat::json_gz));
+    } else if (format == "pftrace") {
+      config.exports.set(static_cast<std::size_t>(ExportFormat::pftrace));
     } else if (format == "cprof") {
       config.exports.set(static_cast<std::size_t>(ExportFormat::cprof));
     } else if (!format.empty()) {
-      problems.line_problem(number, fmt::format("unknown export format '{}' (json, json.gz, sqlite, nvprof, cprof), ignored",
+      problems.line_problem(number, fmt::format("unknown export format '{}' (json, json.gz, pftrace, sqlite, nvprof, cprof), ignored",
                                                 escape_for_warning(format)));
     }
   }

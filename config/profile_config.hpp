@@ -29,9 +29,10 @@ enum class LogFormat { kvp, csv };
 // Files beside the classic logs, one per process (`export json`, `export sqlite`,
 // `export json.gz`: the JSON trace gzip-compressed). nvprof: a database in nvprof's own
 // schema (`.nvvp`), for the tools that read nvprof's files.
-// cprof: the run file itself, kept (docs/format.md, "Run file").
-enum class ExportFormat : unsigned char { json, sqlite, nvprof, json_gz, cprof };
-inline constexpr std::size_t kExportFormatCount = 5;
+// cprof: the run file itself, kept (docs/format.md, "Run file"). pftrace: Perfetto's
+// native protobuf trace.
+enum class ExportFormat : unsigned char { json, sqlite, nvprof, json_gz, cprof, pftrace };
+inline constexpr std::size_t kExportFormatCount = 6;
 
 // capturerange nvtx NAME[@DOMAIN], capturerangeend stop|repeat:N: only what is issued
 // while a range of that name is open (on any thread) is profiled, for its first

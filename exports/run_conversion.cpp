@@ -14,6 +14,7 @@
 
 #include "exports/json_trace_writer.hpp"
 #include "exports/nvprof_database_writer.hpp"
+#include "exports/pftrace_writer.hpp"
 #include "exports/run_facts.hpp"
 #include "exports/sqlite_export_writer.hpp"
 #include "records/memory_ledger.hpp"
@@ -27,6 +28,7 @@ std::string_view export_extension(config::ExportFormat format) {
     case config::ExportFormat::sqlite: return ".sqlite";
     case config::ExportFormat::nvprof: return ".nvvp";
     case config::ExportFormat::cprof: return ".cprof";
+    case config::ExportFormat::pftrace: return ".pftrace";
   }
   return "";
 }
@@ -38,6 +40,7 @@ std::string_view export_format_name(config::ExportFormat format) {
     case config::ExportFormat::sqlite: return "sqlite";
     case config::ExportFormat::nvprof: return "nvprof";
     case config::ExportFormat::cprof: return "cprof";
+    case config::ExportFormat::pftrace: return "pftrace";
   }
   return "";
 }
@@ -68,6 +71,7 @@ std::unique_ptr<ExportWriter> make_writer(config::ExportFormat format, const Run
     case config::ExportFormat::json_gz: return std::make_unique<JsonTraceWriter>(facts, files, TraceCompression::gzip);
     case config::ExportFormat::sqlite: return std::make_unique<SqliteExportWriter>(facts, files);
     case config::ExportFormat::nvprof: return std::make_unique<NvprofDatabaseWriter>(facts, files);
+    case config::ExportFormat::pftrace: return std::make_unique<PftraceWriter>(facts, files);
     case config::ExportFormat::cprof: break;
   }
   return nullptr;

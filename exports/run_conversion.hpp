@@ -16,11 +16,12 @@ namespace computeprof::exports {
 
 // The formats a run file is made into, in the order they are made and named.
 inline constexpr config::ExportFormat kConvertedFormats[] = {config::ExportFormat::json, config::ExportFormat::json_gz,
-                                                             config::ExportFormat::sqlite, config::ExportFormat::nvprof};
+                                                             config::ExportFormat::pftrace, config::ExportFormat::sqlite,
+                                                             config::ExportFormat::nvprof};
 
-// ".json", ".json.gz", ".sqlite", ".nvvp", ".cprof".
+// ".json", ".json.gz", ".pftrace", ".sqlite", ".nvvp", ".cprof".
 std::string_view export_extension(config::ExportFormat format);
-// "json", "json.gz", "sqlite", "nvprof", "cprof": as `export` names it.
+// "json", "json.gz", "pftrace", "sqlite", "nvprof", "cprof": as `export` names it.
 std::string_view export_format_name(config::ExportFormat format);
 
 // The run file's bytes read so far, of `total`.

@@ -24,7 +24,7 @@ std::optional<UsageError> add_formats(std::string_view list, std::vector<config:
       if (std::find(formats.begin(), formats.end(), f) == formats.end()) formats.push_back(f);
     }
     if (!known) {
-      return usage_error(fmt::format("export: unknown format '{}' (json, json.gz, sqlite, nvprof)",
+      return usage_error(fmt::format("export: unknown format '{}' (json, json.gz, pftrace, sqlite, nvprof)",
                                      config::escape_for_warning(name)));
     }
   }
@@ -81,7 +81,7 @@ std::variant<ExportOptions, UsageError> parse_export_command_line(std::span<cons
     };
     if (arg == "--to" || arg.starts_with("--to=")) {
       const auto v = arg == "--to" ? value() : std::optional(arg.substr(5));
-      if (!v || v->empty()) return usage_error("export: --to needs formats: json, json.gz, sqlite, nvprof");
+      if (!v || v->empty()) return usage_error("export: --to needs formats: json, json.gz, pftrace, sqlite, nvprof");
       if (auto error = add_formats(*v, options.formats)) return *error;
     } else if (arg == "-o" || arg == "--output" || arg.starts_with("--output=")) {
       const auto v = arg.starts_with("--output=") ? std::optional(arg.substr(9)) : value();
@@ -98,7 +98,7 @@ std::variant<ExportOptions, UsageError> parse_export_command_line(std::span<cons
     }
   }
   if (options.inputs.empty()) return usage_error("export needs a run file (.cprof)");
-  if (options.formats.empty()) return usage_error("export needs --to FORMATS (json, json.gz, sqlite, nvprof)");
+  if (options.formats.empty()) return usage_error("export needs --to FORMATS (json, json.gz, pftrace, sqlite, nvprof)");
   if (!options.stem.empty() && options.inputs.size() > 1) {
     return usage_error("export: -o names the stem of one run's exports; give one run file with it");
   }

@@ -1,0 +1,285 @@
+#include "traces/perfetto_packets.hpp"
+
+#include <cstring>
+
+#include "traces/proto_wire.hpp"
+
+namespace computeprof::traces {
+namespace {
+
+using proto::NestedMessage;
+using proto::put_bytes;
+using proto::put_double;
+using proto::put_int;
+using proto::put_uint;
+
+// perfetto_trace.proto's field numbers, by message.
+namespace trace {
+constexpr std::uint32_t kPacket = 1;
+}
+namespace packet {
+constexpr std::uint32_t kClockSnapshot = 6;
+constexpr std::uint32_t kTimestamp = 8;
+constexpr std::uint32_t kTrustedPacketSequenceId = 10;
+constexpr std::uint32_t kTrackEvent = 11;
+constexpr std::uint32_t kInternedData = 12;
+constexpr std::uint32_t kSequenceFlags = 13;
+constexpr std::uint32_t kTimestampClockId = 58;
+constexpr std::uint32_t kTracePacketDefaults = 59;
+constexpr std::uint32_t kTrackDescriptor = 60;
+constexpr std::uint64_t kSeqIncrementalStateCleared = 1;
+}  // namespace packet
+namespace defaults {
+constexpr std::uint32_t kTrackEventDefaults = 11;
+constexpr std::uint32_t kTimestampClockId = 58;
+constexpr std::uint32_t kTrackUuid = 11;  // TrackEventDefaults
+}  // namespace defaults
+namespace clock {
+constexpr std::uint32_t kClocks = 1;
+constexpr std::uint32_t kPrimaryTraceClock = 2;
+constexpr std::uint32_t kClockId = 1;
+constexpr std::uint32_t kTimestamp = 2;
+constexpr std::uint32_t kIsIncremental = 3;
+constexpr std::uint64_t kRealtime = 1;   // BUILTIN_CLOCK_REALTIME
+constexpr std::uint64_t kMonotonic = 3;  // BUILTIN_CLOCK_MONOTONIC
+// The first of the clock ids a sequence defines for itself (64 to 127).
+constexpr std::uint64_t kSequenceDelta = 64;
+}  // namespace clock
+namespace interned {
+constexpr std::uint32_t kEventCategories = 1;
+constexpr std::uint32_t kEventNames = 2;
+constexpr std::uint32_t kDebugAnnotationNames = 3;
+constexpr std::uint32_t kDebugAnnotationStringValues = 29;
+constexpr std::uint32_t kIid = 1;
+constexpr std::uint32_t kName = 2;  // EventName, EventCategory, DebugAnnotationName; InternedString.str
+}  // namespace interned
+namespace event {
+constexpr std::uint32_t kCategoryIids = 3;
+constexpr std::uint32_t kDebugAnnotations = 4;
+constexpr std::uint32_t kType = 9;
+constexpr std::uint32_t kNameIid = 10;
+constexpr std::uint32_t kTrackUuid = 11;
+constexpr std::uint32_t kCounterValue = 30;
+// The varint forms of flow_ids (47) and terminating_flow_ids (48), which are fixed64:
+// a flow id of three bytes rather than eight, at two flows a launch. Perfetto's
+// importer reads both forms.
+constexpr std::uint32_t kFlowIdsVarint = 36;
+constexpr std::uint32_t kTerminatingFlowIdsVarint = 42;
+}  // namespace event
+namespace annotation {
+constexpr std::uint32_t kNameIid = 1;
+constexpr std::uint32_t kUintValue = 3;
+constexpr std::uint32_t kIntValue = 4;
+constexpr std::uint32_t kDoubleValue = 5;
+constexpr std::uint32_t kStringValue = 6;
+constexpr std::uint32_t kArrayValues = 12;
+constexpr std::uint32_t kStringValueIid = 17;
+}  // namespace annotation
+namespace track {
+constexpr std::uint32_t kUuid = 1;
+constexpr std::uint32_t kName = 2;
+constexpr std::uint32_t kProcess = 3;
+constexpr std::uint32_t kThread = 4;
+constexpr std::uint32_t kParentUuid = 5;
+constexpr std::uint32_t kCounter = 8;
+constexpr std::uint32_t kDescription = 14;
+constexpr std::uint32_t kPid = 1;          // ProcessDescriptor, ThreadDescriptor
+constexpr std::uint32_t kProcessName = 6;  // ProcessDescriptor
+constexpr std::uint32_t kTid = 2;          // ThreadDescriptor
+constexpr std::uint32_t kThreadName = 5;   // ThreadDescriptor
+constexpr std::uint32_t kCounterUnit = 3;  // CounterDescriptor
+constexpr std::uint64_t kUnitSizeBytes = 3;
+}  // namespace track
+
+// Descriptors belong to no sequence's state; they go on the first sequence.
+constexpr std::uint32_t kDescriptorSequence = 1;
+
+}  // namespace
+
+PerfettoSequence::PerfettoSequence(std::uint32_t id) : id_(id) {}
+
+PerfettoSequence::PerfettoSequence(std::uint32_t id, std::uint64_t track) : id_(id), track_(track) {}
+
+void PerfettoSequence::start(std::string& out, std::uint64_t first_wall_ns) {
+  started_ = true;
+  NestedMessage p(out, trace::kPacket);
+  put_uint(out, packet::kTrustedPacketSequenceId, id_);
+  put_uint(out, packet::kSequenceFlags, packet::kSeqIncrementalStateCleared);
+  {
+    NestedMessage d(out, packet::kTracePacketDefaults);
+    put_uint(out, defaults::kTimestampClockId, track_ != 0 ? clock::kSequenceDelta : clock::kRealtime);
+    if (track_ != 0) {
+      NestedMessage e(out, defaults::kTrackEventDefaults);
+      put_uint(out, defaults::kTrackUuid, track_);
+    }
+  }
+  if (track_ == 0) return;
+  // The delta clock starts at the first event's time: CLOCK_REALTIME's value then.
+  last_wall_ns_ = first_wall_ns;
+  NestedMessage s(out, packet::kClockSnapshot);
+  {
+    NestedMessage c(out, clock::kClocks);
+    put_uint(out, clock::kClockId, clock::kSequenceDelta);
+    put_uint(out, clock::kTimestamp, first_wall_ns);
+    put_uint(out, clock::kIsIncremental, 1);
+  }
+  NestedMessage c(out, clock::kClocks);
+  put_uint(out, clock::kClockId, clock::kRealtime);
+  put_uint(out, clock::kTimestamp, first_wall_ns);
+}
+
+std::uint64_t PerfettoSequence::intern(Interned kind, std::string_view text) {
+  Table& table = tables_[kind];
+  if (!table.last.empty() && table.last == text) return table.last_id;
+  auto it = table.ids.find(text);
+  if (it == table.ids.end()) {
+    it = table.ids.emplace(std::string(text), table.ids.size() + 1).first;
+    new_strings_.push_back({kind, it->second, it->first});
+  }
+  table.last = it->first;
+  table.last_id = it->second;
+  return it->second;
+}
+
+void PerfettoSequence::put_args(std::string& out, std::span<const PerfettoArg> args) {
+  for (const PerfettoArg& a : args) {
+    NestedMessage m(out, event::kDebugAnnotations);
+    put_uint(out, annotation::kNameIid, intern(kArgName, a.name));
+    switch (a.kind) {
+      case PerfettoArg::Kind::uint: put_uint(out, annotation::kUintValue, a.uint_value); break;
+      case PerfettoArg::Kind::signed_int: put_int(out, annotation::kIntValue, a.int_value); break;
+      case PerfettoArg::Kind::real: put_double(out, annotation::kDoubleValue, a.real_value); break;
+      case PerfettoArg::Kind::text: put_bytes(out, annotation::kStringValue, a.text); break;
+      case PerfettoArg::Kind::interned_text: put_uint(out, annotation::kStringValueIid, intern(kArgText, a.text)); break;
+      case PerfettoArg::Kind::texts:
+        for (const std::string& t : a.texts) {
+          NestedMessage v(out, annotation::kArrayValues);
+          put_bytes(out, annotation::kStringValue, t);
+        }
+        break;
+    }
+  }
+}
+
+void PerfettoSequence::append(std::string& out, const PerfettoEvent& e) {
+  if (!started_) start(out, e.wall_ns);
+  // The event is written first, to a room after the packet, so that the strings it
+  // interns are known; then the packet's head and interned data, and the event moved
+  // after them.
+  new_strings_.clear();
+  const std::size_t packet_at = out.size();
+  {
+    NestedMessage m(out, packet::kTrackEvent);
+    put_uint(out, event::kType, static_cast<std::uint64_t>(e.type));
+    if (e.track != 0 && e.track != track_) put_uint(out, event::kTrackUuid, e.track);
+    if (!e.category.empty()) put_uint(out, event::kCategoryIids, intern(kCategory, e.category));
+    if (!e.name.empty()) put_uint(out, event::kNameIid, intern(kName, e.name));
+    if (e.flow_id != 0) put_uint(out, event::kFlowIdsVarint, e.flow_id);
+    if (e.terminating_flow_id != 0) put_uint(out, event::kTerminatingFlowIdsVarint, e.terminating_flow_id);
+    if (e.type == PerfettoEventType::counter) put_int(out, event::kCounterValue, e.counter_value);
+    put_args(out, e.args);
+  }
+  const std::size_t event_size = out.size() - packet_at;
+  std::string& head = head_;  // the room is kept: no allocation once it has grown
+  head.clear();
+  if (track_ != 0 && e.wall_ns >= last_wall_ns_) {
+    put_uint(head, packet::kTimestamp, e.wall_ns - last_wall_ns_);
+    last_wall_ns_ = e.wall_ns;
+  } else {
+    if (track_ != 0) put_uint(head, packet::kTimestampClockId, clock::kRealtime);
+    put_uint(head, packet::kTimestamp, e.wall_ns);
+  }
+  put_uint(head, packet::kTrustedPacketSequenceId, id_);
+  if (!new_strings_.empty()) {
+    NestedMessage d(head, packet::kInternedData);
+    static constexpr std::uint32_t kField[kInternedKinds] = {interned::kEventNames, interned::kEventCategories,
+                                                             interned::kDebugAnnotationNames,
+                                                             interned::kDebugAnnotationStringValues};
+    for (const NewString& n : new_strings_) {
+      NestedMessage s(head, kField[n.kind]);
+      put_uint(head, interned::kIid, n.id);
+      put_bytes(head, interned::kName, n.text);
+    }
+  }
+  const std::size_t body = head.size() + event_size;
+  // Trace.packet's tag (one byte) and the packet's length.
+  const std::size_t frame = 1 + proto::varint_size(body);
+  out.insert(packet_at, frame + head.size(), '\0');
+  char* p = out.data() + packet_at;
+  *p++ = static_cast<char>((trace::kPacket << 3) | static_cast<std::uint32_t>(proto::WireType::length));
+  for (std::uint64_t v = body; ; v >>= 7) {
+    *p++ = static_cast<char>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+    if (v < 0x80) break;
+  }
+  std::memcpy(p, head.data(), head.size());
+}
+
+void append_clock_anchor(std::string& out, std::uint32_t sequence, std::uint64_t wall_ns, std::uint64_t monotonic_ns) {
+  NestedMessage p(out, trace::kPacket);
+  put_uint(out, packet::kTrustedPacketSequenceId, sequence);
+  NestedMessage s(out, packet::kClockSnapshot);
+  {
+    NestedMessage c(out, clock::kClocks);
+    put_uint(out, clock::kClockId, clock::kRealtime);
+    put_uint(out, clock::kTimestamp, wall_ns);
+  }
+  {
+    NestedMessage c(out, clock::kClocks);
+    put_uint(out, clock::kClockId, clock::kMonotonic);
+    put_uint(out, clock::kTimestamp, monotonic_ns);
+  }
+  put_uint(out, clock::kPrimaryTraceClock, clock::kRealtime);
+}
+
+namespace {
+
+void put_track_head(std::string& out) { put_uint(out, packet::kTrustedPacketSequenceId, kDescriptorSequence); }
+
+}  // namespace
+
+void append_process_track(std::string& out, std::uint64_t uuid, std::uint64_t pid, std::string_view name) {
+  NestedMessage p(out, trace::kPacket);
+  put_track_head(out);
+  NestedMessage t(out, packet::kTrackDescriptor);
+  put_uint(out, track::kUuid, uuid);
+  NestedMessage d(out, track::kProcess);
+  put_uint(out, track::kPid, pid);
+  put_bytes(out, track::kProcessName, name);
+}
+
+void append_thread_track(std::string& out, std::uint64_t uuid, std::uint64_t parent, std::uint64_t pid,
+                         std::uint64_t tid, std::string_view name) {
+  NestedMessage p(out, trace::kPacket);
+  put_track_head(out);
+  NestedMessage t(out, packet::kTrackDescriptor);
+  put_uint(out, track::kUuid, uuid);
+  if (parent != 0) put_uint(out, track::kParentUuid, parent);
+  NestedMessage d(out, track::kThread);
+  put_uint(out, track::kPid, pid);
+  put_uint(out, track::kTid, tid);
+  if (!name.empty()) put_bytes(out, track::kThreadName, name);
+}
+
+void append_named_track(std::string& out, std::uint64_t uuid, std::uint64_t parent, std::string_view name,
+                        std::string_view description) {
+  NestedMessage p(out, trace::kPacket);
+  put_track_head(out);
+  NestedMessage t(out, packet::kTrackDescriptor);
+  put_uint(out, track::kUuid, uuid);
+  if (parent != 0) put_uint(out, track::kParentUuid, parent);
+  put_bytes(out, track::kName, name);
+  if (!description.empty()) put_bytes(out, track::kDescription, description);
+}
+
+void append_bytes_counter_track(std::string& out, std::uint64_t uuid, std::uint64_t parent, std::string_view name) {
+  NestedMessage p(out, trace::kPacket);
+  put_track_head(out);
+  NestedMessage t(out, packet::kTrackDescriptor);
+  put_uint(out, track::kUuid, uuid);
+  if (parent != 0) put_uint(out, track::kParentUuid, parent);
+  put_bytes(out, track::kName, name);
+  NestedMessage c(out, track::kCounter);
+  put_uint(out, track::kCounterUnit, track::kUnitSizeBytes);
+}
+
+}  // namespace computeprof::traces
