@@ -300,6 +300,7 @@ TEST_CASE("exports: named after the log template without %d, an unknown format i
   CHECK(log == "run_0_" + pid + ".log");
   CHECK(pid.find_first_not_of("0123456789") == std::string::npos);
   CHECK(r.err == "computeprof: " + o.directory +
-                     "/profile.cfg:2: unknown export format 'parquet' (json, json.gz, sqlite, nvprof, cprof), ignored\n"
+                     "/profile.cfg:2: unknown export format 'parquet' (json, json.gz, pftrace, sqlite, nvprof, cprof), "
+                     "ignored\n"
                      "computeprof: writing run_" + pid + ".json from 'run_" + pid + ".cprof'\n");
 }

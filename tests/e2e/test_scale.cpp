@@ -1,11 +1,13 @@
 // Exact counts at scale: a million launches under conckerneltrace with every export at
 // once (fewer under the sanitizers, the count in the test's name), each kernel once in
-// the classic log, the JSON trace, its gzip twin and both databases, joined to its call.
+// the classic log, the JSON trace, its gzip twin, the Perfetto trace and both
+// databases, joined to its call.
 // Counts, not bytes: the files are read as their readers read them (docs/format.md).
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@
 
 #include "database_query.hpp"
 #include "e2e_support.hpp"
+#include "pftrace_check.hpp"
 #include "tools/json_trace_reader.hpp"
 
 using namespace e2e;
@@ -120,6 +123,23 @@ void check_trace_counts(const std::string& path) {
   CHECK(c.start_ids == c.end_ids);
 }
 
+// The Perfetto trace: each launch a kernel slice, a call slice and the flow between
+// them, nothing else; its bytes a launch, uncompressed, bounded (docs/format.md,
+// "Perfetto trace": what a launch costs, field by field).
+constexpr std::uintmax_t kPftraceBytesPerLaunch = 140;
+
+void check_pftrace_counts(const std::string& path) {
+  INFO(path);
+  const PftraceSummary s = check_pftrace(path);
+  CHECK(s.problems == std::vector<std::string>{});
+  CHECK(s.slices_by_name == std::map<std::string, long>{{"cuLaunchKernel", kLaunches},
+                                                         {"spin(unsigned long long)", kLaunches}});
+  CHECK(s.flows == kLaunches);
+  CHECK(s.instants_by_name.empty());
+  CHECK(s.counters == 0);
+  CHECK(s.bytes <= kPftraceBytesPerLaunch * kLaunches);
+}
+
 std::string count(const std::string& database, const std::string& sql) {
   const auto rows = query(database, sql);
   return rows.size() == 1 ? rows.front() : "rows: " + std::to_string(rows.size());
@@ -144,6 +164,7 @@ void check_exports(const std::string& directory) {
   const std::string gz = directory + "/compute_profile.json.gz";
   CHECK(command_output("gzip -t " + gz).exit_code == 0);
   check_trace_counts(gz);
+  check_pftrace_counts(directory + "/compute_profile.pftrace");
 
   check_database_counts(directory + "/compute_profile.sqlite", "CUPTI_ACTIVITY_KIND_KERNEL",
                         "CUPTI_ACTIVITY_KIND_RUNTIME");
@@ -155,10 +176,10 @@ void check_exports(const std::string& directory) {
 
 }  // namespace
 
-TEST_CASE("scale: " SCALE_LAUNCHES " launches under conckerneltrace and export json,json.gz,sqlite,nvprof, "
+TEST_CASE("scale: " SCALE_LAUNCHES " launches under conckerneltrace and export json,json.gz,pftrace,sqlite,nvprof, "
           "each kernel and call counted exactly in every file, made at exit and again by computeprof export",
           "[e2e][exports][scale]") {
-  auto o = profiling("conckerneltrace\nexport json,json.gz,sqlite,nvprof,cprof\n");
+  auto o = profiling("conckerneltrace\nexport json,json.gz,pftrace,sqlite,nvprof,cprof\n");
   // Kernels that take the simulated GPU no time: the launches' cost is the profiler's.
   o.env["SIMCUDA_LAUNCH_LATENCY_NS"] = "0";
   o.timeout_seconds = 600;
@@ -181,7 +202,7 @@ TEST_CASE("scale: " SCALE_LAUNCHES " launches under conckerneltrace and export j
   e.preload_shim = false;
   e.simulated_driver = false;
   e.timeout_seconds = 600;
-  e.argv = {COMPUTEPROF_CLI_PATH, "export", run, "--to", "json,json.gz,sqlite,nvprof", "-f"};
+  e.argv = {COMPUTEPROF_CLI_PATH, "export", run, "--to", "json,json.gz,pftrace,sqlite,nvprof", "-f"};
   const RunResult converted = e2e::run(e);
   INFO(converted.out << converted.err);
   REQUIRE(converted.exit_code == 0);
@@ -200,6 +221,8 @@ TEST_CASE("scale: " SCALE_LAUNCHES " launches under conckerneltrace and export j
   CHECK(converted.out == o.directory + "/compute_profile.json: " + std::to_string(kLaunches) +
                              " operations, 0 NVTX events, 0 memory events\n" + o.directory +
                              "/compute_profile.json.gz: " + std::to_string(kLaunches) +
+                             " operations, 0 NVTX events, 0 memory events\n" + o.directory +
+                             "/compute_profile.pftrace: " + std::to_string(kLaunches) +
                              " operations, 0 NVTX events, 0 memory events\n" + o.directory +
                              "/compute_profile.sqlite: " + std::to_string(kLaunches) +
                              " operations, 0 NVTX events, 0 memory events\n" + o.directory +

@@ -146,8 +146,9 @@ TEST_CASE("the depth of --callstack comes only after '=': the next argument is t
 }
 
 TEST_CASE("config options are judged by the config file's rules", "[command_line]") {
-  CHECK(parse_error({"--export", "pftrace", "./app"}) ==
-        "option '--export': unknown export format 'pftrace' (json, json.gz, sqlite, nvprof, cprof) (see computeprof --help)");
+  CHECK(parse_error({"--export", "perfetto", "./app"}) ==
+        "option '--export': unknown export format 'perfetto' (json, json.gz, pftrace, sqlite, nvprof, cprof) (see "
+        "computeprof --help)");
   CHECK(parse_error({"--kernels", "1:x:spin", "./app"}) ==
         "option '--kernels': kernels '1:x:spin': the stream is not a number (see computeprof --help)");
   CHECK(parse_error({"--launch-count", "-1", "./app"}) ==

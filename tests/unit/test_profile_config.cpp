@@ -139,12 +139,18 @@ TEST_CASE("export and summary: formats on one line or several, an unknown one is
   CHECK(all.exports_to(ExportFormat::nvprof));
   CHECK(warnings.lines().empty());
 
-  auto bad = parse_profile_config("export pftrace,json\nexport\nsummary yes\n", "cfg");
+  auto perfetto = parse_profile_config("export pftrace\nexport json.gz, pftrace\n", "cfg");
+  CHECK(perfetto.exports_to(ExportFormat::pftrace));
+  CHECK(perfetto.exports_to(ExportFormat::json_gz));
+  CHECK(perfetto.exports.count() == 2);
+  CHECK(warnings.lines().empty());
+
+  auto bad = parse_profile_config("export perfetto,json\nexport\nsummary yes\n", "cfg");
   CHECK(bad.exports_to(ExportFormat::json));
   CHECK(bad.exports.count() == 1);
   CHECK(bad.summary);
-  CHECK(warnings.lines() == std::vector<std::string>{"cfg:1: unknown export format 'pftrace' (json, json.gz, sqlite, nvprof, cprof), ignored",
-                                                     "cfg:2: export needs a format: json, json.gz, sqlite, nvprof or cprof",
+  CHECK(warnings.lines() == std::vector<std::string>{"cfg:1: unknown export format 'perfetto' (json, json.gz, pftrace, sqlite, nvprof, cprof), ignored",
+                                                     "cfg:2: export needs a format: json, json.gz, pftrace, sqlite, nvprof or cprof",
                                                      "cfg:3: 'summary' takes no value; 'yes' ignored"});
 }
 
