@@ -250,7 +250,7 @@ void PftraceWriter::write_memory(const records::MemoryEvent& event, const record
     if (added) {
       const std::uint64_t parent = device_track(nullptr, event.device, static_cast<int>(event.device), false);
       it->second = next_uuid_++;
-      traces::append_bytes_counter_track(buffer_, it->second, parent, fmt::format("GPU memory: {}", series));
+      traces::append_counter_track(buffer_, it->second, parent, fmt::format("GPU memory: {}", series), true);
     }
     PerfettoEvent counter = PerfettoEvent::at(PerfettoEventType::counter, event.wall_ns, it->second);
     counter.counter_value = static_cast<std::int64_t>(value);

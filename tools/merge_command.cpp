@@ -24,6 +24,7 @@
 #include "runfile/file_bytes.hpp"
 #include "tools/json_trace_reader.hpp"
 #include "tools/launch_error.hpp"
+#include "tools/merged_perfetto.hpp"
 #include "tools/temporary_file.hpp"
 
 namespace computeprof::tools {
@@ -83,6 +84,9 @@ struct InputSummary {
   std::optional<std::int64_t> host_pid;  // the process labelled CPU
   std::set<std::int64_t> pids;
   std::set<std::int64_t> named_pids;  // those with a process_name event
+  // The names process_name and thread_name events give, by the trace's own pids.
+  std::map<std::int64_t, std::string> process_names;
+  std::map<std::pair<std::int64_t, std::int64_t>, std::string> thread_names;
   std::uint64_t id_span = 0;          // largest numeric id + 1
   std::uint64_t events = 0;
   std::optional<std::int64_t> align_end_ns;  // the first end of --align's NAME, from ts 0
@@ -126,6 +130,14 @@ void summarize(InputSummary& input, const std::optional<std::string>& align) {
       const auto name = event.string_member("name");
       const JsonValue* args = event.find("args");
       if (name == "process_name") input.named_pids.insert(*pid->integer());
+      const JsonValue* named = args != nullptr ? args->find("name") : nullptr;
+      if (named != nullptr && named->kind == JsonValue::Kind::string) {
+        const JsonValue* tid = event.find("tid");
+        if (name == "process_name") input.process_names[*pid->integer()] = named->text;
+        if (name == "thread_name" && tid != nullptr && tid->integer()) {
+          input.thread_names[{*pid->integer(), *tid->integer()}] = named->text;
+        }
+      }
       if (name == "process_labels" && args != nullptr && args->string_member("labels") == "CPU" && !input.host_pid) {
         input.host_pid = pid->integer();
       }
@@ -259,9 +271,32 @@ JsonValue number_value(std::int64_t n) {
   return v;
 }
 
+// What a Perfetto trace's process of the rank is named and holds (merged_perfetto.hpp).
+MergedPerfetto::Rank perfetto_rank(const InputSummary& input, const std::string& label) {
+  MergedPerfetto::Rank rank;
+  // The host process's merged pid, (position + 1) * 1000, also where the trace named none.
+  rank.pid = input.pid_map.empty() ? 0 : input.pid_map.begin()->second / kPidsPerRank * kPidsPerRank;
+  rank.name = label;
+  if (input.host_pid) {
+    if (const auto it = input.process_names.find(*input.host_pid); it != input.process_names.end()) {
+      rank.name += " " + it->second;
+    }
+  }
+  for (const auto& [pid, name] : input.process_names) rank.process_names[input.pid_map.at(pid)] = name;
+  for (const auto& [thread, name] : input.thread_names) {
+    rank.thread_names[{input.pid_map.at(thread.first), thread.second}] = name;
+  }
+  return rank;
+}
+
 class Merger {
  public:
-  Merger(MergedFile& file, std::int64_t earliest_ns) : file_(file) {
+  // `perfetto`: the merged trace is Perfetto's (OUT.pftrace), not JSON.
+  Merger(MergedFile& file, std::int64_t earliest_ns, bool perfetto) : file_(file) {
+    if (perfetto) {
+      perfetto_.emplace(file_.buffer(), earliest_ns);
+      return;
+    }
     fmt::format_to(std::back_inserter(file_.buffer()),
                    "{{\"schemaVersion\":1,\"displayTimeUnit\":\"ms\",\"baseTimeNanoseconds\":{},\"traceEvents\":[\n",
                    earliest_ns);
@@ -270,10 +305,12 @@ class Merger {
   // Copies one input's events, then adds the metadata that names and orders its processes.
   void copy(const InputSummary& input) {
     const std::string label = rank_label(input);
+    if (perfetto_) perfetto_->begin_rank(perfetto_rank(input, label));
     auto reader = JsonTraceReader::open(input.trace_path);
     JsonValue copy;
     reader.read([&](const JsonValue& event) {
       copy = event;
+      std::optional<std::int64_t> ts_ns;
       if (JsonValue* pid = copy.find("pid")) {
         const auto found = input.pid_map.find(pid->integer().value_or(-1));
         if (found == input.pid_map.end()) fail_at(input, reader, "it changed since it was first read");
@@ -282,6 +319,7 @@ class Merger {
       if (JsonValue* ts = copy.find("ts")) {
         const auto shifted = add(micros_to_ns(*ts).value_or(0), input.shift_ns);
         if (!shifted) fail_at(input, reader, "its ts shifted does not fit");
+        ts_ns = shifted;
         ts->kind = JsonValue::Kind::number;
         ts->text = ns_as_micros(*shifted);
       }
@@ -299,13 +337,21 @@ class Merger {
           }
         }
       }
-      append(copy);
+      if (perfetto_) {
+        const JsonValue* dur = copy.find("dur");
+        perfetto_->event(copy, ts_ns, dur != nullptr ? micros_to_ns(*dur) : std::nullopt);
+        file_.flush_if_full();
+      } else {
+        append(copy);
+      }
     });
     if (reader.events() != input.events) {
       throw MergeError(fmt::format("{}: {} events, {} when first read: it changed", input.path, reader.events(),
                                    input.events));
     }
     copied_ += input.events;
+    // Perfetto's tracks are named and grouped by their descriptors.
+    if (perfetto_) return;
     std::vector<std::pair<std::int64_t, std::int64_t>> by_new_pid(input.pid_map.begin(), input.pid_map.end());
     std::sort(by_new_pid.begin(), by_new_pid.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     for (const auto& [old_pid, new_pid] : by_new_pid) {
@@ -317,6 +363,10 @@ class Merger {
   }
 
   void finish(const std::string& output) {
+    if (perfetto_) {
+      file_.finish();
+      return;
+    }
     file_.buffer() += "\n],\"traceName\":";
     JsonValue name = string_value(output);
     append_json(file_.buffer(), name);
@@ -350,6 +400,7 @@ class Merger {
   }
 
   MergedFile& file_;
+  std::optional<MergedPerfetto> perfetto_;
   std::uint64_t written_ = 0;
   std::uint64_t copied_ = 0;
   std::uint64_t added_ = 0;
@@ -448,7 +499,7 @@ int merge(const MergeOptions& options, std::FILE* out) {
   }
 
   MergedFile file(options.output);
-  Merger merger(file, earliest);
+  Merger merger(file, earliest, options.output.ends_with(".pftrace"));
   for (const auto& input : inputs) merger.copy(input);
   merger.finish(options.output);
   if (options.align) {
@@ -497,7 +548,7 @@ std::variant<MergeOptions, UsageError> parse_merge_command_line(std::span<const 
     }
   }
   if (options.inputs.empty()) return usage_error("merge needs at least one JSON trace");
-  if (!output_given) return usage_error("merge needs -o OUT.json or -o OUT.json.gz");
+  if (!output_given) return usage_error("merge needs -o OUT.json, -o OUT.json.gz or -o OUT.pftrace");
   return options;
 }
 

@@ -50,11 +50,11 @@ rank N (host, pid)
 range NAME coincides with rank 0's, and prints each rank's shift, a line each:
 rank N: +S ns (FILE)
 
-export RUN.cprof... --to FORMATS: the exports (json, json.gz, sqlite, nvprof,
-joined by commas) made from run files (--export cprof or --export-when later):
-a finished run, a killed one (every record to its last flush point) or one still
-running (what it flushed so far); each beside its run file, or at STEM.json ...
-with -o STEM; an existing file is overwritten only with -f.
+export RUN.cprof... --to FORMATS: the exports (json, json.gz, pftrace, sqlite,
+nvprof, joined by commas) made from run files (--export cprof or --export-when
+later): a finished run, a killed one (every record to its last flush point) or
+one still running (what it flushed so far); each beside its run file, or at
+STEM.json ... with -o STEM; an existing file is overwritten only with -f.
 
 nvprof ...: nvprof's command line (-o, --log-file, --csv, --print-gpu-trace,
 --print-api-trace, ...) and its outputs; also the command run as nvprof.

@@ -223,7 +223,7 @@ void append_clock_anchor(std::string& out, std::uint32_t sequence, std::uint64_t
     put_uint(out, clock::kClockId, clock::kRealtime);
     put_uint(out, clock::kTimestamp, wall_ns);
   }
-  {
+  if (monotonic_ns != 0) {
     NestedMessage c(out, clock::kClocks);
     put_uint(out, clock::kClockId, clock::kMonotonic);
     put_uint(out, clock::kTimestamp, monotonic_ns);
@@ -271,7 +271,8 @@ void append_named_track(std::string& out, std::uint64_t uuid, std::uint64_t pare
   if (!description.empty()) put_bytes(out, track::kDescription, description);
 }
 
-void append_bytes_counter_track(std::string& out, std::uint64_t uuid, std::uint64_t parent, std::string_view name) {
+void append_counter_track(std::string& out, std::uint64_t uuid, std::uint64_t parent, std::string_view name,
+                          bool in_bytes) {
   NestedMessage p(out, trace::kPacket);
   put_track_head(out);
   NestedMessage t(out, packet::kTrackDescriptor);
@@ -279,7 +280,7 @@ void append_bytes_counter_track(std::string& out, std::uint64_t uuid, std::uint6
   if (parent != 0) put_uint(out, track::kParentUuid, parent);
   put_bytes(out, track::kName, name);
   NestedMessage c(out, track::kCounter);
-  put_uint(out, track::kCounterUnit, track::kUnitSizeBytes);
+  if (in_bytes) put_uint(out, track::kCounterUnit, track::kUnitSizeBytes);
 }
 
 }  // namespace computeprof::traces

@@ -135,7 +135,8 @@ class PerfettoSequence {
 };
 
 // The trace's first packet, on `sequence`: the wall clock and the monotonic clock at one
-// instant (ClockSnapshot), CLOCK_REALTIME the trace's clock.
+// instant (ClockSnapshot; `monotonic_ns` 0: unknown, left out), CLOCK_REALTIME the
+// trace's clock.
 void append_clock_anchor(std::string& out, std::uint32_t sequence, std::uint64_t wall_ns, std::uint64_t monotonic_ns);
 
 // TrackDescriptor packets. `parent` 0: a top-level track.
@@ -144,7 +145,8 @@ void append_thread_track(std::string& out, std::uint64_t uuid, std::uint64_t par
                          std::uint64_t tid, std::string_view name);
 void append_named_track(std::string& out, std::uint64_t uuid, std::uint64_t parent, std::string_view name,
                         std::string_view description = {});
-// A counter track of bytes.
-void append_bytes_counter_track(std::string& out, std::uint64_t uuid, std::uint64_t parent, std::string_view name);
+// A counter track; its values are bytes where `in_bytes`.
+void append_counter_track(std::string& out, std::uint64_t uuid, std::uint64_t parent, std::string_view name,
+                          bool in_bytes);
 
 }  // namespace computeprof::traces

@@ -123,7 +123,7 @@ TEST_CASE("merge: a malformed or truncated input, a rank twice or a missing --al
 
   r = merge(directory, {traces[0]});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "computeprof: merge needs -o OUT.json or -o OUT.json.gz (see computeprof --help)\n");
+  CHECK(r.err == "computeprof: merge needs -o OUT.json, -o OUT.json.gz or -o OUT.pftrace (see computeprof --help)\n");
 }
 
 TEST_CASE("merge: run files merge as the JSON traces made from them", "[e2e][merge]") {

@@ -220,3 +220,39 @@ TEST_CASE("pftrace: a process killed after a flush point leaves a run file that 
   CHECK(s.slices_by_category == Counts{{"cuda_driver", 2}, {"gpu_memcpy", 1}, {"kernel", 1}});
   CHECK(s.flows == 2);
 }
+
+TEST_CASE("pftrace: computeprof merge -o OUT.pftrace makes each rank a process, from a JSON trace and a run file",
+          "[e2e][exports][pftrace][merge]") {
+  std::string directory;
+  for (int rank = 0; rank < 2; ++rank) {
+    auto o = profiling(rank == 0 ? "export json\n" : "export cprof\n");
+    if (rank > 0) o.directory = directory;
+    directory = o.directory;
+    o.env["COMPUTE_PROFILE_LOG"] = directory + "/rank_%q{RANK}.log";
+    o.env["RANK"] = std::to_string(rank);
+    o.env["WORLD_SIZE"] = "2";
+    const auto r = run_client("linked", "basic", o);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+  }
+  RunOptions o;
+  o.directory = directory;
+  o.preload_shim = false;
+  o.argv = {COMPUTEPROF_CLI_PATH, "merge", "rank_1.cprof", "rank_0.json", "-o", "all.pftrace"};
+  const RunResult m = e2e::run(o);
+  INFO(m.out << m.err);
+  REQUIRE(m.exit_code == 0);
+  CHECK(m.err.empty());
+  CHECK(std::regex_match(m.out, std::regex("merged [0-9]+ events of 2 files into all.pftrace \\(0 metadata events added\\)\n")));
+
+  const PftraceSummary s = checked(directory + "/all.pftrace");
+  // Each rank: the basic run's eight calls and operations; its flows' ends instants.
+  CHECK(text(s.slices_by_category) == "cuda_driver: 16, gpu_memcpy: 8, gpu_memset: 2, kernel: 6");
+  CHECK(text(s.instants_by_name) == "ac2g: 32");
+  CHECK(s.flows == 16);
+  // Each rank a process; its thread, its GPU and the GPU's three streams under it.
+  CHECK(text(s.tracks) == "named: 8, process: 2, thread: 2");
+  REQUIRE(s.process_names.size() == 2);
+  CHECK(std::regex_match(s.process_names.begin()->first, std::regex("rank 0 \\(.+, [0-9]+\\) driver_client_linked")));
+  CHECK(std::regex_match(s.process_names.rbegin()->first, std::regex("rank 1 \\(.+, [0-9]+\\) driver_client_linked")));
+}

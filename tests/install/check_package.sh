@@ -101,12 +101,12 @@ complete_words() {
   bash -c 'complete() { :; }; compopt() { :; }; source "$1"; shift
            COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _computeprof; echo "${COMPREPLY[*]}"' _ "$completion" "$@"
 }
-[[ $(complete_words computeprof --export '') == "json json.gz sqlite nvprof cprof json,sqlite json,sqlite,nvprof" ]] || fail "completion of --export"
+[[ $(complete_words computeprof --export '') == "json json.gz pftrace sqlite nvprof cprof json,sqlite json,sqlite,nvprof" ]] || fail "completion of --export"
 [[ $(complete_words computeprof --kernel-filter-scope '') == "counters all" ]] || fail "completion of --kernel-filter-scope"
 [[ $(complete_words computeprof --chip G) == "GH100 GA100 GB100" ]] || fail "completion of --chip"
 [[ $(complete_words computeprof --export = j) == "json json.gz json,sqlite json,sqlite,nvprof" ]] || fail "completion of --export=j"
 [[ $(complete_words computeprof --out) == "--output" ]] || fail "completion of options"
-[[ $(complete_words computeprof export run.cprof --to '') == "json json.gz sqlite nvprof json,sqlite json.gz,sqlite,nvprof" ]] ||
+[[ $(complete_words computeprof export run.cprof --to '') == "json json.gz pftrace sqlite nvprof json,sqlite json.gz,sqlite,nvprof" ]] ||
   fail "completion of export --to"
 [[ $(complete_words computeprof export run.cprof --f) == "--force" ]] || fail "completion of export's options"
 [[ $(complete_words computeprof -o "$root/usr/share/doc/computeprof/LI") == "$root/usr/share/doc/computeprof/LICENSE" ]] ||

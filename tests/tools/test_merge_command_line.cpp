@@ -24,7 +24,7 @@ TEST_CASE("merge command line: traces, output and --align in any order", "[merge
 
 TEST_CASE("merge command line: what is missing or unknown is a usage error", "[merge]") {
   using V = std::variant<MergeOptions, UsageError>;
-  CHECK(parse({"a.json"}) == V(UsageError{"merge needs -o OUT.json or -o OUT.json.gz (see computeprof --help)"}));
+  CHECK(parse({"a.json"}) == V(UsageError{"merge needs -o OUT.json, -o OUT.json.gz or -o OUT.pftrace (see computeprof --help)"}));
   CHECK(parse({"-o", "x.json"}) == V(UsageError{"merge needs at least one JSON trace (see computeprof --help)"}));
   CHECK(parse({"a.json", "-o"}) == V(UsageError{"merge: -o needs a file name (see computeprof --help)"}));
   CHECK(parse({"a.json", "-o", "x.json", "--align"}) ==
