@@ -191,6 +191,9 @@ int main(int argc, char** argv) {
       const std::size_t events = count_of(read_all(stem + ".json"), "\"ph\":");
       std::printf(", %zu events, %.2f M events a second", events, static_cast<double>(events) / (per_launch * n) * 1e3);
     }
+    if (format == config::ExportFormat::pftrace) {
+      std::printf(", %.1f bytes a launch", static_cast<double>(read_all(stem + ".pftrace").size()) / n);
+    }
     if ((format == config::ExportFormat::sqlite || format == config::ExportFormat::nvprof) && floor > 0) {
       std::printf(", %.2fx sqlite_floor (%.1f ns)", per_launch / floor, floor);
     }

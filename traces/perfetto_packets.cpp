@@ -130,27 +130,29 @@ void PerfettoSequence::start(std::string& out, std::uint64_t first_wall_ns) {
 
 std::uint64_t PerfettoSequence::intern(Interned kind, std::string_view text) {
   Table& table = tables_[kind];
-  if (!table.last.empty() && table.last == text) return table.last_id;
+  for (const Table::Recent& r : table.recent) {
+    if (r.text.size() == text.size() && r.id != 0 && std::memcmp(r.text.data(), text.data(), text.size()) == 0) return r.id;
+  }
   auto it = table.ids.find(text);
   if (it == table.ids.end()) {
     it = table.ids.emplace(std::string(text), table.ids.size() + 1).first;
     new_strings_.push_back({kind, it->second, it->first});
   }
-  table.last = it->first;
-  table.last_id = it->second;
+  table.recent[table.next_recent++ % table.recent.size()] = {it->first, it->second};
   return it->second;
 }
 
 void PerfettoSequence::put_args(std::string& out, std::span<const PerfettoArg> args) {
-  for (const PerfettoArg& a : args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const PerfettoArg& a = args[i];
     NestedMessage m(out, event::kDebugAnnotations);
-    put_uint(out, annotation::kNameIid, intern(kArgName, a.name));
+    put_uint(out, annotation::kNameIid, arg_ids_[i].name);
     switch (a.kind) {
       case PerfettoArg::Kind::uint: put_uint(out, annotation::kUintValue, a.uint_value); break;
       case PerfettoArg::Kind::signed_int: put_int(out, annotation::kIntValue, a.int_value); break;
       case PerfettoArg::Kind::real: put_double(out, annotation::kDoubleValue, a.real_value); break;
       case PerfettoArg::Kind::text: put_bytes(out, annotation::kStringValue, a.text); break;
-      case PerfettoArg::Kind::interned_text: put_uint(out, annotation::kStringValueIid, intern(kArgText, a.text)); break;
+      case PerfettoArg::Kind::interned_text: put_uint(out, annotation::kStringValueIid, arg_ids_[i].text); break;
       case PerfettoArg::Kind::texts:
         for (const std::string& t : a.texts) {
           NestedMessage v(out, annotation::kArrayValues);
@@ -163,55 +165,47 @@ void PerfettoSequence::put_args(std::string& out, std::span<const PerfettoArg> a
 
 void PerfettoSequence::append(std::string& out, const PerfettoEvent& e) {
   if (!started_) start(out, e.wall_ns);
-  // The event is written first, to a room after the packet, so that the strings it
-  // interns are known; then the packet's head and interned data, and the event moved
-  // after them.
+  // The strings the event uses, interned first: those new to the sequence go into its
+  // packet's interned data, ahead of the event.
   new_strings_.clear();
-  const std::size_t packet_at = out.size();
-  {
-    NestedMessage m(out, packet::kTrackEvent);
-    put_uint(out, event::kType, static_cast<std::uint64_t>(e.type));
-    if (e.track != 0 && e.track != track_) put_uint(out, event::kTrackUuid, e.track);
-    if (!e.category.empty()) put_uint(out, event::kCategoryIids, intern(kCategory, e.category));
-    if (!e.name.empty()) put_uint(out, event::kNameIid, intern(kName, e.name));
-    if (e.flow_id != 0) put_uint(out, event::kFlowIdsVarint, e.flow_id);
-    if (e.terminating_flow_id != 0) put_uint(out, event::kTerminatingFlowIdsVarint, e.terminating_flow_id);
-    if (e.type == PerfettoEventType::counter) put_int(out, event::kCounterValue, e.counter_value);
-    put_args(out, e.args);
+  const std::uint64_t category = e.category.empty() ? 0 : intern(kCategory, e.category);
+  const std::uint64_t name = e.name.empty() ? 0 : intern(kName, e.name);
+  arg_ids_.clear();
+  for (const PerfettoArg& a : e.args) {
+    const std::uint64_t arg_name = intern(kArgName, a.name);
+    arg_ids_.push_back({arg_name, a.kind == PerfettoArg::Kind::interned_text ? intern(kArgText, a.text) : 0});
   }
-  const std::size_t event_size = out.size() - packet_at;
-  std::string& head = head_;  // the room is kept: no allocation once it has grown
-  head.clear();
+
+  NestedMessage packet(out, trace::kPacket);
   if (track_ != 0 && e.wall_ns >= last_wall_ns_) {
-    put_uint(head, packet::kTimestamp, e.wall_ns - last_wall_ns_);
+    put_uint(out, packet::kTimestamp, e.wall_ns - last_wall_ns_);
     last_wall_ns_ = e.wall_ns;
   } else {
-    if (track_ != 0) put_uint(head, packet::kTimestampClockId, clock::kRealtime);
-    put_uint(head, packet::kTimestamp, e.wall_ns);
+    if (track_ != 0) put_uint(out, packet::kTimestampClockId, clock::kRealtime);
+    put_uint(out, packet::kTimestamp, e.wall_ns);
   }
-  put_uint(head, packet::kTrustedPacketSequenceId, id_);
+  put_uint(out, packet::kTrustedPacketSequenceId, id_);
   if (!new_strings_.empty()) {
-    NestedMessage d(head, packet::kInternedData);
+    NestedMessage d(out, packet::kInternedData);
     static constexpr std::uint32_t kField[kInternedKinds] = {interned::kEventNames, interned::kEventCategories,
                                                              interned::kDebugAnnotationNames,
                                                              interned::kDebugAnnotationStringValues};
     for (const NewString& n : new_strings_) {
-      NestedMessage s(head, kField[n.kind]);
-      put_uint(head, interned::kIid, n.id);
-      put_bytes(head, interned::kName, n.text);
+      NestedMessage entry(out, kField[n.kind]);
+      put_uint(out, interned::kIid, n.id);
+      put_bytes(out, interned::kName, n.text);
     }
   }
-  const std::size_t body = head.size() + event_size;
-  // Trace.packet's tag (one byte) and the packet's length.
-  const std::size_t frame = 1 + proto::varint_size(body);
-  out.insert(packet_at, frame + head.size(), '\0');
-  char* p = out.data() + packet_at;
-  *p++ = static_cast<char>((trace::kPacket << 3) | static_cast<std::uint32_t>(proto::WireType::length));
-  for (std::uint64_t v = body; ; v >>= 7) {
-    *p++ = static_cast<char>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
-    if (v < 0x80) break;
-  }
-  std::memcpy(p, head.data(), head.size());
+  NestedMessage event(out, packet::kTrackEvent);
+  put_uint(out, event::kType, static_cast<std::uint64_t>(e.type));
+  if (e.track != 0 && e.track != track_) put_uint(out, event::kTrackUuid, e.track);
+  if (category != 0) put_uint(out, event::kCategoryIids, category);
+  if (name != 0) put_uint(out, event::kNameIid, name);
+  if (e.flow_id != 0) put_uint(out, event::kFlowIdsVarint, e.flow_id);
+  if (e.terminating_flow_id != 0) put_uint(out, event::kTerminatingFlowIdsVarint, e.terminating_flow_id);
+  if (e.type == PerfettoEventType::counter) put_int(out, event::kCounterValue, e.counter_value);
+  put_args(out, e.args);
+  event.end();
 }
 
 void append_clock_anchor(std::string& out, std::uint32_t sequence, std::uint64_t wall_ns, std::uint64_t monotonic_ns) {

@@ -3,6 +3,7 @@
 // descriptors and track events, appended to a caller's buffer in the protobuf wire
 // format (proto_wire.hpp). Knows nothing of records or files. Field numbers are those
 // of Perfetto's published perfetto_trace.proto.
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -110,9 +111,19 @@ class PerfettoSequence {
   };
   struct Table {
     std::unordered_map<std::string, std::uint64_t, StringHash, std::equal_to<>> ids;
-    // The last text looked up (its key in `ids`) and its id: events mostly repeat it.
-    std::string_view last;
-    std::uint64_t last_id = 0;
+    // The texts last looked up (keys of `ids`) and their ids: an event's few names,
+    // compared before any is hashed.
+    struct Recent {
+      std::string_view text;
+      std::uint64_t id = 0;  // 0: none yet
+    };
+    std::array<Recent, 16> recent;
+    std::size_t next_recent = 0;
+  };
+  // An argument's interned name, and its interned text (0: none).
+  struct ArgIds {
+    std::uint64_t name = 0;
+    std::uint64_t text = 0;
   };
   struct NewString {
     Interned kind;
@@ -128,10 +139,10 @@ class PerfettoSequence {
   bool started_ = false;
   std::uint64_t last_wall_ns_ = 0;  // the incremental clock's value
   Table tables_[kInternedKinds];
-  // The strings the packet being written interns, and its head (timestamp, sequence,
-  // interned data), made after its event: both keep their room from packet to packet.
+  // The strings the packet being written interns, and its arguments' ids: their room
+  // is kept from packet to packet.
   std::vector<NewString> new_strings_;
-  std::string head_;
+  std::vector<ArgIds> arg_ids_;
 };
 
 // The trace's first packet, on `sequence`: the wall clock and the monotonic clock at one
