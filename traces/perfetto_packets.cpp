@@ -130,36 +130,46 @@ void PerfettoSequence::start(std::string& out, std::uint64_t first_wall_ns) {
 
 std::uint64_t PerfettoSequence::intern(Interned kind, std::string_view text) {
   Table& table = tables_[kind];
-  for (const Table::Recent& r : table.recent) {
-    if (r.text.size() == text.size() && r.id != 0 && std::memcmp(r.text.data(), text.data(), text.size()) == 0) return r.id;
-  }
+  // A slot of the recent texts by length and last character: an event's names mostly
+  // land on slots of their own, found again with one comparison.
+  const std::size_t slot = (text.size() * 7 + (text.empty() ? 0 : static_cast<unsigned char>(text.back()))) %
+                           table.recent.size();
+  Table::Recent& recent = table.recent[slot];
+  if (recent.id != 0 && recent.text == text) return recent.id;
   auto it = table.ids.find(text);
   if (it == table.ids.end()) {
     it = table.ids.emplace(std::string(text), table.ids.size() + 1).first;
     new_strings_.push_back({kind, it->second, it->first});
   }
-  table.recent[table.next_recent++ % table.recent.size()] = {it->first, it->second};
+  recent = {it->first, it->second};
   return it->second;
 }
 
-void PerfettoSequence::put_args(std::string& out, std::span<const PerfettoArg> args) {
+// The most an event's packet takes beside its texts: its head, the event's fields, and
+// for each argument and interned string its own fields (varints of ten bytes at most).
+constexpr std::size_t kPacketBound = 160;
+constexpr std::size_t kFieldsBound = 48;
+
+void PerfettoSequence::put_args(proto::FieldWriter& w, std::span<const PerfettoArg> args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const PerfettoArg& a = args[i];
-    NestedMessage m(out, event::kDebugAnnotations);
-    put_uint(out, annotation::kNameIid, arg_ids_[i].name);
+    char* annotation = w.begin(event::kDebugAnnotations);
+    w.uint(annotation::kNameIid, arg_ids_[i].name);
     switch (a.kind) {
-      case PerfettoArg::Kind::uint: put_uint(out, annotation::kUintValue, a.uint_value); break;
-      case PerfettoArg::Kind::signed_int: put_int(out, annotation::kIntValue, a.int_value); break;
-      case PerfettoArg::Kind::real: put_double(out, annotation::kDoubleValue, a.real_value); break;
-      case PerfettoArg::Kind::text: put_bytes(out, annotation::kStringValue, a.text); break;
-      case PerfettoArg::Kind::interned_text: put_uint(out, annotation::kStringValueIid, arg_ids_[i].text); break;
+      case PerfettoArg::Kind::uint: w.uint(annotation::kUintValue, a.uint_value); break;
+      case PerfettoArg::Kind::signed_int: w.signed_int(annotation::kIntValue, a.int_value); break;
+      case PerfettoArg::Kind::real: w.real(annotation::kDoubleValue, a.real_value); break;
+      case PerfettoArg::Kind::text: w.bytes(annotation::kStringValue, a.text); break;
+      case PerfettoArg::Kind::interned_text: w.uint(annotation::kStringValueIid, arg_ids_[i].text); break;
       case PerfettoArg::Kind::texts:
         for (const std::string& t : a.texts) {
-          NestedMessage v(out, annotation::kArrayValues);
-          put_bytes(out, annotation::kStringValue, t);
+          char* value = w.begin(annotation::kArrayValues);
+          w.bytes(annotation::kStringValue, t);
+          w.end(value);
         }
         break;
     }
+    w.end(annotation);
   }
 }
 
@@ -171,41 +181,52 @@ void PerfettoSequence::append(std::string& out, const PerfettoEvent& e) {
   const std::uint64_t category = e.category.empty() ? 0 : intern(kCategory, e.category);
   const std::uint64_t name = e.name.empty() ? 0 : intern(kName, e.name);
   arg_ids_.clear();
+  std::size_t bound = kPacketBound;
   for (const PerfettoArg& a : e.args) {
     const std::uint64_t arg_name = intern(kArgName, a.name);
     arg_ids_.push_back({arg_name, a.kind == PerfettoArg::Kind::interned_text ? intern(kArgText, a.text) : 0});
+    bound += kFieldsBound + a.text.size();
+    for (const std::string& t : a.texts) bound += kFieldsBound + t.size();
   }
+  for (const NewString& n : new_strings_) bound += kFieldsBound + n.text.size();
 
-  NestedMessage packet(out, trace::kPacket);
+  const std::size_t at = out.size();
+  out.resize(at + bound);
+  proto::FieldWriter w(out.data() + at);
+  char* packet = w.begin(trace::kPacket);
   if (track_ != 0 && e.wall_ns >= last_wall_ns_) {
-    put_uint(out, packet::kTimestamp, e.wall_ns - last_wall_ns_);
+    w.uint(packet::kTimestamp, e.wall_ns - last_wall_ns_);
     last_wall_ns_ = e.wall_ns;
   } else {
-    if (track_ != 0) put_uint(out, packet::kTimestampClockId, clock::kRealtime);
-    put_uint(out, packet::kTimestamp, e.wall_ns);
+    if (track_ != 0) w.uint(packet::kTimestampClockId, clock::kRealtime);
+    w.uint(packet::kTimestamp, e.wall_ns);
   }
-  put_uint(out, packet::kTrustedPacketSequenceId, id_);
+  w.uint(packet::kTrustedPacketSequenceId, id_);
   if (!new_strings_.empty()) {
-    NestedMessage d(out, packet::kInternedData);
+    char* interned_data = w.begin(packet::kInternedData);
     static constexpr std::uint32_t kField[kInternedKinds] = {interned::kEventNames, interned::kEventCategories,
                                                              interned::kDebugAnnotationNames,
                                                              interned::kDebugAnnotationStringValues};
     for (const NewString& n : new_strings_) {
-      NestedMessage entry(out, kField[n.kind]);
-      put_uint(out, interned::kIid, n.id);
-      put_bytes(out, interned::kName, n.text);
+      char* entry = w.begin(kField[n.kind]);
+      w.uint(interned::kIid, n.id);
+      w.bytes(interned::kName, n.text);
+      w.end(entry);
     }
+    w.end(interned_data);
   }
-  NestedMessage event(out, packet::kTrackEvent);
-  put_uint(out, event::kType, static_cast<std::uint64_t>(e.type));
-  if (e.track != 0 && e.track != track_) put_uint(out, event::kTrackUuid, e.track);
-  if (category != 0) put_uint(out, event::kCategoryIids, category);
-  if (name != 0) put_uint(out, event::kNameIid, name);
-  if (e.flow_id != 0) put_uint(out, event::kFlowIdsVarint, e.flow_id);
-  if (e.terminating_flow_id != 0) put_uint(out, event::kTerminatingFlowIdsVarint, e.terminating_flow_id);
-  if (e.type == PerfettoEventType::counter) put_int(out, event::kCounterValue, e.counter_value);
-  put_args(out, e.args);
-  event.end();
+  char* event = w.begin(packet::kTrackEvent);
+  w.uint(event::kType, static_cast<std::uint64_t>(e.type));
+  if (e.track != 0 && e.track != track_) w.uint(event::kTrackUuid, e.track);
+  if (category != 0) w.uint(event::kCategoryIids, category);
+  if (name != 0) w.uint(event::kNameIid, name);
+  if (e.flow_id != 0) w.uint(event::kFlowIdsVarint, e.flow_id);
+  if (e.terminating_flow_id != 0) w.uint(event::kTerminatingFlowIdsVarint, e.terminating_flow_id);
+  if (e.type == PerfettoEventType::counter) w.signed_int(event::kCounterValue, e.counter_value);
+  put_args(w, e.args);
+  w.end(event);
+  w.end(packet);
+  out.resize(static_cast<std::size_t>(w.end() - out.data()));
 }
 
 void append_clock_anchor(std::string& out, std::uint32_t sequence, std::uint64_t wall_ns, std::uint64_t monotonic_ns) {

@@ -13,6 +13,10 @@
 
 namespace computeprof::traces {
 
+namespace proto {
+class FieldWriter;
+}
+
 // One debug annotation of an event. Texts marked `interned` are written once per
 // sequence (InternedData.debug_annotation_string_values): those that repeat across
 // events (a method, a launch shape, an NVTX path).
@@ -111,14 +115,13 @@ class PerfettoSequence {
   };
   struct Table {
     std::unordered_map<std::string, std::uint64_t, StringHash, std::equal_to<>> ids;
-    // The texts last looked up (keys of `ids`) and their ids: an event's few names,
+    // Texts looked up lately (keys of `ids`) and their ids: an event's few names,
     // compared before any is hashed.
     struct Recent {
       std::string_view text;
       std::uint64_t id = 0;  // 0: none yet
     };
-    std::array<Recent, 16> recent;
-    std::size_t next_recent = 0;
+    std::array<Recent, 64> recent;
   };
   // An argument's interned name, and its interned text (0: none).
   struct ArgIds {
@@ -132,7 +135,7 @@ class PerfettoSequence {
   };
   void start(std::string& out, std::uint64_t first_wall_ns);
   std::uint64_t intern(Interned kind, std::string_view text);
-  void put_args(std::string& out, std::span<const PerfettoArg> args);
+  void put_args(proto::FieldWriter& w, std::span<const PerfettoArg> args);
 
   std::uint32_t id_;
   std::uint64_t track_ = 0;  // 0: events name their tracks, at absolute times

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -19,24 +20,36 @@ constexpr std::size_t varint_size(std::uint64_t value) {
   return value == 0 ? 1 : (static_cast<std::size_t>(std::bit_width(value)) + 6) / 7;
 }
 
-inline void put_varint(std::string& out, std::uint64_t value) {
-  char bytes[10];
-  std::size_t n = 0;
+// Writes `value` as a varint at `p`; returns the end.
+inline char* write_varint(char* p, std::uint64_t value) {
   while (value >= 0x80) {
-    bytes[n++] = static_cast<char>(value | 0x80);
+    *p++ = static_cast<char>(value | 0x80);
     value >>= 7;
   }
-  bytes[n++] = static_cast<char>(value);
-  out.append(bytes, n);
+  *p++ = static_cast<char>(value);
+  return p;
+}
+
+inline char* write_tag(char* p, std::uint32_t field, WireType type) {
+  return write_varint(p, (static_cast<std::uint64_t>(field) << 3) | static_cast<std::uint64_t>(type));
+}
+
+// Each field is one append of its tag and value, made on the stack: an append costs
+// more than the bytes it copies.
+inline void put_varint(std::string& out, std::uint64_t value) {
+  char bytes[10];
+  out.append(bytes, static_cast<std::size_t>(write_varint(bytes, value) - bytes));
 }
 
 inline void put_tag(std::string& out, std::uint32_t field, WireType type) {
-  put_varint(out, (static_cast<std::uint64_t>(field) << 3) | static_cast<std::uint64_t>(type));
+  char bytes[10];
+  out.append(bytes, static_cast<std::size_t>(write_tag(bytes, field, type) - bytes));
 }
 
 inline void put_uint(std::string& out, std::uint32_t field, std::uint64_t value) {
-  put_tag(out, field, WireType::varint);
-  put_varint(out, value);
+  char bytes[20];
+  char* p = write_varint(write_tag(bytes, field, WireType::varint), value);
+  out.append(bytes, static_cast<std::size_t>(p - bytes));
 }
 
 // int32 and int64 fields: a negative value is its two's complement, ten bytes.
@@ -45,16 +58,17 @@ inline void put_int(std::string& out, std::uint32_t field, std::int64_t value) {
 }
 
 inline void put_double(std::string& out, std::uint32_t field, double value) {
-  put_tag(out, field, WireType::fixed64);
+  char bytes[18];
+  char* p = write_tag(bytes, field, WireType::fixed64);
   const auto bits = std::bit_cast<std::uint64_t>(value);
-  char bytes[8];
-  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>(bits >> (8 * i));
-  out.append(bytes, 8);
+  for (int i = 0; i < 8; ++i) *p++ = static_cast<char>(bits >> (8 * i));
+  out.append(bytes, static_cast<std::size_t>(p - bytes));
 }
 
 inline void put_bytes(std::string& out, std::uint32_t field, std::string_view bytes) {
-  put_tag(out, field, WireType::length);
-  put_varint(out, bytes.size());
+  char head[20];
+  char* p = write_varint(write_tag(head, field, WireType::length), bytes.size());
+  out.append(head, static_cast<std::size_t>(p - head));
   out.append(bytes);
 }
 
@@ -65,9 +79,11 @@ inline void put_bytes(std::string& out, std::uint32_t field, std::string_view by
 class NestedMessage {
  public:
   NestedMessage(std::string& out, std::uint32_t field) : out_(out) {
-    put_tag(out_, field, WireType::length);
-    at_ = out_.size();
-    out_.push_back('\0');
+    char head[11];
+    char* p = write_tag(head, field, WireType::length);
+    *p++ = '\0';
+    out_.append(head, static_cast<std::size_t>(p - head));
+    at_ = out_.size() - 1;
   }
   NestedMessage(const NestedMessage&) = delete;
   NestedMessage& operator=(const NestedMessage&) = delete;
@@ -90,6 +106,46 @@ class NestedMessage {
   std::string& out_;
   std::size_t at_ = 0;
   bool ended_ = false;
+};
+
+// Fields written through a pointer into room the caller made (a string resized by a
+// bound of what is written, then cut back to end()): the hot path's packets, one
+// resize each rather than an append a field. Nested messages as NestedMessage writes
+// them.
+class FieldWriter {
+ public:
+  explicit FieldWriter(char* at) : p_(at) {}
+
+  void uint(std::uint32_t field, std::uint64_t value) { p_ = write_varint(write_tag(p_, field, WireType::varint), value); }
+  void signed_int(std::uint32_t field, std::int64_t value) { uint(field, static_cast<std::uint64_t>(value)); }
+  void real(std::uint32_t field, double value) {
+    p_ = write_tag(p_, field, WireType::fixed64);
+    const auto bits = std::bit_cast<std::uint64_t>(value);
+    for (int i = 0; i < 8; ++i) *p_++ = static_cast<char>(bits >> (8 * i));
+  }
+  void bytes(std::uint32_t field, std::string_view text) {
+    p_ = write_varint(write_tag(p_, field, WireType::length), text.size());
+    std::memcpy(p_, text.data(), text.size());
+    p_ += text.size();
+  }
+  // A nested message's start: where its length goes.
+  char* begin(std::uint32_t field) {
+    p_ = write_tag(p_, field, WireType::length);
+    return p_++;
+  }
+  void end(char* length_at) {
+    const auto length = static_cast<std::size_t>(p_ - length_at - 1);
+    const std::size_t size = varint_size(length);
+    if (size > 1) {
+      std::memmove(length_at + size, length_at + 1, length);
+      p_ += size - 1;
+    }
+    write_varint(length_at, length);
+  }
+  char* end() const { return p_; }
+
+ private:
+  char* p_;
 };
 
 }  // namespace computeprof::traces::proto
