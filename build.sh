@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(cmake g++ make ninja-build libfmt-dev catch2 libre2-dev libsqlite3-dev zlib1g-dev libunwind-dev libdw-dev python3 pocl-opencl-icd ocl-icd-opencl-dev opencl-headers librsvg2-bin)
+packages=(cmake g++ make ninja-build libfmt-dev catch2 libre2-dev libsqlite3-dev zlib1g-dev libunwind-dev libdw-dev python3 protobuf-compiler pocl-opencl-icd ocl-icd-opencl-dev opencl-headers librsvg2-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -15,7 +15,7 @@ constexpr std::string_view kUsage = R"(Usage: computeprof [options] [--] applica
        computeprof stats --ranks [--straggler PCT] [--format F] FILE...
        computeprof stats --compare [--max-regress PCT] [--format F]
                    BASE... -- NEW...
-       computeprof merge TRACE... -o OUT.json[.gz] [--align NAME]
+       computeprof merge TRACE... -o OUT.json[.gz]|OUT.pftrace [--align NAME]
        computeprof export RUN.cprof... --to FORMATS [-o STEM] [-f]
        computeprof nvprof [nvprof options] application [arguments...]
        computeprof stacks FILE.stacks
@@ -41,10 +41,10 @@ traces and run files (.cprof).
                    slower on average by more than --max-regress PCT (default 10)
   --format F       text (default), csv or json
 
-merge TRACE... -o OUT.json[.gz]: the JSON traces of several processes (plain
-or gzip, --export json or json.gz; a run file's trace is made from it) as one
-trace on one time axis, by each file's wall-clock anchor, one group of tracks
-per rank, each named after it:
+merge TRACE... -o OUT.json[.gz]|OUT.pftrace: the JSON traces of several
+processes (plain or gzip, --export json or json.gz; a run file's trace is made
+from it) as one trace on one time axis (Perfetto's own with .pftrace), by each
+file's wall-clock anchor, one group of tracks per rank, each named after it:
 rank N (host, pid)
 --align NAME shifts each rank so that the first end of the kernel or NVTX
 range NAME coincides with rank 0's, and prints each rank's shift, a line each:
