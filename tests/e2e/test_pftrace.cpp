@@ -256,3 +256,17 @@ TEST_CASE("pftrace: computeprof merge -o OUT.pftrace makes each rank a process, 
   CHECK(std::regex_match(s.process_names.begin()->first, std::regex("rank 0 \\(.+, [0-9]+\\) driver_client_linked")));
   CHECK(std::regex_match(s.process_names.rbegin()->first, std::regex("rank 1 \\(.+, [0-9]+\\) driver_client_linked")));
 }
+
+TEST_CASE("pftrace: a graph launch's nodes, which may overlap, each on a track of their own, without flows",
+          "[e2e][exports][pftrace]") {
+  auto o = profiling("conckerneltrace\nexport json,pftrace\n");
+  const auto r = run_client("procaddress", "graph-nodes", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const PftraceSummary s = checked(o.directory + "/compute_profile.pftrace");
+  // Two launches of a memset, a spin and a copy: two calls, six nodes.
+  CHECK(text(s.slices_by_category) == "cuda_driver: 2, gpu_memcpy: 2, gpu_memset: 2, kernel: 2");
+  CHECK(s.flows == 0);
+  CHECK(s.arg_names.at("correlation") == 8);
+  check_as_json(s, o.directory + "/compute_profile.json");
+}
