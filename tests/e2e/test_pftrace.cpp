@@ -17,6 +17,8 @@
 #include "tools/json_trace_reader.hpp"
 
 using namespace e2e;
+using pftrace_check::check_pftrace;
+using pftrace_check::PftraceSummary;
 
 namespace pftrace_test {
 

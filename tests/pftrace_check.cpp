@@ -12,7 +12,7 @@
 // Named, not anonymous: the tests are compiled several files to a unit.
 namespace pftrace_reading {
 
-using e2e::PftraceSummary;
+using pftrace_check::PftraceSummary;
 
 // One field of a message: its number, and its value (a varint or fixed64 as a number,
 // a length-delimited field as bytes).
@@ -382,7 +382,7 @@ class Checker {
 
 }  // namespace pftrace_reading
 
-namespace e2e {
+namespace pftrace_check {
 
 PftraceSummary check_pftrace(const std::string& path) {
   PftraceSummary s;
@@ -396,4 +396,4 @@ PftraceSummary check_pftrace(const std::string& path) {
   return s;
 }
 
-}  // namespace e2e
+}  // namespace pftrace_check

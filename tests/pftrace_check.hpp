@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace e2e {
+namespace pftrace_check {
 
 struct PftraceSummary {
   std::uint64_t packets = 0;
@@ -31,4 +31,4 @@ struct PftraceSummary {
 
 PftraceSummary check_pftrace(const std::string& path);
 
-}  // namespace e2e
+}  // namespace pftrace_check
