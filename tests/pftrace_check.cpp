@@ -164,7 +164,10 @@ class Checker {
     if (fields.bad) problem("a malformed packet");
     if (sequence_id == 0) problem("a packet without trusted_packet_sequence_id");
     Sequence& seq = sequences_[sequence_id];
-    if (flags & 1) seq = Sequence{true};
+    if (flags & 1) {
+      seq = Sequence();
+      seq.cleared = true;
+    }
     if (!defaults.empty()) read_defaults(seq, defaults);
     if (!snapshot.empty()) read_snapshot(seq, snapshot);
     if (!interned.empty()) read_interned(seq, interned);
@@ -241,7 +244,8 @@ class Checker {
 
   void read_descriptor(std::string_view bytes) {
     std::uint64_t uuid = 0;
-    TrackInfo info{"named"};
+    TrackInfo info;
+    info.kind = "named";
     Fields fields(bytes);
     while (auto f = fields.next()) {
       switch (f->number) {
