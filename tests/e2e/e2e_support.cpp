@@ -64,4 +64,14 @@ CommandOutput command_output(const std::string& command) {
   return result;
 }
 
+RunResult run_rank(std::string& directory, int rank, int world_size, const std::string& config) {
+  auto o = profiling(config);
+  if (!directory.empty()) o.directory = directory;
+  directory = o.directory;
+  o.env["COMPUTE_PROFILE_LOG"] = directory + "/rank_%q{RANK}.log";
+  o.env["RANK"] = std::to_string(rank);
+  o.env["WORLD_SIZE"] = std::to_string(world_size);
+  return run_client("linked", "basic", o);
+}
+
 }  // namespace e2e

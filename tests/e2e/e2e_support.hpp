@@ -29,6 +29,11 @@ std::string write_config(const std::string& directory, const std::string& text);
 RunResult run_client(const std::string& reach, const std::string& scenario, RunOptions options = {},
                      std::vector<std::string> extra_args = {});
 
+// Rank `rank` of a job of `world_size` ranks: driver_client linked basic under
+// `config`, its files named rank_<rank> in `directory` (made by the first call: empty
+// before it).
+RunResult run_rank(std::string& directory, int rank, int world_size, const std::string& config);
+
 // memory_client <reach> <scenario> (tests/e2e/memory_client.cpp).
 RunResult run_memory_client(const std::string& reach, const std::string& scenario, RunOptions options);
 

@@ -42,13 +42,7 @@ bool exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
 std::vector<std::string> three_ranks(std::string& directory) {
   std::vector<std::string> traces;
   for (int rank = 0; rank < 3; ++rank) {
-    auto o = profiling(rank == 2 ? "export json.gz\n" : "export json\n");
-    if (rank > 0) o.directory = directory;
-    directory = o.directory;
-    o.env["COMPUTE_PROFILE_LOG"] = directory + "/rank_%q{RANK}.log";
-    o.env["RANK"] = std::to_string(rank);
-    o.env["WORLD_SIZE"] = "3";
-    const auto r = run_client("linked", "basic", o);
+    const auto r = run_rank(directory, rank, 3, rank == 2 ? "export json.gz\n" : "export json\n");
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     traces.push_back(directory + "/rank_" + std::to_string(rank) + (rank == 2 ? ".json.gz" : ".json"));
@@ -129,13 +123,7 @@ TEST_CASE("merge: a malformed or truncated input, a rank twice or a missing --al
 TEST_CASE("merge: run files merge as the JSON traces made from them", "[e2e][merge]") {
   std::string directory;
   for (int rank = 0; rank < 2; ++rank) {
-    auto o = profiling("export cprof,json\n");
-    if (rank > 0) o.directory = directory;
-    directory = o.directory;
-    o.env["COMPUTE_PROFILE_LOG"] = directory + "/rank_%q{RANK}.log";
-    o.env["RANK"] = std::to_string(rank);
-    o.env["WORLD_SIZE"] = "2";
-    const auto r = run_client("linked", "basic", o);
+    const auto r = run_rank(directory, rank, 2, "export cprof,json\n");
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
   }

@@ -227,13 +227,7 @@ TEST_CASE("pftrace: computeprof merge -o OUT.pftrace makes each rank a process, 
           "[e2e][exports][pftrace][merge]") {
   std::string directory;
   for (int rank = 0; rank < 2; ++rank) {
-    auto o = profiling(rank == 0 ? "export json\n" : "export cprof\n");
-    if (rank > 0) o.directory = directory;
-    directory = o.directory;
-    o.env["COMPUTE_PROFILE_LOG"] = directory + "/rank_%q{RANK}.log";
-    o.env["RANK"] = std::to_string(rank);
-    o.env["WORLD_SIZE"] = "2";
-    const auto r = run_client("linked", "basic", o);
+    const auto r = run_rank(directory, rank, 2, rank == 0 ? "export json\n" : "export cprof\n");
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
   }
