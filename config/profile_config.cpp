@@ -335,6 +335,14 @@ void apply_line(ProfileConfig& config, std::string_view line, std::size_t number
     apply_flight_recorder(config, value, number, problems);
     return;
   }
+  if (name == "apitrace") {
+    if (value.empty() || value == "on" || value == "off") {
+      config.api_trace = value != "off";
+    } else {
+      problems.line_problem(number, fmt::format("apitrace needs on or off, not '{}'; ignored", escape_for_warning(value)));
+    }
+    return;
+  }
   if (name == "flightrecordertrigger") {
     if (value.empty()) {
       problems.line_problem(number, "flightrecordertrigger needs a path; ignored");

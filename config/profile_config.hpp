@@ -62,6 +62,11 @@ struct ProfileConfig {
   bool export_later = false;                // exportwhen later: the run file is left for `computeprof export`
   std::uint64_t flight_recorder_ns = 0;     // flightrecorder SECONDS: the exports keep the last SECONDS; 0: all
   std::string flight_recorder_trigger;      // flightrecordertrigger PATH: a dump when this file appears
+  std::optional<bool> api_trace;            // apitrace [on|off]: the CUDA API calls traced; unset: with any export
+
+  // apitrace's calls are traced: asked for, or by default with any export (the classic
+  // log's contract is kernels and copies).
+  bool traces_api_calls() const { return api_trace.value_or(exports.any()); }
 
   bool exports_to(ExportFormat f) const { return exports.test(static_cast<std::size_t>(f)); }
 

@@ -3,6 +3,7 @@
 // written into one file, in the order the process made them: a run file's records
 // replayed (run_conversion.hpp). One caller, one call at a time: a writer needs no lock
 // of its own.
+#include "records/api_call.hpp"
 #include "records/context.hpp"
 #include "records/memory_event.hpp"
 #include "records/memory_ledger.hpp"
@@ -26,6 +27,9 @@ class ExportWriter {
   // One NVTX event: a mark, a range once it ended, a name or domain given; its texts
   // are ids of the run's range table (RunFacts::ranges). Not ordered with the records.
   virtual void write_range(const records::RangeEvent& event) = 0;
+  // One API call (apitrace), each thread's in the order it made them. Not ordered with
+  // the records.
+  virtual void write_api_call(const records::ApiCall& call) = 0;
   // After each batch of records: what was written reaches the file, in a form a reader
   // can use as it stands (the writer may wait until a batch is large or old enough:
   // export_batch.hpp).

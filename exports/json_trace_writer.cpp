@@ -4,6 +4,7 @@
 
 #include "config/report.hpp"
 #include "symbols/frame.hpp"
+#include "traces/api_call_events.hpp"
 #include "traces/range_trace_events.hpp"
 #include "exports/export_batch.hpp"
 
@@ -190,6 +191,17 @@ void JsonTraceWriter::write_range(const records::RangeEvent& event) {
   // Categories and domains are not drawn.
   if (event.kind != Kind::push_pop && event.kind != Kind::start_end && event.kind != Kind::mark) return;
   traces::append_range_event(next_event(), event, pid_, base_ns_);
+}
+
+void JsonTraceWriter::write_api_call(const records::ApiCall& call) {
+  // Past the export limit, API calls stop with the records (not counted as records).
+  if (!file_.is_open() || ended_ || reached_limit()) return;
+  settle_base();
+  const traces::TraceTrack host{pid_, call.thread_id};
+  if (named_threads_.emplace(host.pid, host.tid).second) {
+    traces::append_thread_name(next_event(), host, fmt::format("thread {}", host.tid));
+  }
+  traces::append_api_call_event(next_event(), call, host, since(call.start_ns, base_ns_));
 }
 
 void JsonTraceWriter::make_tail() {

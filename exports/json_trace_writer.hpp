@@ -40,6 +40,7 @@ class JsonTraceWriter final : public ExportWriter {
   // NVTX ranges and marks on their threads' tracks (traces/range_trace_events.hpp); a
   // thread NVTX named has that name.
   void write_range(const records::RangeEvent& event) override;
+  void write_api_call(const records::ApiCall& call) override;
   // Writes through when a batch is large or old enough (export_batch.hpp).
   void flush() override;
   void checkpoint() override;

@@ -19,9 +19,9 @@ namespace {
 constexpr const char* kStatementSql[] = {
     "INSERT INTO StringTable (_id_, value) VALUES (?, ?)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (cbid, start, end, processId, threadId, correlationId, returnValue) "
-    "VALUES (?, ?, ?, ?, ?, ?, 0)",
+    "VALUES (?, ?, ?, ?, ?, ?, ?)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_DRIVER (cbid, start, end, processId, threadId, correlationId, returnValue) "
-    "VALUES (?, ?, ?, ?, ?, ?, 0)",
+    "VALUES (?, ?, ?, ?, ?, ?, ?)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL (cacheConfig, sharedMemoryConfig, registersPerThread, "
     "partitionedGlobalCacheRequested, partitionedGlobalCacheExecuted, start, end, completed, deviceId, contextId, "
     "streamId, gridX, gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, "
@@ -212,18 +212,17 @@ std::int64_t NvprofDatabaseWriter::kernel_name_id(std::string_view method) {
 }
 
 bool NvprofDatabaseWriter::insert_call(std::string_view api, std::int64_t start, std::int64_t end, std::uint32_t thread,
-                                     std::int64_t correlation) {
+                                     std::int64_t correlation, std::int64_t result) {
   if (api != last_api_ || last_api_.empty()) {
     last_api_.assign(api);
     last_api_ids_ = reports::nvprof_api_ids(api);
   }
   const auto& ids = last_api_ids_;
   const bool by_runtime = ids && ids->runtime_cbid != 0 && facts_.cuda_runtime_present;
-  // Only calls the driver accepted are recorded: CUDA_SUCCESS, 0.
   if (by_runtime) {
-    insert(runtime_row, {ids->runtime_cbid, start, end, pid_, thread, correlation});
+    insert(runtime_row, {ids->runtime_cbid, start, end, pid_, thread, correlation, result});
   } else {
-    insert(driver_row, {ids ? ids->driver_cbid : 0, start, end, pid_, thread, correlation});
+    insert(driver_row, {ids ? ids->driver_cbid : 0, start, end, pid_, thread, correlation, result});
   }
   return by_runtime;
 }
@@ -302,6 +301,12 @@ void NvprofDatabaseWriter::write(const records::ContextInfo& c, const records::R
       break;
     case records::RecordKind::graph: break;  // its call's API row only: no single GPU activity
   }
+}
+
+void NvprofDatabaseWriter::write_api_call(const records::ApiCall& call) {
+  if (commits_.at_limit() || !in_transaction()) return;
+  insert_call(call.name, static_cast<std::int64_t>(call.start_ns), static_cast<std::int64_t>(call.end_ns),
+              call.thread_id, static_cast<std::int64_t>(call.correlation_id), call.result);
 }
 
 void NvprofDatabaseWriter::write_range(const records::RangeEvent& e) {

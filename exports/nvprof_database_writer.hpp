@@ -36,6 +36,7 @@ class NvprofDatabaseWriter final : public ExportWriter {
   void write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) override;
   // A mark's MARKER row, a range's start and end rows, and their MARKER_DATA row.
   void write_range(const records::RangeEvent& event) override;
+  void write_api_call(const records::ApiCall& call) override;
   void flush() override;
   void checkpoint() override;
   void end() override;
@@ -66,10 +67,11 @@ class NvprofDatabaseWriter final : public ExportWriter {
   void insert(Statement s, std::initializer_list<SqlValue> values);
   std::int64_t string_id_of(std::string_view text);
   std::int64_t kernel_name_id(std::string_view method);
-  // The call's RUNTIME row when the CUDA runtime made it, else its DRIVER row.
-  // Returns whether it was filed as a runtime call.
+  // The call's RUNTIME row when the CUDA runtime made it, else its DRIVER row, with
+  // what it returned (0 for the calls that made an operation or an allocation: only
+  // successful ones are). Returns whether it was filed as a runtime call.
   bool insert_call(std::string_view api, std::int64_t start, std::int64_t end, std::uint32_t thread,
-                   std::int64_t correlation);
+                   std::int64_t correlation, std::int64_t result = 0);
   void insert_device(const records::ContextInfo& context);
 
   const RunFacts& facts_;

@@ -105,6 +105,11 @@ class Replay final : public runfile::RunVisitor {
     writer_.write_range(event);
     tick();
   }
+  void api_call(const records::ApiCall& call) override {
+    begin();
+    writer_.write_api_call(call);
+    tick();
+  }
   void facts(const runfile::ProcessFacts& f) override {
     facts_.cuda_runtime_present = f.cuda_runtime_present;
     if (f.export_wall_ns != 0) facts_.clocks = {f.export_wall_ns, f.export_monotonic_ns};

@@ -19,7 +19,7 @@ namespace {
 constexpr const char* kStatementSql[] = {
     "INSERT INTO StringIds (id, value) VALUES (?, ?)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, correlationId, nameId, returnValue, "
-    "callchainId) VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
+    "callchainId) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, greenContextId, streamId, correlationId, "
     "globalPid, demangledName, shortName, mangledName, launchType, cacheConfig, registersPerThread, gridX, gridY, "
     "gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, "
@@ -209,7 +209,8 @@ std::int64_t SqliteExportWriter::api_name_id(std::string_view api) {
 }
 
 void SqliteExportWriter::insert_call(std::int64_t start, std::int64_t end, std::int64_t event_class, std::uint32_t thread,
-                                   std::int64_t correlation, std::string_view api, std::uint32_t stack) {
+                                   std::int64_t correlation, std::string_view api, std::uint32_t stack,
+                                   std::int64_t result) {
   if (stack != 0 && stacks_.insert(stack).second) {
     const auto& frames = facts_.stack(stack);
     for (std::size_t depth = 0; depth < frames.size(); ++depth) {
@@ -225,8 +226,7 @@ void SqliteExportWriter::insert_call(std::int64_t start, std::int64_t end, std::
   }
   const bool with_stack = stack != 0 && event_class == nsys::cuda_driver;
   const std::int64_t row_class = with_stack ? std::int64_t{nsys::cuda_backtrace} : event_class;
-  insert(runtime, {start, end, row_class, global_pid_ | (thread & 0xFFFFFF),
-                   correlation, api_name_id(api),
+  insert(runtime, {start, end, row_class, global_pid_ | (thread & 0xFFFFFF), correlation, api_name_id(api), result,
                    stack != 0 ? std::optional<std::int64_t>(stack) : std::nullopt});
 }
 
@@ -250,6 +250,14 @@ void SqliteExportWriter::write_memory(const records::MemoryEvent& e, const recor
                                          : std::nullopt,
                         pool_value(e.pool), std::nullopt, pool_value(e.pool_reserved), pool_value(e.pool_used),
                         std::nullopt, std::nullopt});
+}
+
+void SqliteExportWriter::write_api_call(const records::ApiCall& call) {
+  if (commits_.leaves_out() || !in_transaction()) return;
+  const std::int64_t start = static_cast<std::int64_t>(call.start_ns) - base_ns_;
+  const std::int64_t end = static_cast<std::int64_t>(call.end_ns) - base_ns_;
+  insert_call(start, end, call.domain == records::ApiDomain::runtime ? nsys::cuda_runtime : nsys::cuda_driver,
+              call.thread_id, static_cast<std::int64_t>(call.correlation_id), call.name, 0, call.result);
 }
 
 void SqliteExportWriter::write_range(const records::RangeEvent& e) {

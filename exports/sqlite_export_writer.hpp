@@ -32,6 +32,7 @@ class SqliteExportWriter final : public ExportWriter {
   void write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) override;
   // An NVTX_EVENTS row (nsys's columns and eventType codes; the message as `text`).
   void write_range(const records::RangeEvent& event) override;
+  void write_api_call(const records::ApiCall& call) override;
   void flush() override;
   void checkpoint() override;
   void end() override;
@@ -73,9 +74,10 @@ class SqliteExportWriter final : public ExportWriter {
   // The string id of a call's name ("unknown" for none).
   std::int64_t api_name_id(std::string_view api);
   // The call's RUNTIME row; with a stack, eventClass 67 (nsys's "CUDA backtrace") and its
-  // CUDA_CALLCHAINS rows, written once per stack.
+  // CUDA_CALLCHAINS rows, written once per stack. `result`: what the call returned (0
+  // for the calls that made an operation or an allocation: only successful ones are).
   void insert_call(std::int64_t start, std::int64_t end, std::int64_t event_class, std::uint32_t thread,
-                   std::int64_t correlation, std::string_view api, std::uint32_t stack);
+                   std::int64_t correlation, std::string_view api, std::uint32_t stack, std::int64_t result = 0);
 
   const RunFacts& facts_;
   OutputFiles& files_;

@@ -15,7 +15,7 @@ inline constexpr char kMagic[8] = {'C', 'P', 'R', 'O', 'F', 'R', 'U', 'N'};
 // chunk's records are coded against none before them (differences start afresh);
 // version 1's ran on across chunks, and is still read.
 inline constexpr std::uint16_t kMajorVersion = 2;
-inline constexpr std::uint16_t kMinorVersion = 0;
+inline constexpr std::uint16_t kMinorVersion = 1;  // 1: API calls (apitrace)
 // The first major version whose chunks are each coded afresh.
 inline constexpr std::uint16_t kChunksCodedAlone = 2;
 
@@ -44,8 +44,9 @@ enum class RecordKind : std::uint8_t {
   stack = 9,       // a call stack's frames (callstack)
   facts = 10,      // what the exports know of the process that can change while it runs
   end = 11,        // the process ended its output: nothing follows
+  api_call = 12,   // a CUDA API call (apitrace; minor version 1)
 };
-inline constexpr std::uint8_t kLastRecordKind = 11;
+inline constexpr std::uint8_t kLastRecordKind = 12;
 
 // Which fields of an operation differ from the previous operation's (the rest are its
 // values): the header varint's bits above the record kind and method_is_plain.

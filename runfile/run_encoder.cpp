@@ -336,6 +336,26 @@ void RunEncoder::range(const records::RangeEvent& e) {
   previous_range_ = e;
 }
 
+void RunEncoder::api_call(const records::ApiCall& c) {
+  const std::uint32_t name = stable_string(c.name);
+  const records::ApiCall& p = previous_call_;
+  begin_record();
+  ByteWriter w(body_);
+  w.varint(name);
+  w.byte(static_cast<std::uint8_t>(c.domain));
+  w.byte(static_cast<std::uint8_t>(c.kind));
+  w.signed_varint(c.result);
+  w.varint(delta(p.start_ns, c.start_ns));
+  w.varint(delta(c.start_ns, c.end_ns));
+  w.varint(delta(p.correlation_id, c.correlation_id));
+  w.varint(c.thread_id);
+  w.varint(c.context);
+  w.varint(c.stream_id);
+  w.varint(c.event_id);
+  finish_record(static_cast<std::uint8_t>(RecordKind::api_call));
+  previous_call_ = c;
+}
+
 void RunEncoder::facts(const ProcessFacts& f) {
   if (facts_written_ && f == facts_) return;
   facts_written_ = true;
@@ -373,6 +393,7 @@ std::string_view RunEncoder::take_chunk() {
   previous_context_ = 0;
   previous_memory_ = {};
   previous_range_ = {};
+  previous_call_ = {};
   return chunk;
 }
 

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "records/api_call.hpp"
 #include "records/context.hpp"
 #include "records/memory_event.hpp"
 #include "records/range_event.hpp"
@@ -50,6 +51,7 @@ class RunEncoder {
   void operation(const records::ContextInfo& context, const records::Record& record);
   void memory(const records::MemoryEvent& event);
   void range(const records::RangeEvent& event);
+  void api_call(const records::ApiCall& call);
   // Written when they differ from those written last.
   void facts(const ProcessFacts& facts);
   // The process's output ended: nothing follows.
@@ -118,6 +120,7 @@ class RunEncoder {
   int previous_context_ = 0;
   records::MemoryEvent previous_memory_;
   records::RangeEvent previous_range_;
+  records::ApiCall previous_call_;
   ProcessFacts facts_;
   bool facts_written_ = false;
 };

@@ -1,6 +1,8 @@
 #include "runfile/run_reader.hpp"
 
 #include <bit>
+#include <cstdint>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -46,6 +48,7 @@ struct RunReader::Decoder {
   int previous_context = 0;
   records::MemoryEvent previous_memory;
   records::RangeEvent previous_range;
+  records::ApiCall previous_call;
   records::CounterValues counters;
   // Set by the first check that fails: what was wrong.
   const char* wrong = nullptr;
@@ -65,6 +68,7 @@ struct RunReader::Decoder {
     previous_context = 0;
     previous_memory = {};
     previous_range = {};
+    previous_call = {};
   }
 
   void context_record(ByteReader& r) {
@@ -308,6 +312,32 @@ struct RunReader::Decoder {
     visitor.range(e);
   }
 
+  void api_call_record(ByteReader& r) {
+    records::ApiCall c;
+    const records::ApiCall& p = previous_call;
+    c.name = string(r.varint());
+    const std::uint8_t domain = r.byte();
+    const std::uint8_t kind = r.byte();
+    check(domain <= static_cast<std::uint8_t>(records::ApiDomain::runtime), "an unknown API domain");
+    check(kind <= records::kLastApiCallKind, "an unknown API call kind");
+    c.domain = static_cast<records::ApiDomain>(domain);
+    c.kind = static_cast<records::ApiCallKind>(kind);
+    const std::int64_t result = r.signed_varint();
+    check(result >= std::numeric_limits<std::int32_t>::min() && result <= std::numeric_limits<std::int32_t>::max(), "an API call's result out of range");
+    c.result = static_cast<std::int32_t>(result);
+    c.start_ns = undelta(p.start_ns, r.varint());
+    c.end_ns = undelta(c.start_ns, r.varint());
+    c.correlation_id = undelta(p.correlation_id, r.varint());
+    c.thread_id = static_cast<std::uint32_t>(r.bounded(kMaxId));
+    c.context = static_cast<std::uint32_t>(r.bounded(kMaxContextNumber));
+    c.stream_id = r.varint();
+    c.event_id = r.varint();
+    if (r.failed() || wrong) return;
+    previous_call = c;
+    ++summary.api_calls;
+    visitor.api_call(c);
+  }
+
   void facts_record(ByteReader& r) {
     ProcessFacts f;
     const std::uint8_t runtime = r.byte();
@@ -336,6 +366,7 @@ struct RunReader::Decoder {
       case RecordKind::range_path: range_path_record(r); break;
       case RecordKind::stack: stack_record(r); break;
       case RecordKind::facts: facts_record(r); break;
+      case RecordKind::api_call: api_call_record(r); break;
       case RecordKind::end: summary.ended = true; return true;
       default:
         // A newer minor version's kind is skipped by its length; in a file of this
@@ -371,7 +402,7 @@ ReadSummary RunReader::read(RunVisitor& visitor) {
     summary.error = header_error_;
     return summary;
   }
-  Decoder decoder{*this, visitor, summary, header_->minor, {}, {}, 0, {}, {}, {}, nullptr};
+  Decoder decoder{*this, visitor, summary, header_->minor, {}, {}, 0, {}, {}, {}, {}, nullptr};
   std::size_t at = header_bytes_;
   summary.bytes = at;
   auto fail = [&](std::uint64_t offset, std::string what) {

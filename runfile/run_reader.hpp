@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "records/api_call.hpp"
 #include "records/context.hpp"
 #include "records/memory_event.hpp"
 #include "records/range_event.hpp"
@@ -28,6 +29,7 @@ class RunVisitor {
   virtual void operation(const records::ContextInfo& context, const records::Record& record) = 0;
   virtual void memory(const records::MemoryEvent& /*event*/) {}
   virtual void range(const records::RangeEvent& /*event*/) {}
+  virtual void api_call(const records::ApiCall& /*call*/) {}
   // Before the first record, and whenever they change.
   virtual void facts(const ProcessFacts& /*facts*/) {}
   // After each whole chunk: the file's bytes read so far.
@@ -38,6 +40,7 @@ struct ReadSummary {
   std::uint64_t operations = 0;
   std::uint64_t memory_events = 0;
   std::uint64_t range_events = 0;
+  std::uint64_t api_calls = 0;
   std::uint64_t chunks = 0;
   std::uint64_t bytes = 0;  // read: the header and every whole chunk
   bool ended = false;       // the end record was read: the process finished its output

@@ -63,8 +63,8 @@ class StemFiles final : public exports::OutputFiles {
 };
 
 std::string holding(const runfile::ReadSummary& s) {
-  std::string text = fmt::format("{} operations, {} NVTX events, {} memory events", s.operations, s.range_events,
-                                 s.memory_events);
+  std::string text = fmt::format("{} operations, {} NVTX events, {} memory events, {} API calls", s.operations,
+                                 s.range_events, s.memory_events, s.api_calls);
   if (!s.ended && !s.error) text += " (the run had not ended: every record to its last flush point)";
   return text;
 }

@@ -3,13 +3,13 @@
 #include <array>
 #include <atomic>
 
+#include "shim/cuda/current_context.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/call_stacks.hpp"
 #include "shim/process/clock.hpp"
 #include "shim/process/operation_ids.hpp"
 #include "shim/process/profiling_state.hpp"
-#include "shim/timing/thread_context.hpp"
 
 namespace computeprof::shim {
 namespace {
@@ -47,28 +47,12 @@ void read_driver(std::uint32_t device, std::uint64_t used) {
   if (device < kDevices) readings().threshold[device].store(used / 64, std::memory_order_relaxed);
 }
 
-// The thread's last context, its number in the logs and its device: looked up again
-// only when the context changed or a context went (the handle may come back as another).
-struct CurrentContext {
-  CUcontext context = nullptr;
-  std::uint64_t generation = 0;
-  const ProfiledContext* profiled = nullptr;
-};
-thread_local CurrentContext t_current;
-
 // The current context's number and device (0s when there is none); `device` >= 0
 // overrides the device.
 void describe_context(const DriverCalls& d, records::MemoryEvent& e, int device) {
-  CUcontext context = nullptr;
-  if (d.ctx_get_current && d.ctx_get_current(&context) == CUDA_SUCCESS && context) {
-    const std::uint64_t generation = thread_contexts_generation();
-    if (context != t_current.context || generation != t_current.generation) {
-      t_current = {context, generation, profiled_context(context)};
-    }
-    if (const ProfiledContext* p = t_current.profiled) {
-      e.context_id = static_cast<std::uint32_t>(p->number);
-      if (device < 0) device = p->device;
-    }
+  if (const ProfiledContext* p = current_profiled_context(d)) {
+    e.context_id = static_cast<std::uint32_t>(p->number);
+    if (device < 0) device = p->device;
   }
   e.device = device < 0 ? 0 : static_cast<std::uint32_t>(device);
 }

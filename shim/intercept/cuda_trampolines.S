@@ -9,7 +9,8 @@
    may read it), its values RecordingState's: off 1, paused 2.
    The allocation calls (MEMORY_ENTRY) do the same on computeprof_memory_state
    (MemoryTracing: off 1): straight to the driver unless memtrace is on or undecided;
-   their wrappers are computeprof_memory_<symbol>. */
+   their wrappers are computeprof_memory_<symbol>. The calls apitrace traces (API_ENTRY)
+   likewise on computeprof_api_state (ApiTracing: off 1), to computeprof_api_<symbol>. */
         .set    computeprof_entry_index, 0
 
 /* TRAMPOLINE_TO(sym, state, passing, wrapper): straight to the driver while the byte
@@ -51,9 +52,11 @@ sym:    .cfi_startproc;                                                   \
 #else
 #error "computeprof: trampolines not written for this architecture"
 #endif
-// CUDA operations pass while off (1) or paused (2); allocations while memtrace is off (1).
+// CUDA operations pass while off (1) or paused (2); allocations while memtrace is off (1),
+// API calls while apitrace is off (1).
 #define TRAMPOLINE(sym) TRAMPOLINE_TO(sym, computeprof_cuda_state, 2, computeprof_recorded_##sym)
 #define MEMORY_TRAMPOLINE(sym) TRAMPOLINE_TO(sym, computeprof_memory_state, 1, computeprof_memory_##sym)
+#define API_TRAMPOLINE(sym) TRAMPOLINE_TO(sym, computeprof_api_state, 1, computeprof_api_##sym)
 
         .text
 #define ENTRY(sym, base, version, per_thread, pfn) \
@@ -63,6 +66,9 @@ sym:    .cfi_startproc;                                                   \
         .set    computeprof_entry_index, computeprof_entry_index + 1
 #define MEMORY_ENTRY(sym, base, version, per_thread, pfn)   \
         MEMORY_TRAMPOLINE(sym);                             \
+        .set    computeprof_entry_index, computeprof_entry_index + 1
+#define API_ENTRY(sym, base, version, per_thread, pfn)      \
+        API_TRAMPOLINE(sym);                                \
         .set    computeprof_entry_index, computeprof_entry_index + 1
 #include "shim/intercept/cuda_entries.def"
 

@@ -70,7 +70,7 @@ void FlightRecorder::write(const ProfiledContext& context, const records::Record
   const auto number = static_cast<std::size_t>(context.number);
   if (contexts_.size() <= number) contexts_.resize(number + 1);
   contexts_[number] = &context;
-  encoded(time_of(context, record), true);
+  encoded(time_of(context, record), &Chunk::operations);
 }
 
 void FlightRecorder::write_range(const records::RangeEvent& event) {
@@ -80,11 +80,17 @@ void FlightRecorder::write_range(const records::RangeEvent& event) {
     return;
   }
   encoder_.range(event);
-  encoded(time_of(event), false);
+  encoded(time_of(event), &Chunk::range_events);
 }
 
-void FlightRecorder::encoded(std::uint64_t time, bool operation) {
-  ++(operation ? open_.operations : open_.range_events);
+void FlightRecorder::write_api_call(const records::ApiCall& call) {
+  if (ended_) return;
+  encoder_.api_call(call);
+  encoded(call.end_ns, &Chunk::api_calls);
+}
+
+void FlightRecorder::encoded(std::uint64_t time, std::uint64_t Chunk::*count) {
+  ++(open_.*count);
   open_.newest_ns = std::max(open_.newest_ns, time);
   newest_ns_ = std::max(newest_ns_, time);
   if (encoder_.pending_bytes() >= kChunkBytes) close_chunk();
@@ -115,6 +121,7 @@ void FlightRecorder::forget_before(std::uint64_t now_wall_ns) {
   while (!window_.empty() && window_bytes_ + encoder_.pending_bytes() > bound) {
     dropped_operations_ += window_.front().operations;
     dropped_range_events_ += window_.front().range_events;
+    dropped_api_calls_ += window_.front().api_calls;
     drop_front();
   }
 }
@@ -141,6 +148,10 @@ class WindowReplay final : public runfile::RunVisitor {
   void range(const records::RangeEvent& event) override {
     if (event.end_wall_ns < start_) return;
     for (auto& sink : sinks_) sink->write_range(event);
+  }
+  void api_call(const records::ApiCall& call) override {
+    if (call.end_ns < start_) return;
+    for (auto& sink : sinks_) sink->write_api_call(call);
   }
 
  private:
@@ -179,12 +190,13 @@ void FlightRecorder::write_window(const std::string& log_template, std::uint64_t
                              "came before it",
                              summary.error->offset, summary.error->what));
   }
-  if (dropped_operations_ != 0 || dropped_range_events_ != 0) {
-    config::warn(fmt::format("flightrecorder: the window held at most {} MiB of records; {} older operations and {} "
-                             "older NVTX events were left out",
-                             max_window_mib_, dropped_operations_, dropped_range_events_));
+  if (dropped_operations_ != 0 || dropped_range_events_ != 0 || dropped_api_calls_ != 0) {
+    config::warn(fmt::format("flightrecorder: the window held at most {} MiB of records; {} older operations, {} "
+                             "older NVTX events and {} older API calls were left out",
+                             max_window_mib_, dropped_operations_, dropped_range_events_, dropped_api_calls_));
     dropped_operations_ = 0;
     dropped_range_events_ = 0;
+    dropped_api_calls_ = 0;
   }
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // `flightrecorder SECONDS` (docs/format.md, "Flight recorder"): the exports hold only the
 // last SECONDS of the run. This process-wide sink stands in for the run file: on the
-// writer thread (the launch path is the same as without it) it keeps the operations and
-// NVTX events of the window as run-file records, in chunks bounded in bytes whose oldest
+// writer thread (the launch path is the same as without it) it keeps the operations,
+// NVTX events and API calls of the window as run-file records, in chunks bounded in bytes whose oldest
 // go first, with what they name (strings, contexts, NVTX names) kept apart. A dump reads
 // the window back and writes what lies in it through a run-file sink made for the
 // occasion, whose exports are made when it ends: at exit (the exports' own files) and
@@ -46,6 +46,7 @@ class FlightRecorder final : public RecordSink {
   void begin() override {}
   void write(const ProfiledContext& context, const records::Record& record) override;
   void write_range(const records::RangeEvent& event) override;
+  void write_api_call(const records::ApiCall& call) override;
   void flush() override {}
   // Looks for the trigger file (at most every kTriggerInterval); dumps when it is there.
   void poll() override;
@@ -67,6 +68,7 @@ class FlightRecorder final : public RecordSink {
     std::uint64_t newest_ns = 0;  // the latest time of its records
     std::uint64_t operations = 0;
     std::uint64_t range_events = 0;
+    std::uint64_t api_calls = 0;
   };
 
   // When an operation or event happened, for the window: its end.
@@ -74,9 +76,9 @@ class FlightRecorder final : public RecordSink {
   static std::uint64_t time_of(const records::RangeEvent& event) { return event.end_wall_ns; }
   // The moment the window that ends at `now_wall_ns` begins.
   std::uint64_t window_start(std::uint64_t now_wall_ns) const;
-  // A record of `time` was encoded: the chunk being gathered counts it, and is closed
-  // once large enough.
-  void encoded(std::uint64_t time, bool operation);
+  // A record of `time` was encoded, counted in `count` of the chunk being gathered,
+  // which is closed once large enough.
+  void encoded(std::uint64_t time, std::uint64_t Chunk::*count);
   // The records encoded since the last chunk become the window's newest chunk.
   void close_chunk();
   // Drops the chunks whose records all ended before the window that ends at
@@ -103,6 +105,7 @@ class FlightRecorder final : public RecordSink {
   std::size_t window_bytes_ = 0;  // of window_
   std::uint64_t dropped_operations_ = 0;  // past the bound, since the last dump
   std::uint64_t dropped_range_events_ = 0;
+  std::uint64_t dropped_api_calls_ = 0;
   std::vector<const ProfiledContext*> contexts_;  // by number
   std::vector<records::RangeEvent> names_;
   std::uint64_t newest_ns_ = 0;

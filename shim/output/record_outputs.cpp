@@ -76,6 +76,12 @@ void RecordOutputs::write_range(const records::RangeEvent& event) {
   for (auto& sink : process_sinks_) sink->write_range(event);
 }
 
+void RecordOutputs::write_api_call(const records::ApiCall& call) {
+  if (process_ended_) return;
+  begin_process();
+  for (auto& sink : process_sinks_) sink->write_api_call(call);
+}
+
 void RecordOutputs::poll() {
   if (!process_begun_ || process_ended_) return;
   for (auto& sink : process_sinks_) sink->poll();

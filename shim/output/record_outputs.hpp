@@ -37,6 +37,7 @@ class RecordOutputs {
   void write_memory(records::MemoryEvent event);
   // An NVTX event, to the process-wide sinks.
   void write_range(const records::RangeEvent& event);
+  void write_api_call(const records::ApiCall& call);
   // Every sink that has begun.
   void flush();
   // The writer thread's beat: to the process-wide sinks, once begun and until they end.

@@ -32,6 +32,7 @@ struct Pipeline : detail::RecordQueue {
   // The drain holder's scratch.
   std::vector<RecordRing*> draining;
   std::vector<detail::RangeRings::Ring*> draining_ranges;
+  std::vector<detail::ApiCallRings::Ring*> draining_calls;
   std::vector<std::size_t> heads;
   std::vector<Queued> batch;
   std::vector<Queued> merged;
@@ -129,14 +130,30 @@ std::size_t write_queued_ranges(Pipeline& p) {
   return written;
 }
 
+// Hands every queued API call to the sinks, ring by ring (each thread's in the order it
+// made them); returns how many.
+std::size_t write_queued_calls(Pipeline& p) {
+  p.calls.snapshot(p.draining_calls);
+  std::size_t written = 0;
+  for (detail::ApiCallRings::Ring* ring : p.draining_calls) {
+    ring->release(ring->read([&](const records::ApiCall& c) {
+      p.outputs.write_api_call(c);
+      ++written;
+    }));
+  }
+  p.calls.free_exited();
+  return written;
+}
+
 // `everything`: the process ends; memory events are handed on whatever gaps remain.
 void drain_locked(Pipeline& p, bool everything = false) {
   const std::size_t memory_events =
       p.memory.drain([&](const records::MemoryEvent& e) { p.outputs.write_memory(e); }, everything);
   const std::size_t ranges = write_queued_ranges(p);
+  const std::size_t calls = write_queued_calls(p);
   const std::size_t records = write_queued_records(p);
   // Written through at once: a process killed later keeps what was done.
-  if (records != 0 || memory_events != 0 || ranges != 0) {
+  if (records != 0 || memory_events != 0 || ranges != 0 || calls != 0) {
     p.outputs.flush();
     g_writer.notify_drained();
   }
@@ -169,12 +186,14 @@ void before_fork() {
   p.outputs.checkpoint();
   p.rings.lock_for_fork();
   p.ranges.lock_for_fork();
+  p.calls.lock_for_fork();
   p.memory.lock_for_fork();
 }
 
 void after_fork_in_parent() {
   auto& p = pipeline();
   p.memory.unlock_in_parent();
+  p.calls.unlock_in_parent();
   p.ranges.unlock_in_parent();
   p.rings.unlock_in_parent();
   p.drain_mutex.unlock();
@@ -186,6 +205,7 @@ void after_fork_in_child() {
   auto& p = pipeline();
   p.rings.reset_in_child();
   p.ranges.reset_in_child();
+  p.calls.reset_in_child();
   p.memory.reset_in_child();
   p.outputs.abandon();
   p.drain_mutex.unlock();
@@ -249,6 +269,11 @@ void detail::submit_record_otherwise(const ProfiledContext* context, std::uint64
 void detail::submit_range_otherwise(const records::RangeEvent& event) {
   auto& p = pipeline();
   push_or_wait(p, p.ranges, [&event](records::RangeEvent& e) { e = event; });
+}
+
+void detail::submit_api_call_otherwise(const records::ApiCall& call) {
+  auto& p = pipeline();
+  push_or_wait(p, p.calls, [&call](records::ApiCall& c) { c = call; });
 }
 
 void prepare_to_submit_records() {

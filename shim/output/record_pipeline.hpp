@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 
+#include "records/api_call.hpp"
 #include "records/memory_event.hpp"
 #include "records/range_event.hpp"
 #include "records/record.hpp"
@@ -28,15 +29,19 @@ namespace detail {
 using RecordRings = ThreadRings<QueuedRecord, 128>;
 // 256 NVTX events of 72 bytes: 18 KiB per thread that uses NVTX.
 using RangeRings = ThreadRings<records::RangeEvent, 256>;
+// 256 API calls of 72 bytes: 18 KiB per thread that calls what apitrace traces.
+using ApiCallRings = ThreadRings<records::ApiCall, 256>;
 // What a submission touches; record_pipeline.cpp owns the rest of the pipeline.
 struct RecordQueue {
   RecordRings rings;
   RangeRings ranges;
+  ApiCallRings calls;
 };
 // The writer thread, and the pipeline it drains (made by the first record).
 extern constinit InternalWorker<RecordQueue> g_writer;
 // The first record, a full ring: out of line.
 [[gnu::noinline]] void submit_range_otherwise(const records::RangeEvent& event);
+[[gnu::noinline]] void submit_api_call_otherwise(const records::ApiCall& call);
 [[gnu::noinline]] void submit_record_otherwise(const ProfiledContext* context, std::uint64_t completed_ns,
                                                const records::Record& record);
 }  // namespace detail
@@ -69,6 +74,13 @@ template <typename Fill>
 }
 inline void submit_range_event(const records::RangeEvent& event) {
   submit_range_event_with([&](records::RangeEvent& e) { e = event; });
+}
+
+// Hands one API call (apitrace) to the writer, on the thread that made it.
+inline void submit_api_call(const records::ApiCall& call) {
+  detail::RecordQueue* q = detail::g_writer.shared();
+  if (q && try_submit_to<detail::g_writer>(q->calls, [&](records::ApiCall& c) { c = call; })) return;
+  detail::submit_api_call_otherwise(call);
 }
 
 // A record and what submit_record takes with it.

@@ -4,6 +4,7 @@
 // (the classic logs: a file per context) or the whole process (exports: one file with
 // every context). The record pipeline's writer thread is its only caller, one call at
 // a time: a sink needs no lock of its own.
+#include "records/api_call.hpp"
 #include "records/memory_event.hpp"
 #include "records/memory_ledger.hpp"
 #include "records/range_event.hpp"
@@ -28,6 +29,9 @@ class RecordSink {
   // domain given; its texts are ids of records::range_table(). Not ordered with the
   // records: a range's operations may come before or after it.
   virtual void write_range(const records::RangeEvent& /*event*/) {}
+  // One API call (apitrace; process-wide sinks only), each thread's in the order it
+  // made them. Not ordered with the records.
+  virtual void write_api_call(const records::ApiCall& /*call*/) {}
   // After each batch of records: what was written reaches the file, in a form a reader
   // can use as it stands.
   virtual void flush() = 0;

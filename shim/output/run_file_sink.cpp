@@ -101,6 +101,13 @@ void RunFileSink::write_range(const records::RangeEvent& event) {
   if (encoder_.pending_bytes() >= kChunkBytes) write_chunk();
 }
 
+void RunFileSink::write_api_call(const records::ApiCall& call) {
+  if (!file_.is_open()) return;
+  if (!chunk_started_) start_chunk();
+  encoder_.api_call(call);
+  if (encoder_.pending_bytes() >= kChunkBytes) write_chunk();
+}
+
 void RunFileSink::write_chunk() {
   const std::string_view chunk = encoder_.take_chunk();
   chunk_started_ = false;

@@ -31,6 +31,7 @@ class RunFileSink final : public RecordSink {
   void write(const ProfiledContext& context, const records::Record& record) override;
   void write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) override;
   void write_range(const records::RangeEvent& event) override;
+  void write_api_call(const records::ApiCall& call) override;
   void flush() override;
   void end() override;
   void abandon() override;

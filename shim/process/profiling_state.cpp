@@ -14,6 +14,8 @@ __attribute__((visibility("hidden"))) std::atomic<computeprof::shim::RecordingSt
     computeprof::shim::RecordingState::unknown};
 __attribute__((visibility("hidden"))) std::atomic<computeprof::shim::MemoryTracing> computeprof_memory_state{
     computeprof::shim::MemoryTracing::unknown};
+__attribute__((visibility("hidden"))) std::atomic<computeprof::shim::ApiTracing> computeprof_api_state{
+    computeprof::shim::ApiTracing::unknown};
 
 namespace computeprof::shim {
 namespace detail {
@@ -53,6 +55,7 @@ void load_profile() {
     detail::g_profile.store(new ProcessProfile{}, std::memory_order_release);
     computeprof_cuda_state.store(RecordingState::off, std::memory_order_release);
     computeprof_memory_state.store(MemoryTracing::off, std::memory_order_release);
+    computeprof_api_state.store(ApiTracing::off, std::memory_order_release);
     detail::g_opencl_state.store(RecordingState::off, std::memory_order_release);
     if (profiling_asked_for()) {
       config::warn("secure execution (a setuid, setgid or privileged program): nothing is profiled and no "
@@ -72,6 +75,8 @@ void load_profile() {
   computeprof_cuda_state.store(s, std::memory_order_release);
   computeprof_memory_state.store(cuda.enabled && cuda.config.memtrace ? MemoryTracing::on : MemoryTracing::off,
                                  std::memory_order_release);
+  computeprof_api_state.store(cuda.enabled && cuda.config.traces_api_calls() ? ApiTracing::on : ApiTracing::off,
+                              std::memory_order_release);
   const auto& opencl = profile->opencl.settings;
   RecordingState cl = RecordingState::off;
   if (opencl.enabled) cl = opencl.config.enable_on_start ? RecordingState::recording : RecordingState::paused;

@@ -17,6 +17,10 @@ enum class RecordingState : std::uint8_t { unknown, off, paused, recording };
 // would be wrong).
 enum class MemoryTracing : std::uint8_t { unknown, off, on };
 
+// apitrace: the calls that make no operation (synchronization, events) are traced while
+// CUDA operations are recorded and the config asks for them (by default with an export).
+enum class ApiTracing : std::uint8_t { unknown, off, on };
+
 // What every operation asks of the settings, resolved once: the wrappers read these,
 // not the settings' option lists.
 struct OperationSettings {
@@ -52,6 +56,8 @@ extern "C" std::atomic<computeprof::shim::RecordingState> computeprof_cuda_state
 // Read by the allocation calls' trampolines: MemoryTracing's values (off 1 lets calls
 // through to the driver).
 extern "C" std::atomic<computeprof::shim::MemoryTracing> computeprof_memory_state;
+// Read by apitrace's calls' trampolines: ApiTracing's values (off 1 lets calls through).
+extern "C" std::atomic<computeprof::shim::ApiTracing> computeprof_api_state;
 
 namespace computeprof::shim {
 
@@ -77,6 +83,16 @@ inline bool memory_tracing() {
     s = computeprof_memory_state.load(std::memory_order_acquire);
   }
   return s == MemoryTracing::on;
+}
+
+// apitrace asked for and CUDA operations recorded now (not paused).
+inline bool api_tracing() {
+  ApiTracing s = computeprof_api_state.load(std::memory_order_relaxed);
+  if (s == ApiTracing::unknown) {
+    detail::initialise_profile();
+    s = computeprof_api_state.load(std::memory_order_acquire);
+  }
+  return s == ApiTracing::on && cuda_recording();
 }
 
 // OpenCL contexts: there is no cuProfilerStart for them, so the state never changes

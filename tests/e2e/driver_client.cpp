@@ -81,6 +81,11 @@ struct Driver {
   PFN_cuLaunchKernel_v7000_ptsz launch_ptsz;
   PFN_cuProfilerStart_v4000 profiler_start;
   PFN_cuProfilerStop_v4000 profiler_stop;
+  PFN_cuEventCreate_v2000 event_create;
+  PFN_cuEventDestroy_v4000 event_destroy;
+  PFN_cuEventRecord_v2000 event_record;
+  PFN_cuEventSynchronize_v2000 event_synchronize;
+  PFN_cuStreamWaitEvent_v3020 stream_wait_event;
 };
 
 struct Lookup {
@@ -128,6 +133,11 @@ std::vector<Lookup> lookups(Driver& d) {
       {SLOT(launch_ptsz), "cuLaunchKernel_ptsz", "cuLaunchKernel", 7000, true},
       {SLOT(profiler_start), "cuProfilerStart", "cuProfilerStart", 4000, false},
       {SLOT(profiler_stop), "cuProfilerStop", "cuProfilerStop", 4000, false},
+      {SLOT(event_create), "cuEventCreate", "cuEventCreate", 2000, false},
+      {SLOT(event_destroy), "cuEventDestroy_v2", "cuEventDestroy", 4000, false},
+      {SLOT(event_record), "cuEventRecord", "cuEventRecord", 2000, false},
+      {SLOT(event_synchronize), "cuEventSynchronize", "cuEventSynchronize", 2000, false},
+      {SLOT(stream_wait_event), "cuStreamWaitEvent", "cuStreamWaitEvent", 3020, false},
   };
 }
 #undef SLOT
@@ -170,6 +180,9 @@ void resolve_linked(Driver& d) {
       reinterpret_cast<void*>(&cuMemsetD8Async),
       reinterpret_cast<void*>(&cuLaunchKernel), reinterpret_cast<void*>(&cuLaunchKernel_ptsz),
       reinterpret_cast<void*>(&cuProfilerStart), reinterpret_cast<void*>(&cuProfilerStop),
+      reinterpret_cast<void*>(&cuEventCreate), reinterpret_cast<void*>(&cuEventDestroy_v2),
+      reinterpret_cast<void*>(&cuEventRecord), reinterpret_cast<void*>(&cuEventSynchronize),
+      reinterpret_cast<void*>(&cuStreamWaitEvent),
   };
   auto table = lookups(d);
   for (std::size_t i = 0; i < table.size(); ++i) *table[i].slot = addresses[i];
@@ -695,6 +708,33 @@ int scenario_waited_spin() {
 // A short spin on stream b overtakes a long one launched before it on stream a. The
 // spins are long enough that a loaded host's gap between a start event and its launch
 // (counted in an idle stream's first kernel under event timing) stays within 10 %.
+// The host waits, as apitrace sees it: a 20 ms spin on stream a then
+// cuStreamSynchronize on a; an event recorded on a after a 10 ms spin, stream b made to
+// wait for it, then the event synchronized; a context synchronize with nothing left.
+int scenario_host_waits() {
+  Session s = open_session();
+  CUstream a, b;
+  check(g.stream_create(&a, CU_STREAM_NON_BLOCKING), "cuStreamCreate a");
+  check(g.stream_create(&b, CU_STREAM_NON_BLOCKING), "cuStreamCreate b");
+  unsigned long long a_id = 0, b_id = 0;
+  check(g.stream_get_id(a, &a_id), "cuStreamGetId a");
+  check(g.stream_get_id(b, &b_id), "cuStreamGetId b");
+  std::printf("streams %llu %llu\n", a_id, b_id);
+  spin(s, 20'000'000, a);
+  check(g.stream_synchronize(a), "cuStreamSynchronize a");
+  CUevent e;
+  check(g.event_create(&e, 0), "cuEventCreate");
+  spin(s, 10'000'000, a);
+  check(g.event_record(e, a), "cuEventRecord");
+  check(g.stream_wait_event(b, e, 0), "cuStreamWaitEvent");
+  check(g.event_synchronize(e), "cuEventSynchronize");
+  check(g.ctx_synchronize(), "cuCtxSynchronize");
+  check(g.event_destroy(e), "cuEventDestroy");
+  check(g.stream_destroy(a), "cuStreamDestroy a");
+  check(g.stream_destroy(b), "cuStreamDestroy b");
+  return 0;
+}
+
 int scenario_overtake() {
   Session s = open_session();
   CUstream a, b;
@@ -938,6 +978,7 @@ int main(int argc, char** argv) {
   else if (scenario == "exec-child") rc = scenario_exec_child(argv[0], argv[1]);
   else if (scenario == "overlap") rc = scenario_overlap();
   else if (scenario == "overtake") rc = scenario_overtake();
+  else if (scenario == "host-waits") rc = scenario_host_waits();
   else if (scenario == "waited-spin") rc = scenario_waited_spin();
   else if (scenario == "destroy") rc = scenario_destroy();
   else if (scenario == "busy-exit") rc = scenario_busy_exit();

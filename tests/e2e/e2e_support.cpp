@@ -74,4 +74,10 @@ RunResult run_rank(std::string& directory, int rank, int world_size, const std::
   return run_client("linked", "basic", o);
 }
 
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 }  // namespace e2e

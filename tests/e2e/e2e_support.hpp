@@ -48,4 +48,7 @@ CommandOutput command_output(const std::string& command);
 // The value printed on a "<prefix> <value>" line of `out`.
 std::string printed_value(const std::string& out, const std::string& prefix);
 
+// How many times `what` occurs in `text` (overlapping ones too).
+std::size_t count_of(const std::string& text, const std::string& what);
+
 }  // namespace e2e

@@ -14,12 +14,6 @@ using namespace e2e;
 
 namespace {
 
-std::size_t count_of(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 std::size_t kernels_in_trace(const std::string& path) { return count_of(read_file(path), "\"cat\":\"kernel\""); }
 
 std::string kernels_in_database(const std::string& path) {

@@ -98,12 +98,6 @@ std::string expected_peak_report(const std::string& reach) {
          "frees of unknown addresses: 0\n";
 }
 
-std::size_t occurrences_of(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 }  // namespace
 
 TEST_CASE("memtrace: every reach path gives the same report, picture, counters and rows", "[e2e][memtrace]") {
@@ -136,7 +130,7 @@ TEST_CASE("memtrace: every reach path gives the same report, picture, counters a
 
   // The trace: a counter event per allocation and free; the last one back at 0.
   const std::string trace = read_file(stem + ".json");
-  CHECK(occurrences_of(trace, "\"ph\":\"C\",\"cat\":\"gpu_memory\"") == 10);
+  CHECK(count_of(trace, "\"ph\":\"C\",\"cat\":\"gpu_memory\"") == 10);
   const auto last = trace.rfind("\"ph\":\"C\"");
   CHECK(trace.find("\"args\":{\"device total\":0,\"device\":0,\"pinned\":0}", last) != std::string::npos);
 

@@ -42,6 +42,9 @@ class ListingSink final : public RecordSink {
   void write_range(const records::RangeEvent& e) override {
     calls_.push_back("range " + std::to_string(static_cast<int>(e.kind)) + " " + std::to_string(e.name));
   }
+  void write_api_call(const records::ApiCall& c) override {
+    calls_.push_back("call " + std::string(c.name) + " " + std::to_string((c.end_ns - kT0) / 1'000'000));
+  }
   void flush() override {}
   void end() override { calls_.push_back("end"); }
   void abandon() override {}
@@ -111,22 +114,33 @@ TEST_CASE("flightrecorder: a dump holds exactly what ended within the window bef
     thread_name.kind = records::RangeEventKind::thread_name;
     thread_name.name = static_cast<records::RangeNameId>(worker);
     recorder.write_range(thread_name);
+    // A synchronization ending at 1000 ms and one at 4800 ms.
+    records::ApiCall sync;
+    sync.name = "cuStreamSynchronize";
+    sync.kind = records::ApiCallKind::stream_synchronize;
     for (std::uint64_t ms = 0; ms <= 5000; ms += 100) {
       recorder.write(context, kernel_ending_at_ms(ms));
       if (ms == 500) recorder.write_range(early_mark);
       if (ms == 4500) recorder.write_range(late_mark);
+      if (ms == 1000 || ms == 4800) {
+        sync.start_ns = kT0 + ms * 1'000'000 - 50'000;
+        sync.end_ns = kT0 + ms * 1'000'000;
+        recorder.write_api_call(sync);
+      }
     }
     // The window that ends at 5050 ms begins at 3050 ms: the kernels of 3100 to 5000 ms.
     REQUIRE(recorder.dump(kT0 + 5'050'000'000) == 1);
     // A later dump: the kernels of 4000 to 5000 ms, and the late mark still.
     REQUIRE(recorder.dump(kT0 + 6'000'000'000) == 2);
   }
-  // The thread's name first, then the window in the order it was recorded.
+  // The thread's name first, then the window in the order it was recorded: the early
+  // mark and synchronization left out.
   const auto window = [&](const std::string& log, std::uint64_t from_ms) {
     std::vector<std::string> calls{log, "range 39 " + std::to_string(worker)};
     for (std::uint64_t ms = from_ms; ms <= 5000; ms += 100) {
       calls.push_back("op _Z4spiny " + std::to_string(ms));
       if (ms == 4500) calls.push_back("range 34 " + std::to_string(late));
+      if (ms == 4800) calls.push_back("call cuStreamSynchronize 4800");
     }
     calls.push_back("end");
     return calls;
@@ -207,6 +221,7 @@ TEST_CASE("flightrecorder: the window holds at most its bound of bytes, the olde
     if (calls[i + 1] != "op _Z4spiny " + std::to_string(dropped + i)) FAIL("operation " << i << ": " << calls[i + 1]);
   }
   CHECK(warnings == std::vector<std::string>{fmt::format("flightrecorder: the window held at most 1 MiB of records; {} "
-                                                         "older operations and 0 older NVTX events were left out",
+                                                         "older operations, 0 older NVTX events and 0 older API "
+                                                         "calls were left out",
                                                          dropped)});
 }

@@ -177,6 +177,20 @@ TEST_CASE("memtrace: a line of its own, no value", "[config]") {
   CHECK(warnings.lines() == std::vector<std::string>{"cfg:1: 'memtrace' takes no value; 'on' ignored"});
 }
 
+TEST_CASE("apitrace: on by default with an export, on or off as asked, anything else one warning", "[config]") {
+  WarningCapture warnings;
+  CHECK_FALSE(parse_profile_config("summary\n", "cfg").traces_api_calls());
+  CHECK(parse_profile_config("export json\n", "cfg").traces_api_calls());
+  CHECK(parse_profile_config("apitrace\n", "cfg").traces_api_calls());
+  CHECK(parse_profile_config("apitrace on\n", "cfg").traces_api_calls());
+  CHECK_FALSE(parse_profile_config("export sqlite\napitrace off\n", "cfg").traces_api_calls());
+  CHECK(warnings.lines().empty());
+  const auto cfg = parse_profile_config("export json\napitrace sometimes\n", "cfg");
+  CHECK_FALSE(cfg.api_trace.has_value());
+  CHECK(cfg.traces_api_calls());
+  CHECK(warnings.lines() == std::vector<std::string>{"cfg:2: apitrace needs on or off, not 'sometimes'; ignored"});
+}
+
 TEST_CASE("warnings escape the source name and the values they echo", "[config]") {
   WarningCapture warnings;
   auto cfg = parse_profile_config("enableonstart 1\v0\n" + std::string(300, 'n') + "\n", "a\nb.cfg");

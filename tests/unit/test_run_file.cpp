@@ -464,6 +464,80 @@ TEST_CASE("each chunk is coded on its own: after the dictionary, any chunk reads
   CHECK(in_chunks.take_chunk().size() > 16 + 30);
 }
 
+TEST_CASE("API calls come back field by field, within a chunk and across one") {
+  records::RangeTable ranges;
+  RunEncoder encoder(ranges, nullptr);
+  records::ApiCall sync;
+  sync.name = "cuStreamSynchronize";
+  sync.kind = records::ApiCallKind::stream_synchronize;
+  sync.start_ns = 1'700'000'000'000'050'000ULL;
+  sync.end_ns = sync.start_ns + 2'000'000;
+  sync.correlation_id = 41;
+  sync.thread_id = 31337;
+  sync.context = 1;
+  sync.stream_id = 13;
+  records::ApiCall record = sync;
+  record.name = "cudaEventRecord";
+  record.domain = records::ApiDomain::runtime;
+  record.kind = records::ApiCallKind::event_record;
+  record.result = 400;  // cudaErrorInvalidResourceHandle
+  record.start_ns = sync.start_ns - 10;  // earlier: differences are signed
+  record.end_ns = record.start_ns + 900;
+  record.correlation_id = 40;
+  record.event_id = 2;
+  records::ApiCall failed = sync;
+  failed.result = -1;
+  std::string file = encode_header(test_header());
+  encoder.api_call(sync);
+  encoder.api_call(record);
+  file += encoder.take_chunk();
+  encoder.api_call(failed);
+  file += encoder.take_chunk();
+  struct Calls : RunVisitor {
+    std::vector<records::ApiCall> calls;
+    std::vector<std::string> names;
+    void operation(const records::ContextInfo&, const records::Record&) override {}
+    void api_call(const records::ApiCall& c) override {
+      calls.push_back(c);
+      names.emplace_back(c.name);
+    }
+  } seen;
+  RunReader reader(file);
+  const ReadSummary summary = reader.read(seen);
+  CHECK_FALSE(summary.error);
+  CHECK(summary.api_calls == 3);
+  REQUIRE(seen.calls.size() == 3);
+  CHECK(seen.names == std::vector<std::string>{"cuStreamSynchronize", "cudaEventRecord", "cuStreamSynchronize"});
+  for (int i = 0; i < 3; ++i) {
+    const records::ApiCall& a = seen.calls[i];
+    const records::ApiCall& b = i == 0 ? sync : i == 1 ? record : failed;
+    CHECK(a.domain == b.domain);
+    CHECK(a.kind == b.kind);
+    CHECK(a.result == b.result);
+    CHECK(a.start_ns == b.start_ns);
+    CHECK(a.end_ns == b.end_ns);
+    CHECK(a.correlation_id == b.correlation_id);
+    CHECK(a.thread_id == b.thread_id);
+    CHECK(a.context == b.context);
+    CHECK(a.stream_id == b.stream_id);
+    CHECK(a.event_id == b.event_id);
+  }
+  // A kind past the last is corruption, named at its record.
+  std::string call;
+  ByteWriter w(call);
+  w.varint(0);
+  w.byte(0);
+  w.byte(records::kLastApiCallKind + 1);
+  for (int i = 0; i < 8; ++i) w.varint(0);
+  const std::string bad = encode_header(test_header()) + chunk_of(record_of(RecordKind::string, "cuInit") +
+                                                                   record_of(RecordKind::api_call, call));
+  RunReader bad_reader(bad);
+  Collected nothing;
+  const ReadSummary s = bad_reader.read(nothing);
+  REQUIRE(s.error);
+  CHECK(s.error->what == "record kind 12: an unknown API call kind");
+}
+
 TEST_CASE("version 1, whose differences ran on across chunks, is still read") {
   // Two operations in one chunk, cut between them into two chunks: in version 1 the
   // second is a difference from the first, across the cut.
@@ -617,13 +691,15 @@ TEST_CASE("versions: a newer major is refused in one line, a newer minor's unkno
     RunReader reader(file);
     REQUIRE(reader.header() == nullptr);
     CHECK(reader.header_error().offset == 8);
-    CHECK(reader.header_error().what == "run file version 3.0; this computeprof reads versions 1.x to 2.x");
+    CHECK(reader.header_error().what ==
+          fmt::format("run file version 3.{}; this computeprof reads versions 1.x to 2.x", kMinorVersion));
   }
   SECTION("major 0, which never was") {
     file[8] = 0;
     RunReader reader(file);
     REQUIRE(reader.header() == nullptr);
-    CHECK(reader.header_error().what == "run file version 0.0; this computeprof reads versions 1.x to 2.x");
+    CHECK(reader.header_error().what ==
+          fmt::format("run file version 0.{}; this computeprof reads versions 1.x to 2.x", kMinorVersion));
   }
   SECTION("newer minor") {
     file[10] = static_cast<char>(kMinorVersion + 1);

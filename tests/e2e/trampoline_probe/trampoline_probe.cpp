@@ -1,7 +1,7 @@
-// Calls every entry point that makes operations or allocates memory through what the
-// shim hands out for a dlsym on the driver's handle, twice (the second call takes the
-// trampoline's direct jump), and checks that the driver's function of the same name was
-// reached each time.
+// Calls every entry point that makes operations, allocates memory or apitrace traces
+// through what the shim hands out for a dlsym on the driver's handle, twice (the second
+// call takes the trampoline's direct jump), and checks that the driver's function of
+// the same name was reached each time.
 // Run with the fake driver (fake_driver.cpp) as libcuda.so.1 and the shim preloaded.
 #include <dlfcn.h>
 
@@ -26,6 +26,7 @@ int main() {
 #define ENTRY(sym, base, version, per_thread, pfn)
 #define RECORDED_ENTRY(sym, base, version, per_thread, pfn) {#sym, reinterpret_cast<int (*)()>(dlsym(driver, #sym))},
 #define MEMORY_ENTRY(sym, base, version, per_thread, pfn) {#sym, reinterpret_cast<int (*)()>(dlsym(driver, #sym))},
+#define API_ENTRY(sym, base, version, per_thread, pfn) {#sym, reinterpret_cast<int (*)()>(dlsym(driver, #sym))},
 #include "shim/intercept/cuda_entries.def"
   };
   int wrong = 0;

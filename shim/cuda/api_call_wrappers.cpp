@@ -1,0 +1,155 @@
+// apitrace's calls (docs/format.md, "API calls"): the calls that wait for the GPU or mark
+// its streams, each traced with its thread, times, result and what it waited for or
+// marked. The trampolines (intercept/cuda_trampolines.S) reach these wrappers only while
+// apitrace is on or undecided; a call made inside a recorded operation's real call is
+// the driver's own business and passes untraced.
+#include <cstdint>
+#include <string_view>
+
+#include "records/api_call.hpp"
+#include "shim/cuda/current_context.hpp"
+#include "shim/intercept/cuda_entry_functions.hpp"
+#include "shim/intercept/driver_calls.hpp"
+#include "shim/output/record_pipeline.hpp"
+#include "shim/process/clock.hpp"
+#include "shim/process/nested_call.hpp"
+#include "shim/process/operation_ids.hpp"
+#include "shim/process/profiling_state.hpp"
+
+namespace computeprof::shim {
+namespace {
+
+using records::ApiCallKind;
+
+// What a call waited for or marked: a stream (`stream_given`: the call names one) and
+// an event.
+struct CallTarget {
+  CUstream stream = nullptr;
+  bool stream_given = false;
+  CUevent event = nullptr;
+};
+
+// The stream a call names: a per-thread variant's null stream is the thread's own.
+CallTarget stream_target(CUstream stream, bool per_thread, CUevent event = nullptr) {
+  return {stream == nullptr && per_thread ? CU_STREAM_PER_THREAD : stream, true, event};
+}
+
+// Makes the call (`real()`) and hands its record to the writer.
+template <typename Real>
+CUresult traced_call(std::string_view name, ApiCallKind kind, CallTarget target, Real&& real) {
+  records::ApiCall call;
+  call.name = name;
+  call.kind = kind;
+  call.correlation_id = next_operation_id();
+  call.thread_id = this_thread_id();
+  call.start_ns = wall_ns();
+  const CUresult r = [&] {
+    RecordedCallScope inside;
+    return real();
+  }();
+  call.end_ns = wall_ns();
+  call.result = static_cast<std::int32_t>(r);
+  if (const DriverCalls* d = driver_calls()) {
+    if (const ProfiledContext* p = current_profiled_context(*d)) call.context = static_cast<std::uint32_t>(p->number);
+    unsigned long long id = 0;
+    if (target.stream_given && d->stream_get_id && d->stream_get_id(target.stream, &id) == CUDA_SUCCESS) {
+      call.stream_id = id;
+    }
+  }
+  call.event_id = reinterpret_cast<std::uintptr_t>(target.event);
+  submit_api_call(call);
+  return r;
+}
+
+}  // namespace
+}  // namespace computeprof::shim
+
+using namespace computeprof::shim;
+
+#define COMPUTEPROF_API_WRAPPER(NAME, PARAMS) \
+  extern "C" __attribute__((visibility("hidden"))) CUresult computeprof_api_##NAME PARAMS
+
+#define COMPUTEPROF_UNTRACED_CALL_OR(NAME, ...) \
+  COMPUTEPROF_REAL_OR_RETURN(NAME);             \
+  if (!api_tracing() || inside_recorded_call()) return real_fn(__VA_ARGS__)
+
+COMPUTEPROF_API_WRAPPER(cuStreamSynchronize, (CUstream stream)) {
+  COMPUTEPROF_UNTRACED_CALL_OR(cuStreamSynchronize, stream);
+  return traced_call("cuStreamSynchronize", ApiCallKind::stream_synchronize, stream_target(stream, false),
+                     [&] { return real_fn(stream); });
+}
+
+COMPUTEPROF_API_WRAPPER(cuStreamSynchronize_ptsz, (CUstream stream)) {
+  COMPUTEPROF_UNTRACED_CALL_OR(cuStreamSynchronize_ptsz, stream);
+  return traced_call("cuStreamSynchronize_ptsz", ApiCallKind::stream_synchronize, stream_target(stream, true),
+                     [&] { return real_fn(stream); });
+}
+
+COMPUTEPROF_API_WRAPPER(cuCtxSynchronize, ()) {
+  COMPUTEPROF_UNTRACED_CALL_OR(cuCtxSynchronize);
+  return traced_call("cuCtxSynchronize", ApiCallKind::context_synchronize, {}, [&] { return real_fn(); });
+}
+
+COMPUTEPROF_API_WRAPPER(cuCtxSynchronize_v2, (CUcontext context)) {
+  COMPUTEPROF_UNTRACED_CALL_OR(cuCtxSynchronize_v2, context);
+  return traced_call("cuCtxSynchronize_v2", ApiCallKind::context_synchronize, {}, [&] { return real_fn(context); });
+}
+
+COMPUTEPROF_API_WRAPPER(cuEventSynchronize, (CUevent event)) {
+  COMPUTEPROF_UNTRACED_CALL_OR(cuEventSynchronize, event);
+  return traced_call("cuEventSynchronize", ApiCallKind::event_synchronize, {nullptr, false, event},
+                     [&] { return real_fn(event); });
+}
+
+COMPUTEPROF_API_WRAPPER(cuStreamWaitEvent, (CUstream stream, CUevent event, unsigned int flags)) {
+  COMPUTEPROF_UNTRACED_CALL_OR(cuStreamWaitEvent, stream, event, flags);
+  return traced_call("cuStreamWaitEvent", ApiCallKind::stream_wait_event, stream_target(stream, false, event),
+                     [&] { return real_fn(stream, event, flags); });
+}
+
+COMPUTEPROF_API_WRAPPER(cuStreamWaitEvent_ptsz, (CUstream stream, CUevent event, unsigned int flags)) {
+  COMPUTEPROF_UNTRACED_CALL_OR(cuStreamWaitEvent_ptsz, stream, event, flags);
+  return traced_call("cuStreamWaitEvent_ptsz", ApiCallKind::stream_wait_event, stream_target(stream, true, event),
+                     [&] { return real_fn(stream, event, flags); });
+}
+
+COMPUTEPROF_API_WRAPPER(cuEventRecord, (CUevent event, CUstream stream)) {
+  COMPUTEPROF_UNTRACED_CALL_OR(cuEventRecord, event, stream);
+  return traced_call("cuEventRecord", ApiCallKind::event_record, stream_target(stream, false, event),
+                     [&] { return real_fn(event, stream); });
+}
+
+COMPUTEPROF_API_WRAPPER(cuEventRecord_ptsz, (CUevent event, CUstream stream)) {
+  COMPUTEPROF_UNTRACED_CALL_OR(cuEventRecord_ptsz, event, stream);
+  return traced_call("cuEventRecord_ptsz", ApiCallKind::event_record, stream_target(stream, true, event),
+                     [&] { return real_fn(event, stream); });
+}
+
+COMPUTEPROF_API_WRAPPER(cuEventRecordWithFlags, (CUevent event, CUstream stream, unsigned int flags)) {
+  COMPUTEPROF_UNTRACED_CALL_OR(cuEventRecordWithFlags, event, stream, flags);
+  return traced_call("cuEventRecordWithFlags", ApiCallKind::event_record, stream_target(stream, false, event),
+                     [&] { return real_fn(event, stream, flags); });
+}
+
+COMPUTEPROF_API_WRAPPER(cuEventRecordWithFlags_ptsz, (CUevent event, CUstream stream, unsigned int flags)) {
+  COMPUTEPROF_UNTRACED_CALL_OR(cuEventRecordWithFlags_ptsz, event, stream, flags);
+  return traced_call("cuEventRecordWithFlags_ptsz", ApiCallKind::event_record, stream_target(stream, true, event),
+                     [&] { return real_fn(event, stream, flags); });
+}
+
+COMPUTEPROF_API_WRAPPER(cuStreamQuery, (CUstream stream)) {
+  COMPUTEPROF_UNTRACED_CALL_OR(cuStreamQuery, stream);
+  return traced_call("cuStreamQuery", ApiCallKind::other, stream_target(stream, false),
+                     [&] { return real_fn(stream); });
+}
+
+COMPUTEPROF_API_WRAPPER(cuStreamQuery_ptsz, (CUstream stream)) {
+  COMPUTEPROF_UNTRACED_CALL_OR(cuStreamQuery_ptsz, stream);
+  return traced_call("cuStreamQuery_ptsz", ApiCallKind::other, stream_target(stream, true),
+                     [&] { return real_fn(stream); });
+}
+
+COMPUTEPROF_API_WRAPPER(cuEventQuery, (CUevent event)) {
+  COMPUTEPROF_UNTRACED_CALL_OR(cuEventQuery, event);
+  return traced_call("cuEventQuery", ApiCallKind::other, {nullptr, false, event}, [&] { return real_fn(event); });
+}

@@ -1,0 +1,96 @@
+// apitrace (docs/format.md, "API calls"): the calls that wait for the GPU or mark its
+// streams, with what they named, in the trace and both databases, on every reach path,
+// in both timing modes; not with the classic log alone, nor with `apitrace off`.
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+
+#include "database_query.hpp"
+#include "e2e_support.hpp"
+
+using namespace e2e;
+
+namespace {
+
+// The trace's API calls as trace_api_calls.py prints them; `waits`: with whether each
+// synchronization waited for the kernel running when it was called.
+std::string api_calls_in_trace(const std::string& trace, bool waits = false) {
+  const CommandOutput r = command_output(std::string(PYTHON3_PATH) + " " + TRACE_API_CALLS_PATH +
+                                         (waits ? " " : " --no-waits ") + trace);
+  INFO(r.out);
+  CHECK(r.exit_code == 0);
+  return r.out;
+}
+
+}  // namespace
+
+TEST_CASE("apitrace: synchronization and events in the trace and the databases, with what they waited for",
+          "[e2e][apitrace]") {
+  const auto reach = GENERATE(as<std::string>{}, "linked", "dlsym", "procaddress");
+  const bool concurrent = GENERATE(false, true);
+  INFO("reach " << reach << (concurrent ? ", conckerneltrace" : ", serialized"));
+  auto o = profiling(std::string("export json,sqlite,nvprof\n") + (concurrent ? "conckerneltrace\n" : ""));
+  const auto r = run_client(reach, "host-waits", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string streams = printed_value(r.out, "streams");
+  const std::string stream_a = streams.substr(0, streams.find(' '));
+  const std::string stream_b = streams.substr(streams.find(' ') + 1);
+  // Under conckerneltrace each synchronization waited for the spin running when it was
+  // called; timed by event pairs, the launch itself waited for it.
+  const std::string waited = concurrent ? " waited" : "";
+  CHECK(api_calls_in_trace(o.directory + "/compute_profile.json", concurrent) ==
+        "cuStreamSynchronize 0 stream_synchronize stream=" + stream_a + waited + "\n"
+        "cuEventRecord 0 event_record stream=" + stream_a + " event=e1\n"
+        "cuStreamWaitEvent 0 stream_wait_event stream=" + stream_b + " event=e1\n"
+        "cuEventSynchronize 0 event_synchronize event=e1" + waited + "\n"
+        "cuCtxSynchronize 0 context_synchronize" + waited + "\n");
+  // One RUNTIME row of the CUDA driver's class each, beside the launches' (two spins).
+  const std::string database = o.directory + "/compute_profile.sqlite";
+  CHECK(query(database,
+              "SELECT s.value, r.returnValue FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
+              "WHERE r.eventClass = 1 ORDER BY r.start") ==
+        std::vector<std::string>{"cuLaunchKernel|0", "cuStreamSynchronize|0", "cuLaunchKernel|0", "cuEventRecord|0",
+                                 "cuStreamWaitEvent|0", "cuEventSynchronize|0", "cuCtxSynchronize|0"});
+  // nvprof's DRIVER rows by CUPTI's callback ids: launch 307, stream synchronize 126,
+  // event record 119, stream wait event 295, event synchronize 121, context synchronize 17.
+  CHECK(query(o.directory + "/compute_profile.nvvp",
+              "SELECT cbid, returnValue FROM CUPTI_ACTIVITY_KIND_DRIVER ORDER BY start") ==
+        std::vector<std::string>{"307|0", "126|0", "307|0", "119|0", "295|0", "121|0", "17|0"});
+}
+
+TEST_CASE("apitrace: off as asked, on when asked for, kept in the run file",
+          "[e2e][apitrace]") {
+  SECTION("apitrace off") {
+    auto o = profiling("export json\napitrace off\n");
+    const auto r = run_client("dlsym", "host-waits", o);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(api_calls_in_trace(o.directory + "/compute_profile.json").empty());
+  }
+  SECTION("kept in the run file, converted offline") {
+    auto o = profiling("export cprof\n");
+    const auto r = run_client("dlsym", "host-waits", o);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    RunOptions e;
+    e.directory = o.directory;
+    e.preload_shim = false;
+    e.simulated_driver = false;
+    e.argv = {COMPUTEPROF_CLI_PATH, "export", "compute_profile.cprof", "--to", "json"};
+    const RunResult converted = run(e);
+    INFO(converted.out << converted.err);
+    REQUIRE(converted.exit_code == 0);
+    CHECK(converted.out ==
+          "compute_profile.json: 2 operations, 0 NVTX events, 0 memory events, 5 API calls\n");
+    CHECK(api_calls_in_trace(o.directory + "/compute_profile.json").find("cuEventSynchronize") != std::string::npos);
+  }
+  SECTION("apitrace with a trace") {
+    auto o = profiling("apitrace\nexport json\n");
+    const auto r = run_client("dlsym", "host-waits", o);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(api_calls_in_trace(o.directory + "/compute_profile.json").find("cuEventSynchronize") != std::string::npos);
+  }
+}
