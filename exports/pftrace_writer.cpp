@@ -239,6 +239,27 @@ void PftraceWriter::write(const records::ContextInfo& context, const records::Re
   sequence->append(buffer_, PerfettoEvent::at(PerfettoEventType::slice_end, r.gpu_start_ns + r.gputime_ns, track));
 }
 
+void PftraceWriter::write_api_call(const records::ApiCall& c) {
+  // Past the export limit, API calls stop with the records (not counted as records).
+  if (!file_.is_open() || ended_ || reached_limit()) return;
+  anchor();
+  args_.clear();
+  args_.push_back(PerfettoArg::of("correlation", c.correlation_id));
+  args_.push_back(PerfettoArg::of_signed("result", c.result));
+  if (c.kind != records::ApiCallKind::other) {
+    args_.push_back(PerfettoArg::of_interned("kind", records::api_call_kind_name(c.kind)));
+  }
+  if (c.stream_id != 0) args_.push_back(PerfettoArg::of("stream", c.stream_id));
+  if (c.event_id != 0) args_.push_back(PerfettoArg::of("event", c.event_id));
+  SequenceTrack& thread = thread_track(c.thread_id);
+  PerfettoEvent call = PerfettoEvent::at(PerfettoEventType::slice_begin, c.start_ns);
+  call.name = c.name;
+  call.category = c.domain == records::ApiDomain::runtime ? "cuda_runtime" : "cuda_driver";
+  call.args = args_;
+  thread.sequence->append(buffer_, call);
+  thread.sequence->append(buffer_, PerfettoEvent::at(PerfettoEventType::slice_end, std::max(c.end_ns, c.start_ns)));
+}
+
 void PftraceWriter::write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) {
   // Past the export limit, memory events stop with the records.
   if (!file_.is_open() || ended_ || event.unknown || left_out_ != 0) return;

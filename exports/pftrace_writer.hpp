@@ -33,6 +33,8 @@ class PftraceWriter final : public ExportWriter {
   // A counter of the device's bytes in use after the event, for the total and each kind.
   void write_memory(const records::MemoryEvent& event, const records::MemoryLedger& ledger) override;
   void write_range(const records::RangeEvent& event) override;
+  // An API call's slice on its thread's track (apitrace), its args as the JSON trace's.
+  void write_api_call(const records::ApiCall& call) override;
   // Writes through when a batch is large or old enough (export_batch.hpp).
   void flush() override;
   void checkpoint() override;

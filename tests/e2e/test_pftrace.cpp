@@ -138,12 +138,13 @@ TEST_CASE("pftrace: the basic run's calls, operations and flows, as its JSON tra
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   const PftraceSummary s = checked(o.directory + "/compute_profile.pftrace");
-  CHECK(s.slices_by_category == Counts{{"cuda_driver", 8}, {"gpu_memcpy", 4}, {"gpu_memset", 1}, {"kernel", 3}});
+  // The eight operations' calls and apitrace's three synchronizations.
+  CHECK(s.slices_by_category == Counts{{"cuda_driver", 11}, {"gpu_memcpy", 4}, {"gpu_memset", 1}, {"kernel", 3}});
   CHECK(text(s.slices_by_name) ==
         "Memcpy DtoD (Device -> Device): 1, Memcpy DtoH (Device -> Pinned): 1, Memcpy HtoD (Pageable -> Device): 2, "
-        "Memset (Device): 1, cuLaunchKernel: 2, cuLaunchKernel_ptsz: 1, cuMemcpy: 1, cuMemcpyDtoHAsync_v2: 1, "
-        "cuMemcpyHtoD_v2: 2, cuMemsetD8_v2: 1, spin(unsigned long long): 2, "
-        "vecAdd(float const*, float const*, float*, int): 1");
+        "Memset (Device): 1, cuCtxSynchronize: 1, cuLaunchKernel: 2, cuLaunchKernel_ptsz: 1, cuMemcpy: 1, "
+        "cuMemcpyDtoHAsync_v2: 1, cuMemcpyHtoD_v2: 2, cuMemsetD8_v2: 1, cuStreamSynchronize: 2, "
+        "spin(unsigned long long): 2, vecAdd(float const*, float const*, float*, int): 1");
   CHECK(s.flows == 8);
   CHECK(s.instants_by_name.empty());
   CHECK(s.counters == 0);
@@ -154,11 +155,13 @@ TEST_CASE("pftrace: the basic run's calls, operations and flows, as its JSON tra
   CHECK(s.arg_names == Counts{{"block", 3},
                               {"bytes", 5},
                               {"context", 8},
-                              {"correlation", 16},
+                              {"correlation", 19},
                               {"grid", 3},
+                              {"kind", 3},
                               {"method", 8},
                               {"registers per thread", 3},
-                              {"stream", 8},
+                              {"result", 3},
+                              {"stream", 10},
                               {"theoretical occupancy", 3}});
   check_as_json(s, o.directory + "/compute_profile.json");
 }
@@ -173,7 +176,7 @@ TEST_CASE("pftrace: NVTX push/pop ranges on their threads, a start/end range on 
   REQUIRE(r.exit_code == 0);
   const PftraceSummary s = checked(o.directory + "/compute_profile.pftrace");
   CHECK(s.slices_by_category ==
-        Counts{{"cuda_driver", 8}, {"gpu_memcpy", 1}, {"gpu_memset", 1}, {"kernel", 6}, {"user_annotation", 8}});
+        Counts{{"cuda_driver", 9}, {"gpu_memcpy", 1}, {"gpu_memset", 1}, {"kernel", 6}, {"user_annotation", 8}});
   for (const char* range : {"ProfilerStep#1", "forward", "layer@lib", "async", "worker", "inner", "wide-\xc3\xbc",
                             "colored"}) {
     INFO(range);
@@ -216,8 +219,8 @@ TEST_CASE("pftrace: a process killed after a flush point leaves a run file that 
   INFO(e.out << e.err);
   CHECK(e.exit_code == 0);
   CHECK(e.err.empty());
-  CHECK(e.out == "compute_profile.pftrace: 2 operations, 0 NVTX events, 0 memory events (the run had not ended: "
-                 "every record to its last flush point)\n");
+  CHECK(e.out == "compute_profile.pftrace: 2 operations, 0 NVTX events, 0 memory events, 0 API calls (the run had "
+                 "not ended: every record to its last flush point)\n");
   const PftraceSummary s = checked(o.directory + "/compute_profile.pftrace");
   CHECK(s.slices_by_category == Counts{{"cuda_driver", 2}, {"gpu_memcpy", 1}, {"kernel", 1}});
   CHECK(s.flows == 2);
@@ -242,8 +245,9 @@ TEST_CASE("pftrace: computeprof merge -o OUT.pftrace makes each rank a process, 
   CHECK(std::regex_match(m.out, std::regex("merged [0-9]+ events of 2 files into all.pftrace \\(0 metadata events added\\)\n")));
 
   const PftraceSummary s = checked(directory + "/all.pftrace");
-  // Each rank: the basic run's eight calls and operations; its flows' ends instants.
-  CHECK(text(s.slices_by_category) == "cuda_driver: 16, gpu_memcpy: 8, gpu_memset: 2, kernel: 6");
+  // Each rank: the basic run's eight operations and their calls, its three
+  // synchronizations (apitrace); its flows' ends instants.
+  CHECK(text(s.slices_by_category) == "cuda_driver: 22, gpu_memcpy: 8, gpu_memset: 2, kernel: 6");
   CHECK(text(s.instants_by_name) == "ac2g: 32");
   CHECK(s.flows == 16);
   // Each rank a process; its thread, its GPU and the GPU's three streams under it.
@@ -260,9 +264,10 @@ TEST_CASE("pftrace: a graph launch's nodes, which may overlap, each on a track o
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   const PftraceSummary s = checked(o.directory + "/compute_profile.pftrace");
-  // Two launches of a memset, a spin and a copy: two calls, six nodes.
-  CHECK(text(s.slices_by_category) == "cuda_driver: 2, gpu_memcpy: 2, gpu_memset: 2, kernel: 2");
+  // Two launches of a memset, a spin and a copy: two calls, six nodes; the closing
+  // cuStreamSynchronize (apitrace).
+  CHECK(text(s.slices_by_category) == "cuda_driver: 3, gpu_memcpy: 2, gpu_memset: 2, kernel: 2");
   CHECK(s.flows == 0);
-  CHECK(s.arg_names.at("correlation") == 8);
+  CHECK(s.arg_names.at("correlation") == 9);
   check_as_json(s, o.directory + "/compute_profile.json");
 }
