@@ -136,20 +136,3 @@ COMPUTEPROF_API_WRAPPER(cuEventRecordWithFlags_ptsz, (CUevent event, CUstream st
   return traced_call("cuEventRecordWithFlags_ptsz", ApiCallKind::event_record, stream_target(stream, true, event),
                      [&] { return real_fn(event, stream, flags); });
 }
-
-COMPUTEPROF_API_WRAPPER(cuStreamQuery, (CUstream stream)) {
-  COMPUTEPROF_UNTRACED_CALL_OR(cuStreamQuery, stream);
-  return traced_call("cuStreamQuery", ApiCallKind::other, stream_target(stream, false),
-                     [&] { return real_fn(stream); });
-}
-
-COMPUTEPROF_API_WRAPPER(cuStreamQuery_ptsz, (CUstream stream)) {
-  COMPUTEPROF_UNTRACED_CALL_OR(cuStreamQuery_ptsz, stream);
-  return traced_call("cuStreamQuery_ptsz", ApiCallKind::other, stream_target(stream, true),
-                     [&] { return real_fn(stream); });
-}
-
-COMPUTEPROF_API_WRAPPER(cuEventQuery, (CUevent event)) {
-  COMPUTEPROF_UNTRACED_CALL_OR(cuEventQuery, event);
-  return traced_call("cuEventQuery", ApiCallKind::other, {nullptr, false, event}, [&] { return real_fn(event); });
-}
