@@ -250,12 +250,17 @@ bool FlightRecorder::trigger_present() {
   return false;
 }
 
-void FlightRecorder::poll() {
-  if (ended_ || trigger_path_.empty() || secure_execution()) return;
-  const auto now = std::chrono::steady_clock::now();
-  if (now - last_look_ < kTriggerInterval) return;
-  last_look_ = now;
-  if (!trigger_present()) return;
+RecordSink::PollNeed FlightRecorder::poll() {
+  if (ended_ || trigger_path_.empty() || secure_execution()) return PollNeed::nothing;
+  if (!trigger_seen_) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_look_ < kTriggerInterval) return PollNeed::nothing;
+    last_look_ = now;
+    if (!trigger_present()) return PollNeed::nothing;
+    trigger_seen_ = true;
+    return PollNeed::drain_first;
+  }
+  trigger_seen_ = false;
   dump(wall_now_ns());
   if (::unlink(trigger_path_.c_str()) != 0 && errno != ENOENT) {
     // Left there, it would ask for a dump every look.
@@ -263,6 +268,7 @@ void FlightRecorder::poll() {
                              config::escape_for_warning(trigger_path_), std::strerror(errno)));
     trigger_path_.clear();
   }
+  return PollNeed::nothing;
 }
 
 void FlightRecorder::end() {

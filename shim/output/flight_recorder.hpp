@@ -48,8 +48,10 @@ class FlightRecorder final : public RecordSink {
   void write_range(const records::RangeEvent& event) override;
   void write_api_call(const records::ApiCall& call) override;
   void flush() override {}
-  // Looks for the trigger file (at most every kTriggerInterval); dumps when it is there.
-  void poll() override;
+  // Looks for the trigger file (at most every kTriggerInterval). Once it is there, asks
+  // for every record submitted before it (they may still be in the rings), and dumps at
+  // the next beat, which follows that drain.
+  PollNeed poll() override;
   // The window at exit, to the exports' own files.
   void end() override;
   void abandon() override;
@@ -112,6 +114,7 @@ class FlightRecorder final : public RecordSink {
   unsigned next_dump_ = 1;
   std::chrono::steady_clock::time_point last_look_{};
   bool warned_trigger_ = false;
+  bool trigger_seen_ = false;  // the trigger is there: dump at the next beat
   bool ended_ = false;
 };
 

@@ -82,9 +82,11 @@ void RecordOutputs::write_api_call(const records::ApiCall& call) {
   for (auto& sink : process_sinks_) sink->write_api_call(call);
 }
 
-void RecordOutputs::poll() {
-  if (!process_begun_ || process_ended_) return;
-  for (auto& sink : process_sinks_) sink->poll();
+bool RecordOutputs::poll() {
+  if (!process_begun_ || process_ended_) return false;
+  bool drain_first = false;
+  for (auto& sink : process_sinks_) drain_first |= sink->poll() == RecordSink::PollNeed::drain_first;
+  return drain_first;
 }
 
 void RecordOutputs::checkpoint() {

@@ -41,7 +41,8 @@ class RecordOutputs {
   // Every sink that has begun.
   void flush();
   // The writer thread's beat: to the process-wide sinks, once begun and until they end.
-  void poll();
+  // True when one asked for every submitted record before a second beat.
+  bool poll();
   // A flush point the program made: flush, and the process-wide sinks' checkpoint.
   void checkpoint();
   // `context` ended: its sinks end; later records of it are dropped.

@@ -167,7 +167,10 @@ void run_writer() {
     g_writer.wait_for(kWriteInterval);
     std::lock_guard lock(p.drain_mutex);
     drain_locked(p);
-    p.outputs.poll();
+    if (p.outputs.poll()) {
+      drain_locked(p);
+      p.outputs.poll();
+    }
   }
 }
 

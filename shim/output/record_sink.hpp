@@ -38,9 +38,16 @@ class RecordSink {
   // A flush point the program made (a context ends, cuProfilerStop, fork): also what a
   // sink writes only now and then (the memory report) is brought up to date.
   virtual void checkpoint() {}
+  // What a sink's beat needs before it can act.
+  enum class PollNeed : unsigned char {
+    nothing,
+    // Every record submitted so far, then a second beat (a flight recorder's dump: its
+    // trigger file appeared after records the rings may still hold).
+    drain_first,
+  };
   // The writer thread's beat (every 20 ms or so, whether records came or not; not at
   // flushes): process-wide sinks only.
-  virtual void poll() {}
+  virtual PollNeed poll() { return PollNeed::nothing; }
   // The sink's context ended (per-context sinks); nothing is written after this.
   virtual void end() = 0;
   // In a forked child: lets go of the parent's output without writing to it; the sink

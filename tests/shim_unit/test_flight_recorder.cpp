@@ -153,6 +153,44 @@ TEST_CASE("flightrecorder: a dump holds exactly what ended within the window bef
   CHECK(exists(d.path + "/run.2.json"));
 }
 
+TEST_CASE("flightrecordertrigger: the trigger asks for the records submitted before it, then the dump holds them",
+          "[exports][flight]") {
+  Directory d;
+  Dumps dumps;
+  ProfiledContext context{{1, 0, "gpu", config::Api::cuda, {}, {}}, nullptr};
+  const std::string trigger = d.path + "/dump-now";
+  {
+    FlightRecorder recorder(
+        3600 * kSecond, d.path + "/run.log", trigger,
+        [&dumps](const std::string& log_template) {
+          dumps.calls.push_back({log_template});
+          SinkList sinks;
+          sinks.push_back(std::make_unique<ListingSink>(dumps.calls.back()));
+          return sinks;
+        },
+        [](const std::string& log_template) {
+          return std::vector<std::string>{log_template.substr(0, log_template.size() - 4) + ".json"};
+        });
+    recorder.write(context, kernel_ending_at_ms(1));
+    CHECK(recorder.poll() == RecordSink::PollNeed::nothing);
+    const int fd = ::open(trigger.c_str(), O_WRONLY | O_CREAT, 0644);
+    REQUIRE(fd >= 0);
+    ::close(fd);
+    // Looked for at most every 100 ms.
+    usleep(110'000);
+    // Seen: nothing dumped yet, the rings drained first; the kernel the program made
+    // before it arrives with that drain.
+    CHECK(recorder.poll() == RecordSink::PollNeed::drain_first);
+    CHECK(dumps.calls.empty());
+    CHECK(exists(trigger));
+    recorder.write(context, kernel_ending_at_ms(2));
+    CHECK(recorder.poll() == RecordSink::PollNeed::nothing);
+    CHECK(!exists(trigger));
+  }
+  CHECK(dumps.calls ==
+        std::vector<std::vector<std::string>>{{d.path + "/run.1.log", "op _Z4spiny 1", "op _Z4spiny 2", "end"}});
+}
+
 TEST_CASE("flightrecorder: at exit the window goes to the exports' own files", "[exports][flight]") {
   Directory d;
   Dumps dumps;
