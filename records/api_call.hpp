@@ -12,7 +12,7 @@ namespace computeprof::records {
 enum class ApiDomain : std::uint8_t { driver, runtime };
 
 // The calls the idle analysis and nvprof's SYNCHRONIZATION and CUDA_EVENT tables tell
-// apart; every other call is `other`.
+// apart; every other call is `other`. Stored in the run file: new kinds go at the end.
 enum class ApiCallKind : std::uint8_t {
   other,
   stream_synchronize,   // the calling thread waits for a stream's work
@@ -20,8 +20,11 @@ enum class ApiCallKind : std::uint8_t {
   event_synchronize,    // ... for an event's stream to reach it
   stream_wait_event,    // a stream waits for an event (the thread does not)
   event_record,         // an event marks its stream's position
+  memory_allocate,      // device, managed or pinned host memory is allocated
+  memory_free,          // ... freed
+  module_load,          // a module or library is loaded or unloaded
 };
-inline constexpr std::uint8_t kLastApiCallKind = 5;
+inline constexpr std::uint8_t kLastApiCallKind = 8;
 
 // "other", "stream_synchronize", ...: in the trace's args and the reports.
 std::string_view api_call_kind_name(ApiCallKind kind);
