@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -54,6 +55,9 @@ constexpr std::uint64_t kPollIntervalNs = 5'000'000;
 // A collector with nothing awaited also wakes this often, should a wake-up be missed.
 constexpr auto kIdleInterval = std::chrono::milliseconds(100);
 constexpr int kSettleWaits = 50;  // of 1 ms
+// The writer waits this long at most for a round it asked for (before a flight
+// recorder's dump): the collector's records may wait for room in its ring meanwhile.
+constexpr auto kAskedRoundWait = std::chrono::milliseconds(200);
 
 // The matcher's records go to the writer as they become ready. Only under the
 // activities' mutex, so that a settled context gets nothing after its settle (its sinks
@@ -95,6 +99,10 @@ struct Activities : detail::OperationQueue {
   std::vector<std::size_t> pending_heads;
   std::vector<PendingOperation*> pending_batch;
   SubmitReady ready;
+  // Rounds the writer asked for, and the last asked one a round began after.
+  std::uint64_t rounds_asked = 0;
+  std::uint64_t rounds_answered = 0;
+  std::condition_variable round_answered;
 };
 // The collector's: made at the first use, then one load per use.
 Activities& activities() { return g_collector.shared_or_make<Activities>(); }
@@ -256,13 +264,28 @@ void wait_for_context(CUcontext context) {
 }
 
 // Delivers what CUPTI holds complete, takes the operations queued meanwhile, then ends
-// a round of the matcher.
+// a round of the matcher; answers the rounds asked for before it began.
 void collect_round() {
   Activities& a = activities();
+  std::uint64_t asked = 0;
+  {
+    std::lock_guard lock(a.mutex);
+    asked = a.rounds_asked;
+  }
   flush_cupti(0);
+  {
+    std::lock_guard lock(a.mutex);
+    take_pending_locked(a);
+    a.matcher.end_round(monotonic_ns(), a.ready);
+    a.rounds_answered = asked;
+  }
+  a.round_answered.notify_all();
+}
+
+bool round_asked() {
+  Activities& a = activities();
   std::lock_guard lock(a.mutex);
-  take_pending_locked(a);
-  a.matcher.end_round(monotonic_ns(), a.ready);
+  return a.rounds_answered != a.rounds_asked;
 }
 
 }  // namespace
@@ -278,21 +301,21 @@ namespace {
 bool awaiting() {
   Activities& a = activities();
   std::lock_guard lock(a.mutex);
-  return a.matcher.waiting() || !pending_empty(a);
+  return a.matcher.waiting() || !pending_empty(a) || a.rounds_answered != a.rounds_asked;
 }
 
-// Sleeps until the next round is due, making room whenever a thread's ring is half full
-// meanwhile.
+// Sleeps until the next round is due or asked for, making room whenever a thread's ring
+// is half full meanwhile.
 void wait_for_round() {
   const auto due = std::chrono::steady_clock::now() + std::chrono::nanoseconds(kPollIntervalNs);
   for (;;) {
     if (g_collector.wait_until(due)) make_room_for_operations();
-    if (std::chrono::steady_clock::now() >= due) return;
+    if (std::chrono::steady_clock::now() >= due || round_asked()) return;
   }
 }
 
 // The collector thread, until tracing stops. With nothing awaited it sleeps: an
-// operation expected meanwhile wakes it (expect_activities).
+// operation expected meanwhile, or a round asked for, wakes it.
 void run_collector() {
   for (;;) {
     if (!activity_tracing()) return;
@@ -303,6 +326,20 @@ void run_collector() {
     }
     g_collector.sleep_unless(awaiting, kIdleInterval);
   }
+}
+
+// The writer, before a flight recorder's dump: a round now, so that the operations
+// completed so far are written first. Bounded: the round's records may wait for the
+// writer's room.
+void deliver_completed_activities() {
+  if (!activity_tracing() || !g_collector.started()) return;
+  Activities& a = activities();
+  std::unique_lock lock(a.mutex);
+  const std::uint64_t asked = ++a.rounds_asked;
+  lock.unlock();
+  g_collector.wake();
+  lock.lock();
+  a.round_answered.wait_for(lock, kAskedRoundWait, [&] { return a.rounds_answered >= asked || !activity_tracing(); });
 }
 
 // At exit, once every operation completed (LifecycleStage::operations): the last
@@ -379,6 +416,7 @@ void decide() {
   }
   g_state.store(State::tracing, std::memory_order_release);
   g_collector.start();
+  add_completed_operations_source(deliver_completed_activities);
 }
 
 

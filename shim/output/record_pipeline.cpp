@@ -1,6 +1,7 @@
 #include "shim/output/record_pipeline.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <iterator>
 #include <mutex>
@@ -160,17 +161,33 @@ void drain_locked(Pipeline& p, bool everything = false) {
   p.rings.free_exited();
 }
 
-// The writer thread: whatever woke it (a ring half full, a full one), it drains.
+// The parts that complete operations on threads of their own; set once each, read by
+// the writer. Constant-initialised: registered whatever the order of static constructors.
+constexpr std::size_t kMaxCompletedSources = 2;
+constinit std::atomic<DeliverCompleted> g_completed_sources[kMaxCompletedSources]{};
+
+void deliver_completed_operations() {
+  for (const auto& source : g_completed_sources) {
+    if (DeliverCompleted deliver = source.load(std::memory_order_acquire)) deliver();
+  }
+}
+
+// The writer thread: whatever woke it (a ring half full, a full one), it drains. A sink
+// that needs every record first (a dump due) has the parts deliver what completed, out
+// of the lock (their threads submit meanwhile, and may wait for room), then a drain.
 void run_writer() {
   auto& p = pipeline();
   for (;;) {
     g_writer.wait_for(kWriteInterval);
+    {
+      std::lock_guard lock(p.drain_mutex);
+      drain_locked(p);
+      if (!p.outputs.poll()) continue;
+    }
+    deliver_completed_operations();
     std::lock_guard lock(p.drain_mutex);
     drain_locked(p);
-    if (p.outputs.poll()) {
-      drain_locked(p);
-      p.outputs.poll();
-    }
+    p.outputs.poll();
   }
 }
 
@@ -309,6 +326,13 @@ void submit_memory_event(const records::MemoryEvent& event, bool cancelled) {
     q.event = event;
     q.cancelled = cancelled;
   });
+}
+
+void add_completed_operations_source(DeliverCompleted deliver) {
+  for (auto& source : g_completed_sources) {
+    DeliverCompleted none = nullptr;
+    if (source.compare_exchange_strong(none, deliver, std::memory_order_acq_rel) || none == deliver) return;
+  }
 }
 
 void flush_records() {

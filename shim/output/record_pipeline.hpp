@@ -106,6 +106,13 @@ void submit_memory_event(const records::MemoryEvent& event, bool cancelled = fal
 // Writes every submitted record and flushes every sink.
 void flush_records();
 
+// A part that completes operations on a thread of its own (CUPTI's activity collector)
+// registers how to hand over at once, bounded, what has completed. The writer asks it
+// before a flight recorder's dump, so that the dump holds every operation done before
+// its trigger, however far the part's next round was. Registered once per part.
+using DeliverCompleted = void (*)();
+void add_completed_operations_source(DeliverCompleted deliver);
+
 // Writes every submitted record, then ends `context`'s sinks (the context is gone).
 void retire_context(const ProfiledContext* context);
 

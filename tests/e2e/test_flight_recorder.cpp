@@ -50,21 +50,27 @@ TEST_CASE("flightrecordertrigger: each appearance of the file is a numbered dump
   const auto r = run_client("linked", "flight-trigger", o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out == "symbolic link left\ntrigger 1 taken\ntrigger 2 taken\nPASS\n");
+  CHECK(r.out == "symbolic link left\ntrigger 1 taken\ntrigger 2 taken\ntrigger 3 taken\ntrigger 4 taken\nPASS\n");
   // Each dump, and the window at exit, says what it writes.
   CHECK(r.err == "computeprof: flightrecordertrigger '" + trigger +
                      "' is a symbolic link, not followed; ignored\n"
                      "computeprof: writing compute_profile.1.json, compute_profile.1.sqlite from 'compute_profile.1.cprof'\n"
                      "computeprof: writing compute_profile.2.json, compute_profile.2.sqlite from 'compute_profile.2.cprof'\n"
+                     "computeprof: writing compute_profile.3.json, compute_profile.3.sqlite from 'compute_profile.3.cprof'\n"
+                     "computeprof: writing compute_profile.4.json, compute_profile.4.sqlite from 'compute_profile.4.cprof'\n"
                      "computeprof: writing compute_profile.json, compute_profile.sqlite from 'compute_profile.cprof'\n");
   CHECK(!file_exists(o.directory + "/elsewhere"));
-  // Dump 1 after 4 kernels, dump 2 after 6, the exports' own files at exit.
-  CHECK(kernels_in_trace(o.directory + "/compute_profile.1.json") == 4);
-  CHECK(kernels_in_database(o.directory + "/compute_profile.1.sqlite") == "4");
-  CHECK(kernels_in_trace(o.directory + "/compute_profile.2.json") == 6);
-  CHECK(kernels_in_database(o.directory + "/compute_profile.2.sqlite") == "6");
-  CHECK(kernels_in_trace(o.directory + "/compute_profile.json") == 6);
-  CHECK(!file_exists(o.directory + "/compute_profile.3.json"));
+  // Dump 1 after 4 kernels, each next after 2 more (every kernel the program made
+  // before the trigger, however far the activity collector's next round was), the
+  // exports' own files at exit.
+  for (int dump = 1; dump <= 4; ++dump) {
+    INFO("dump " << dump);
+    const std::string stem = o.directory + "/compute_profile." + std::to_string(dump);
+    CHECK(kernels_in_trace(stem + ".json") == 2u + 2u * static_cast<unsigned>(dump));
+    CHECK(kernels_in_database(stem + ".sqlite") == std::to_string(2 + 2 * dump));
+  }
+  CHECK(kernels_in_trace(o.directory + "/compute_profile.json") == 10);
+  CHECK(!file_exists(o.directory + "/compute_profile.5.json"));
   CHECK(!file_exists(trigger));
 }
 
