@@ -47,6 +47,9 @@ constexpr const char* kStatementSql[] = {
     "(?, ?, ?, ?, ?, ?, ?)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_MARKER_DATA (flags, id, payloadKind, payload, color, category) VALUES "
     "(?, ?, ?, ?, ?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (type, start, end, correlationId, contextId, streamId, "
+    "cudaEventId) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_CUDA_EVENT (correlationId, contextId, streamId, eventId) VALUES (?, ?, ?, ?)",
 };
 
 // nvprof 10.x and 11.x wrote 11.
@@ -307,6 +310,47 @@ void NvprofDatabaseWriter::write_api_call(const records::ApiCall& call) {
   if (commits_.at_limit() || !in_transaction()) return;
   insert_call(call.name, static_cast<std::int64_t>(call.start_ns), static_cast<std::int64_t>(call.end_ns),
               call.thread_id, static_cast<std::int64_t>(call.correlation_id), call.result);
+  insert_sync_or_event(call);
+}
+
+std::int64_t NvprofDatabaseWriter::event_id_of(std::uint64_t handle) {
+  if (handle == 0) return cupti_enum::kSynchronizationNotApplicable;
+  return event_ids_.try_emplace(handle, static_cast<std::int64_t>(event_ids_.size()) + 1).first->second;
+}
+
+void NvprofDatabaseWriter::insert_sync_or_event(const records::ApiCall& call) {
+  using records::ApiCallKind;
+  const auto correlation = static_cast<std::int64_t>(call.correlation_id);
+  const std::int64_t context = call.context;
+  const auto stream = static_cast<std::int64_t>(call.stream_id);
+  // A call that names no stream or event has CUPTI's "not applicable" there.
+  const std::int64_t no = cupti_enum::kSynchronizationNotApplicable;
+  std::int64_t type = 0;
+  std::int64_t sync_stream = no;
+  std::int64_t sync_event = no;
+  switch (call.kind) {
+    case ApiCallKind::event_record:
+      // An event the driver refused to record marks nothing.
+      if (call.result == 0) insert(cuda_event_row, {correlation, context, stream, event_id_of(call.event_id)});
+      return;
+    case ApiCallKind::event_synchronize:
+      type = cupti_enum::sync_event;
+      sync_event = event_id_of(call.event_id);
+      break;
+    case ApiCallKind::stream_wait_event:
+      type = cupti_enum::sync_stream_wait_event;
+      sync_stream = stream;
+      sync_event = event_id_of(call.event_id);
+      break;
+    case ApiCallKind::stream_synchronize:
+      type = cupti_enum::sync_stream;
+      sync_stream = stream;
+      break;
+    case ApiCallKind::context_synchronize: type = cupti_enum::sync_context; break;
+    default: return;
+  }
+  insert(synchronization_row, {type, static_cast<std::int64_t>(call.start_ns), static_cast<std::int64_t>(call.end_ns),
+                               correlation, context, sync_stream, sync_event});
 }
 
 void NvprofDatabaseWriter::write_range(const records::RangeEvent& e) {

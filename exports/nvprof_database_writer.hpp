@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <string_view>
 
 #include "logfmt/log_file.hpp"
@@ -54,6 +55,8 @@ class NvprofDatabaseWriter final : public ExportWriter {
     context_row,
     marker_row,
     marker_data_row,
+    synchronization_row,
+    cuda_event_row,
     kStatements
   };
 
@@ -73,6 +76,10 @@ class NvprofDatabaseWriter final : public ExportWriter {
   bool insert_call(std::string_view api, std::int64_t start, std::int64_t end, std::uint32_t thread,
                    std::int64_t correlation, std::int64_t result = 0);
   void insert_device(const records::ContextInfo& context);
+  // A synchronization's SYNCHRONIZATION row, an event record's CUDA_EVENT row.
+  void insert_sync_or_event(const records::ApiCall& call);
+  // CUPTI's 32-bit id of an event: events numbered from 1 in the order first named.
+  std::int64_t event_id_of(std::uint64_t handle);
 
   const RunFacts& facts_;
   OutputFiles& files_;
@@ -99,6 +106,7 @@ class NvprofDatabaseWriter final : public ExportWriter {
   std::optional<reports::NvprofApiIds> last_api_ids_;
   std::set<int> devices_;
   std::set<int> contexts_;
+  std::unordered_map<std::uint64_t, std::int64_t> event_ids_;
 };
 
 }  // namespace computeprof::exports

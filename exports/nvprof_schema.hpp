@@ -3,6 +3,8 @@
 // every column in nvprof's order with nvprof's type (docs/format.md, "nvprof database"),
 // so that the tools written for nvprof's files read ours. Every table is created, also
 // those computeprof gives no row.
+#include <cstdint>
+
 namespace computeprof::exports {
 
 // The CREATE TABLE and CREATE INDEX statements, one SQL script.
@@ -19,6 +21,9 @@ enum MarkerFlag : int { marker_instantaneous = 1, marker_start = 2, marker_end =
 enum MarkerColorFlag : int { color_none = 1, color_argb = 2 };  // MARKER_DATA's flags
 enum MetricValueKind : int { value_double = 0, value_uint64 = 1, value_int64 = 4 };  // MARKER_DATA's payloadKind
 constexpr int kObjectThread = 2;     // CUPTI_ACTIVITY_OBJECT_THREAD
+// CUpti_ActivitySynchronizationType
+enum SynchronizationType : int { sync_event = 1, sync_stream_wait_event = 2, sync_stream = 3, sync_context = 4 };
+constexpr std::int64_t kSynchronizationNotApplicable = 0xFFFFFFFF;  // CUPTI_SYNCHRONIZATION_INVALID_VALUE
 }  // namespace cupti_enum
 
 }  // namespace computeprof::exports

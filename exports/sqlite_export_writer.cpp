@@ -43,6 +43,8 @@ constexpr const char* kStatementSql[] = {
     "uint64Value, int64Value, doubleValue, uint32Value, int32Value, floatValue, text) VALUES "
     "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "INSERT INTO COMPUTEPROF_NVTX_RANGES (correlationId, pathId) VALUES (?, ?)",
+    "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, contextId, streamId, correlationId, "
+    "globalPid, syncType, eventId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
 };
 
 // OpenCL devices are numbered after CUDA's (as the JSON trace's processes).
@@ -258,6 +260,39 @@ void SqliteExportWriter::write_api_call(const records::ApiCall& call) {
   const std::int64_t end = static_cast<std::int64_t>(call.end_ns) - base_ns_;
   insert_call(start, end, call.domain == records::ApiDomain::runtime ? nsys::cuda_runtime : nsys::cuda_driver,
               call.thread_id, static_cast<std::int64_t>(call.correlation_id), call.name, 0, call.result);
+  insert_synchronization(call, start, end);
+}
+
+void SqliteExportWriter::insert_synchronization(const records::ApiCall& call, std::int64_t start, std::int64_t end) {
+  using records::ApiCallKind;
+  std::int64_t type = 0;
+  bool names_stream = false;
+  bool names_event = false;
+  switch (call.kind) {
+    case ApiCallKind::event_synchronize:
+      type = nsys::sync_event;
+      names_event = true;
+      break;
+    case ApiCallKind::stream_wait_event:
+      type = nsys::sync_stream_wait_event;
+      names_stream = names_event = true;
+      break;
+    case ApiCallKind::stream_synchronize:
+      type = nsys::sync_stream;
+      names_stream = true;
+      break;
+    case ApiCallKind::context_synchronize: type = nsys::sync_context; break;
+    default: return;
+  }
+  const std::int64_t event =
+      names_event && call.event_id != 0
+          ? event_ids_.try_emplace(call.event_id, static_cast<std::int64_t>(event_ids_.size()) + 1).first->second
+          : nsys::kNotApplicable;
+  insert(synchronization,
+         {start, end, call.context != 0 ? static_cast<std::int64_t>(call.device) : nsys::kNotApplicable,
+          static_cast<std::int64_t>(call.context),
+          names_stream ? static_cast<std::int64_t>(call.stream_id) : nsys::kNotApplicable,
+          static_cast<std::int64_t>(call.correlation_id), global_pid_, type, event});
 }
 
 void SqliteExportWriter::write_range(const records::RangeEvent& e) {

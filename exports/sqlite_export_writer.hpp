@@ -51,6 +51,7 @@ class SqliteExportWriter final : public ExportWriter {
     callchain_source,
     nvtx_event,
     range_path,
+    synchronization,
     kStatements
   };
 
@@ -78,6 +79,8 @@ class SqliteExportWriter final : public ExportWriter {
   // for the calls that made an operation or an allocation: only successful ones are).
   void insert_call(std::int64_t start, std::int64_t end, std::int64_t event_class, std::uint32_t thread,
                    std::int64_t correlation, std::string_view api, std::uint32_t stack, std::int64_t result = 0);
+  // A synchronization's SYNCHRONIZATION row (other calls have none).
+  void insert_synchronization(const records::ApiCall& call, std::int64_t start, std::int64_t end);
 
   const RunFacts& facts_;
   OutputFiles& files_;
@@ -106,6 +109,8 @@ class SqliteExportWriter final : public ExportWriter {
   const std::pair<const std::string, std::int64_t>* last_api_ = nullptr;
   std::set<std::int64_t> devices_;
   std::set<std::uint32_t> stacks_;
+  // Events numbered from 1 in the order first named: a synchronization's eventId.
+  std::unordered_map<std::uint64_t, std::int64_t> event_ids_;
 };
 
 }  // namespace computeprof::exports

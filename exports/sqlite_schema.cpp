@@ -31,6 +31,9 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER NOT NULL, end INTEGER NOT
 CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL,
   globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL,
   callchainId INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER NOT NULL, end INTEGER NOT NULL,
+  deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER,
+  globalPid INTEGER, syncType INTEGER NOT NULL, eventId INTEGER NOT NULL);
 CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (start INTEGER NOT NULL, globalPid INTEGER NOT NULL,
   deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, address INTEGER NOT NULL, pc INTEGER NOT NULL,
   bytes INTEGER NOT NULL, memKind INTEGER NOT NULL, memoryOperationType INTEGER NOT NULL, name TEXT,
@@ -104,6 +107,13 @@ constexpr EnumValue kCacheConfigs[] = {
     {0, "CU_FUNC_CACHE_PREFER_NONE", "None"}, {1, "CU_FUNC_CACHE_PREFER_SHARED", "Shared"},
     {2, "CU_FUNC_CACHE_PREFER_L1", "L1"}, {3, "CU_FUNC_CACHE_PREFER_EQUAL", "Equal"},
 };
+constexpr EnumValue kSyncTypes[] = {
+    {0, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_UNKNOWN", "Unknown"},
+    {1, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE", "Event sync"},
+    {2, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT", "Stream wait event"},
+    {3, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE", "Stream sync"},
+    {4, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE", "Context sync"},
+};
 
 // nsys's enum tables (docs/format.md, "SQLite database").
 constexpr EnumTable kEnumTables[] = {
@@ -113,6 +123,7 @@ constexpr EnumTable kEnumTables[] = {
     {"ENUM_NSYS_EVENT_CLASS", kEventClasses},
     {"ENUM_CUDA_KERNEL_LAUNCH_TYPE", kLaunchTypes},
     {"ENUM_CUDA_FUNC_CACHE_CONFIG", kCacheConfigs},
+    {"ENUM_CUPTI_SYNC_TYPE", kSyncTypes},
 };
 
 }  // namespace

@@ -41,6 +41,8 @@ struct ApiCall {
   std::string_view name;
   ApiDomain domain = ApiDomain::driver;
   ApiCallKind kind = ApiCallKind::other;
+  // The context's device (meaningful where `context` is known); in what would be padding.
+  std::uint16_t device = 0;
   // The call's return: a CUresult (driver) or cudaError_t (runtime).
   std::int32_t result = 0;
   // The records' clock (wall ns, like gpustarttimestamp): when the call began and when
@@ -58,5 +60,7 @@ struct ApiCall {
   // The event synchronized, waited for or recorded: its handle (0: none).
   std::uint64_t event_id = 0;
 };
+
+static_assert(sizeof(ApiCall) <= 72, "calls travel through per-thread rings: keep them small");
 
 }  // namespace computeprof::records

@@ -350,6 +350,7 @@ void RunEncoder::api_call(const records::ApiCall& c) {
   w.varint(delta(p.correlation_id, c.correlation_id));
   w.varint(c.thread_id);
   w.varint(c.context);
+  w.varint(c.device);
   w.varint(c.stream_id);
   w.varint(c.event_id);
   finish_record(static_cast<std::uint8_t>(RecordKind::api_call));

@@ -330,6 +330,7 @@ struct RunReader::Decoder {
     c.correlation_id = undelta(p.correlation_id, r.varint());
     c.thread_id = static_cast<std::uint32_t>(r.bounded(kMaxId));
     c.context = static_cast<std::uint32_t>(r.bounded(kMaxContextNumber));
+    c.device = static_cast<std::uint16_t>(r.bounded(std::numeric_limits<std::uint16_t>::max()));
     c.stream_id = r.varint();
     c.event_id = r.varint();
     if (r.failed() || wrong) return;

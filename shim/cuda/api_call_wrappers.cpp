@@ -50,7 +50,10 @@ CUresult traced_call(std::string_view name, ApiCallKind kind, CallTarget target,
   call.end_ns = wall_ns();
   call.result = static_cast<std::int32_t>(r);
   if (const DriverCalls* d = driver_calls()) {
-    if (const ProfiledContext* p = current_profiled_context(*d)) call.context = static_cast<std::uint32_t>(p->number);
+    if (const ProfiledContext* p = current_profiled_context(*d)) {
+      call.context = static_cast<std::uint32_t>(p->number);
+      call.device = static_cast<std::uint16_t>(p->device);
+    }
     unsigned long long id = 0;
     if (target.stream_given && d->stream_get_id && d->stream_get_id(target.stream, &id) == CUDA_SUCCESS) {
       call.stream_id = id;

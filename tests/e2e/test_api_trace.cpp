@@ -58,6 +58,30 @@ TEST_CASE("apitrace: synchronization and events in the trace and the databases, 
   CHECK(query(o.directory + "/compute_profile.nvvp",
               "SELECT cbid, returnValue FROM CUPTI_ACTIVITY_KIND_DRIVER ORDER BY start") ==
         std::vector<std::string>{"307|0", "126|0", "307|0", "119|0", "295|0", "121|0", "17|0"});
+  // Each synchronization's SYNCHRONIZATION row, at its call's times and correlation:
+  // CUPTI's type (event 1, stream wait event 2, stream 3, context 4), the context, the
+  // stream and the event where the call names them (else 0xFFFFFFFF), events numbered
+  // from 1; the event record's CUDA_EVENT row.
+  const std::string no = "4294967295";
+  CHECK(query(o.directory + "/compute_profile.nvvp",
+              "SELECT s.type, d.cbid, s.contextId, s.streamId, s.cudaEventId FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION s "
+              "JOIN CUPTI_ACTIVITY_KIND_DRIVER d ON d.correlationId = s.correlationId AND d.start = s.start AND "
+              "d.end = s.end ORDER BY s.start") ==
+        std::vector<std::string>{"3|126|1|" + stream_a + "|" + no, "2|295|1|" + stream_b + "|1",
+                                 "1|121|1|" + no + "|1", "4|17|1|" + no + "|" + no});
+  CHECK(query(o.directory + "/compute_profile.nvvp",
+              "SELECT d.cbid, e.contextId, e.streamId, e.eventId FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT e "
+              "JOIN CUPTI_ACTIVITY_KIND_DRIVER d ON d.correlationId = e.correlationId") ==
+        std::vector<std::string>{"119|1|" + stream_a + "|1"});
+  // nsys's SYNCHRONIZATION table: the same, with the device, -1 where not applicable.
+  CHECK(query(database,
+              "SELECT y.syncType, s.value, y.deviceId, y.contextId, y.streamId, y.eventId FROM "
+              "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION y JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = "
+              "y.correlationId AND r.start = y.start AND r.end = y.end JOIN StringIds s ON s.id = r.nameId "
+              "ORDER BY y.start") ==
+        std::vector<std::string>{"3|cuStreamSynchronize|0|1|" + stream_a + "|-1",
+                                 "2|cuStreamWaitEvent|0|1|" + stream_b + "|1", "1|cuEventSynchronize|0|1|-1|1",
+                                 "4|cuCtxSynchronize|0|1|-1|-1"});
 }
 
 TEST_CASE("apitrace: off as asked, on when asked for, kept in the run file",
