@@ -163,6 +163,16 @@ std::string_view idle_cause_name(IdleCause cause) {
   return "host (no CUDA call)";
 }
 
+IdleOperation idle_operation(const records::ContextInfo& context, const records::Record& record) {
+  const std::uint64_t call_start_ns = context.origin.wall_ns + record.timestamp_ns;
+  return {record.gpu_start_ns,
+          record.gpu_end_ns,
+          call_start_ns,
+          call_start_ns + record.cputime_ns,
+          record.thread_id,
+          record.kind == records::RecordKind::memcpy && record.host_mem_type == records::HostMemType::pageable};
+}
+
 void GpuIdleInput::add_operation(int device, const IdleOperation& operation) {
   operations_[device].push_back(operation);
 }

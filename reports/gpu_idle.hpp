@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "records/api_call.hpp"
+#include "records/context.hpp"
+#include "records/record.hpp"
 
 namespace computeprof::reports {
 
@@ -41,6 +43,10 @@ struct IdleOperation {
   std::uint32_t thread_id = 0;
   bool pageable_copy = false;
 };
+
+// `record` of `context` as the analysis needs it: its call began at the context's origin
+// plus `timestamp` and lasted `cputime`, as the exports place it.
+IdleOperation idle_operation(const records::ContextInfo& context, const records::Record& record);
 
 // One idle interval of a device and its time by cause (summing to its length).
 struct IdleGap {
