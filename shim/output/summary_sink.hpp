@@ -1,8 +1,8 @@
 #pragma once
 // `summary`: nvprof's table of GPU activities, printed on stderr when the process ends
 // (docs/format.md, "Summary"), the table of NVTX ranges where the program had any, and
-// why each GPU sat idle where API calls were traced ("GPU idle"). Holds every CUDA
-// operation's times and every traced call until the end for that.
+// why each GPU sat idle where API calls were traced ("GPU idle"). With apitrace on it
+// holds every CUDA operation's times and every traced call until the end for that.
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -16,6 +16,8 @@ namespace computeprof::shim {
 
 class SummarySink final : public RecordSink {
  public:
+  // `traces_api_calls`: apitrace is on, so the idle table may be printed.
+  explicit SummarySink(bool traces_api_calls) : traces_api_calls_(traces_api_calls) {}
   void begin() override {}
   void write(const ProfiledContext& context, const records::Record& record) override;
   void write_range(const records::RangeEvent& event) override;
@@ -35,6 +37,7 @@ class SummarySink final : public RecordSink {
 
   reports::GpuSummary summary_;
   reports::RangeSummary ranges_;
+  const bool traces_api_calls_;
   reports::GpuIdleInput idle_;
   bool traced_calls_ = false;
   std::unordered_map<std::uint32_t, std::vector<std::string>> path_names_;
