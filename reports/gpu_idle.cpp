@@ -65,7 +65,9 @@ Gaps find_gaps(const std::vector<IdleOperation>& sorted) {
 std::vector<Boundary> call_boundaries(const std::vector<std::uint32_t>& threads,
                                       const std::vector<records::ApiCall>& calls,
                                       const std::vector<IdleOperation>& pageable_copies) {
-  const auto launches_here = [&](std::uint32_t thread) { return std::binary_search(threads.begin(), threads.end(), thread); };
+  const auto launches_here = [&](std::uint32_t thread) {
+    return std::binary_search(threads.begin(), threads.end(), thread);
+  };
   std::vector<Boundary> out;
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const records::ApiCall& call = calls[i];
@@ -91,7 +93,8 @@ class GapAttribution {
       : device_(device), launches_(gaps.launches), calls_(calls) {}
 
   void run(const std::vector<Boundary>& boundaries) {
-    std::uint64_t at = boundaries.empty() ? device_.span_start_ns : std::min(device_.span_start_ns, boundaries.front().ns);
+    std::uint64_t at = device_.span_start_ns;
+    if (!boundaries.empty()) at = std::min(at, boundaries.front().ns);
     for (const Boundary& b : boundaries) {
       if (b.ns > at) attribute(at, b.ns);
       at = std::max(at, b.ns);

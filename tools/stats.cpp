@@ -123,8 +123,8 @@ ReportTable idle_table(const std::vector<reports::DeviceIdleRow>& rows) {
   const ReportCell none{"-", ""};
   for (const reports::DeviceIdleRow& d : rows) {
     const std::vector<ReportCell> device{count_cell(static_cast<std::uint64_t>(d.device)), duration_cell(d.span_ns),
-                                         duration_cell(d.idle_ns), percent_cell(reports::idle_percent(d.idle_ns, d.span_ns)),
-                                         count_cell(d.gaps)};
+                                         duration_cell(d.idle_ns),
+                                         percent_cell(reports::idle_percent(d.idle_ns, d.span_ns)), count_cell(d.gaps)};
     if (d.causes.empty()) {
       std::vector<ReportCell> row = device;
       row.insert(row.end(), {none, none, none, none, none});

@@ -11,7 +11,9 @@ namespace computeprof::shim {
 void SummarySink::write(const ProfiledContext& context, const records::Record& record) {
   // A graph launched as a whole keeps its device busy; OpenCL devices are numbered
   // apart from CUDA's and make no traced call.
-  if (traces_api_calls_ && context.api == config::Api::cuda) idle_.add_operation(context.device, reports::idle_operation(context, record));
+  if (traces_api_calls_ && context.api == config::Api::cuda) {
+    idle_.add_operation(context.device, reports::idle_operation(context, record));
+  }
   // A graph launch timed as a whole is no one GPU activity.
   if (record.kind == records::RecordKind::graph) return;
   summary_.add(record.method, record.gputime_ns);

@@ -42,7 +42,8 @@ class IdleTimesVisitor final : public runfile::RunVisitor {
   void operation(const records::ContextInfo& context, const records::Record& r) override {
     const std::uint64_t call_start = context.origin.wall_ns + r.timestamp_ns;
     times_.operations.push_back({r.gpu_start_ns, r.gpu_end_ns, {call_start, call_start + r.cputime_ns},
-                                 r.kind == records::RecordKind::memcpy && r.host_mem_type == records::HostMemType::pageable});
+                                 r.kind == records::RecordKind::memcpy &&
+                                     r.host_mem_type == records::HostMemType::pageable});
   }
   void api_call(const records::ApiCall& call) override {
     if (call.name == "cuStreamSynchronize") times_.stream_synchronize = {call.start_ns, call.end_ns};
@@ -91,7 +92,8 @@ std::string from_line(const std::string& text, const std::string& start) {
 std::string idle_rows_read_back(const std::string& kind, const std::string& text) {
   const std::string path = make_scratch_directory() + "/stats." + kind;
   std::ofstream(path, std::ios::binary) << text;
-  const CommandOutput r = command_output(std::string(PYTHON3_PATH) + " " + READ_STATS_TABLES_PATH + " " + kind + " " + path);
+  const CommandOutput r =
+      command_output(std::string(PYTHON3_PATH) + " " + READ_STATS_TABLES_PATH + " " + kind + " " + path);
   INFO(r.out);
   CHECK(r.exit_code == 0);
   return r.out;
@@ -139,7 +141,8 @@ TEST_CASE("GPU idle: known waits, each gap put down to its cause, at exit and in
     std::string detail;
   };
   // The synchronization with more time names the row (the first by name on a tie).
-  const std::string sync_detail = fmt::format("{} (thread {})", sync2 >= sync1 ? "cuEventSynchronize" : "cuStreamSynchronize", t.thread);
+  const std::string sync_detail =
+      fmt::format("{} (thread {})", sync2 >= sync1 ? "cuEventSynchronize" : "cuStreamSynchronize", t.thread);
   std::vector<ExpectedCause> causes{{"synchronization", sync1 + sync2, 2, sync_detail},
                                     {"pageable copy", pageable, 1, ""},
                                     {"host (no CUDA call)", host, 2, ""}};

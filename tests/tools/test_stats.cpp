@@ -368,7 +368,7 @@ namespace {
 // launches a 1 ms kernel, records an event and synchronizes it 10 us past the kernel's
 // end, copies from pageable memory (500 us of its call before the GPU starts it), then
 // launches a kernel whose 20 us launch outlasts the 10 us gap before it. Thread 200 on
-// device 1 runs two kernels 2 ms apart and calls nothing.
+// device 1 runs two kernels 2 ms apart and calls nothing; device 2 runs one kernel.
 std::string idle_run_file() {
   constexpr std::uint64_t origin = 1'700'000'000'000'000'000ULL;
   const auto us = [](std::uint64_t n) { return n * 1'000; };
@@ -378,11 +378,13 @@ std::string idle_run_file() {
   header.pid = 77;
   header.program = "waits";
   std::string file = computeprof::runfile::encode_header(header);
-  computeprof::records::ContextInfo device0, device1;
+  computeprof::records::ContextInfo device0, device1, device2;
   device0.number = 1;
   device1.number = 2;
   device1.device = 1;
-  device0.origin = device1.origin = {0, origin};
+  device2.number = 3;
+  device2.device = 2;
+  device0.origin = device1.origin = device2.origin = {0, origin};
   const auto operation = [&](const computeprof::records::ContextInfo& context, std::uint32_t thread,
                              std::uint64_t call_start, std::uint64_t call_end, std::uint64_t gpu_start,
                              std::uint64_t gpu_end, bool pageable_copy) {
@@ -420,6 +422,7 @@ std::string idle_run_file() {
   operation(device0, 100, 9'060, 9'080, 9'070, 9'170, false);
   operation(device1, 200, 0, 10, 0, 1'000, false);
   operation(device1, 200, 2'990, 3'000, 3'000, 4'000, false);
+  operation(device2, 300, 0, 10, 0, 1'000, false);
   encoder.end();
   file += encoder.take_chunk();
   return file;
@@ -447,7 +450,8 @@ TEST_CASE("stats: a run file's GPU idle table puts each known wait down to its c
         "launch-bound           0.18%  10.000us      1\n"
         "GPU idle (device 1): 50.00% of 4.0000ms, 1 gap\n"
         "Cause                Time(%)      Time   Gaps  Detail\n"
-        "host (no CUDA call)  100.00%  2.0000ms      1\n");
+        "host (no CUDA call)  100.00%  2.0000ms      1\n"
+        "GPU idle (device 2): 0.00% of 1.0000ms, 0 gaps\n");
 
   options.format = computeprof::reports::TableFormat::csv;
   const StatsRun csv = run_stats(options);
@@ -460,7 +464,8 @@ TEST_CASE("stats: a run file's GPU idle table puts each known wait down to its c
         "0,9150000,5550000,60.66,3,pageable copy,9.01,500000,1,\n"
         "0,9150000,5550000,60.66,3,synchronization,0.45,25000,2,cuStreamSynchronize (thread 100)\n"
         "0,9150000,5550000,60.66,3,launch-bound,0.18,10000,1,\n"
-        "1,4000000,2000000,50.00,1,host (no CUDA call),100.00,2000000,1,\n");
+        "1,4000000,2000000,50.00,1,host (no CUDA call),100.00,2000000,1,\n"
+        "2,1000000,0,0.00,0,,,,,\n");
 
   options.format = computeprof::reports::TableFormat::json;
   const StatsRun json = run_stats(options);
@@ -470,5 +475,6 @@ TEST_CASE("stats: a run file's GPU idle table puts each known wait down to its c
   CHECK(json.table.substr(member).starts_with(
       "\"gpu_idle\":[\n"
       "{\"device\":0,\"span_ns\":9150000,\"idle_ns\":5550000,\"idle_percent\":60.66,\"gaps\":3,"
-      "\"cause\":\"host (no CUDA call)\",\"time_percent\":90.36,\"time_ns\":5015000,\"cause_gaps\":1,\"detail\":\"\"}"));
+      "\"cause\":\"host (no CUDA call)\",\"time_percent\":90.36,\"time_ns\":5015000,\"cause_gaps\":1,"
+      "\"detail\":\"\"}"));
 }

@@ -11,8 +11,8 @@ using namespace computeprof::reports;
 
 namespace {
 
-IdleOperation operation(std::uint64_t gpu_start, std::uint64_t gpu_end, std::uint64_t call_start, std::uint64_t call_end,
-                        std::uint32_t thread = 1, bool pageable_copy = false) {
+IdleOperation operation(std::uint64_t gpu_start, std::uint64_t gpu_end, std::uint64_t call_start,
+                        std::uint64_t call_end, std::uint32_t thread = 1, bool pageable_copy = false) {
   return {gpu_start, gpu_end, call_start, call_end, thread, pageable_copy};
 }
 
@@ -94,7 +94,8 @@ TEST_CASE("GPU idle: an event synchronized, a context synchronized", "[gpu_idle]
   CHECK(cause_ns(d.gaps[0], IdleCause::host) == 660);
   CHECK(cause_ns(d.gaps[1], IdleCause::synchronization) == 100);
   CHECK(cause_ns(d.gaps[1], IdleCause::host) == 900);
-  CHECK(d.sync_ns == std::map<SyncCaller, std::uint64_t>{{{"cuCtxSynchronize", 1}, 140}, {{"cuEventSynchronize", 1}, 300}});
+  CHECK(d.sync_ns ==
+        std::map<SyncCaller, std::uint64_t>{{{"cuCtxSynchronize", 1}, 140}, {{"cuEventSynchronize", 1}, 300}});
 }
 
 TEST_CASE("GPU idle: a copy from pageable memory comes before the launch it is", "[gpu_idle]") {
@@ -179,7 +180,8 @@ TEST_CASE("GPU idle: two synchronizations at once go to the one that waited long
   const DeviceIdle d = only_device(input);
   REQUIRE(d.gaps.size() == 1);
   CHECK(cause_ns(d.gaps[0], IdleCause::synchronization) == 1'500);
-  CHECK(d.sync_ns == std::map<SyncCaller, std::uint64_t>{{{"cuCtxSynchronize", 2}, 500}, {{"cuStreamSynchronize", 1}, 1'000}});
+  CHECK(d.sync_ns ==
+        std::map<SyncCaller, std::uint64_t>{{{"cuCtxSynchronize", 2}, 500}, {{"cuStreamSynchronize", 1}, 1'000}});
 }
 
 TEST_CASE("GPU idle: each device by its own launching threads", "[gpu_idle]") {
@@ -209,7 +211,8 @@ TEST_CASE("GPU idle: each device by its own launching threads", "[gpu_idle]") {
 TEST_CASE("GPU idle: the table, causes longest first, files added per device", "[gpu_idle]") {
   GpuIdleInput input;
   input.add_operation(0, operation(0, 2'000'000, 0, 10'000, 1234));
-  input.add_api_call(api_call("cuStreamSynchronize", records::ApiCallKind::stream_synchronize, 10'000, 3'000'000, 1234));
+  input.add_api_call(
+      api_call("cuStreamSynchronize", records::ApiCallKind::stream_synchronize, 10'000, 3'000'000, 1234));
   input.add_operation(0, operation(4'000'000, 5'000'000, 3'990'000, 4'000'000, 1234));
   input.add_operation(0, operation(5'000'200, 6'000'000, 4'999'000, 5'000'200, 1234));
   GpuIdleSummary summary;
