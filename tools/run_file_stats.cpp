@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/gpu_idle.hpp"
 #include "runfile/file_bytes.hpp"
 #include "runfile/run_reader.hpp"
 
@@ -13,7 +14,10 @@ class StatsVisitor final : public runfile::RunVisitor {
  public:
   StatsVisitor(const runfile::RunReader& reader, StatsInput& input) : reader_(reader), input_(input) {}
 
-  void operation(const records::ContextInfo&, const records::Record& r) override {
+  void operation(const records::ContextInfo& context, const records::Record& r) override {
+    // A graph launched as a whole keeps its device busy; OpenCL devices are numbered
+    // apart from CUDA's and make no traced call.
+    if (context.api == config::Api::cuda) idle_.add_operation(context.device, reports::idle_operation(context, r));
     // A graph launch timed as a whole is no one GPU activity: left out, as from logs.
     if (r.kind == records::RecordKind::graph) return;
     input_.operations.add(r.method, r.gputime_ns);
@@ -24,10 +28,22 @@ class StatsVisitor final : public runfile::RunVisitor {
     const std::uint64_t ns = e.end_wall_ns >= e.start_wall_ns ? e.end_wall_ns - e.start_wall_ns : 0;
     input_.ranges.add_range(reader_.ranges().qualified_name(e.domain, e.name), ns);
   }
+  void api_call(const records::ApiCall& call) override {
+    idle_.add_api_call(call);
+    traced_calls_ = true;
+  }
+
+  // The run's analysis, where the run traced API calls.
+  void add_idle() const {
+    if (!traced_calls_) return;
+    for (const reports::DeviceIdle& device : idle_.analyse()) input_.idle.add(device);
+  }
 
  private:
   const runfile::RunReader& reader_;
   StatsInput& input_;
+  reports::GpuIdleInput idle_;
+  bool traced_calls_ = false;
 };
 
 }  // namespace
@@ -40,6 +56,7 @@ std::string add_run_file(const std::string& path, std::string_view shown_path, S
   if (const runfile::RunHeader* header = reader.header(); header && header->rank) input.rank = header->rank->rank;
   StatsVisitor visitor(reader, input);
   const runfile::ReadSummary summary = reader.read(visitor);
+  visitor.add_idle();
   if (!summary.error) return {};
   return fmt::format("{}: at byte {}: {}", shown_path, summary.error->offset, summary.error->what);
 }

@@ -3,7 +3,8 @@
 // (stats_input.hpp): each operation under the method its log line has, with its gputime
 // and the NVTX path it was issued in (a graph launch timed as a whole left out, as the
 // summary leaves it out); each push/pop and start/end range by its name
-// (`name@domain` outside the default domain); the rank its header records.
+// (`name@domain` outside the default domain); where it traced API calls, why each
+// device sat idle (reports/gpu_idle.hpp); the rank its header records.
 #include <string>
 #include <string_view>
 

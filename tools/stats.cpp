@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "config/report.hpp"
+#include "reports/gpu_idle.hpp"
 #include "reports/range_summary.hpp"
 #include "reports/summary_table.hpp"
 #include "tools/rank_names.hpp"
@@ -64,10 +65,11 @@ std::string format_tables(const std::vector<ReportTable>& tables, reports::Table
   return text;
 }
 
-// Every file added into one summary and one range table.
+// Every file added into one summary, one range table and one idle table.
 struct AddedFiles {
   reports::GpuSummary operations;
   reports::RangeSummary ranges;
+  reports::GpuIdleSummary idle;
   std::vector<std::string> warnings;
 };
 
@@ -78,6 +80,7 @@ AddedFiles add_files(const std::vector<std::string>& paths) {
     const std::scoped_lock held(lock);
     added.operations.merge(input.operations);
     added.ranges.merge(input.ranges);
+    added.idle.merge(input.idle);
   });
   return added;
 }
@@ -110,6 +113,34 @@ ReportTable range_table(const std::vector<reports::RangeSummaryRow>& rows) {
   return table;
 }
 
+// One row per device and cause; a device never idle has one row without a cause.
+ReportTable idle_table(const std::vector<reports::DeviceIdleRow>& rows) {
+  ReportTable table{"gpu_idle", "GPU idle", {}, {}};
+  table.columns = {{"device", "Device"},          {"span_ns", "Span"},         {"idle_ns", "Idle"},
+                   {"idle_percent", "Idle(%)"},   {"gaps", "Gaps"},            {"cause", "Cause", false},
+                   {"time_percent", "Time(%)"},   {"time_ns", "Time"},         {"cause_gaps", "Cause gaps"},
+                   {"detail", "Detail", false}};
+  const ReportCell none{"-", ""};
+  for (const reports::DeviceIdleRow& d : rows) {
+    const std::vector<ReportCell> device{count_cell(static_cast<std::uint64_t>(d.device)), duration_cell(d.span_ns),
+                                         duration_cell(d.idle_ns),
+                                         percent_cell(reports::idle_percent(d.idle_ns, d.span_ns)), count_cell(d.gaps)};
+    if (d.causes.empty()) {
+      std::vector<ReportCell> row = device;
+      row.insert(row.end(), {none, none, none, none, none});
+      table.rows.push_back(std::move(row));
+    }
+    for (const reports::IdleCauseRow& c : d.causes) {
+      std::vector<ReportCell> row = device;
+      row.insert(row.end(), {text_cell(std::string(reports::idle_cause_name(c.cause))),
+                             percent_cell(reports::idle_percent(c.ns, d.idle_ns)), duration_cell(c.ns),
+                             count_cell(c.gaps), text_cell(c.detail)});
+      table.rows.push_back(std::move(row));
+    }
+  }
+  return table;
+}
+
 int print_summary(const StatsOptions& options, std::FILE* out) {
   const AddedFiles added = add_files(options.files);
   if (!warn_in_order(added.warnings)) return 1;
@@ -118,9 +149,11 @@ int print_summary(const StatsOptions& options, std::FILE* out) {
     // nvprof's own layout, as the shim prints it at exit.
     text = reports::format_summary(added.operations.rows(), "");
     if (!added.ranges.empty()) text += reports::format_range_summary(added.ranges.rows(), "");
+    text += reports::format_gpu_idle(added.idle.rows(), "");
   } else {
     std::vector<ReportTable> tables{summary_table(added.operations.rows())};
     if (!added.ranges.empty()) tables.push_back(range_table(added.ranges.rows()));
+    if (!added.idle.empty()) tables.push_back(idle_table(added.idle.rows()));
     text = format_tables(tables, options.format);
   }
   return write_all(text, out) ? 0 : 1;

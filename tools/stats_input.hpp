@@ -1,7 +1,8 @@
 #pragma once
 // One input of `computeprof stats` read into the aggregate its tables are made of
 // (docs/format.md, "Stats output"): its operations by method (calls, total, shortest and
-// longest gputime), its NVTX ranges, and the rank it records. A file is held only while
+// longest gputime), its NVTX ranges, why its GPUs sat idle (run files), and the rank it
+// records. A file is held only while
 // it is read; what is kept of it is one row per method and per range name.
 //
 // Readers, chosen by a file's first bytes: a database (SQLite's magic) by the database
@@ -14,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "reports/gpu_idle.hpp"
 #include "reports/range_summary.hpp"
 #include "reports/summary_table.hpp"
 
@@ -22,6 +24,7 @@ namespace computeprof::tools {
 struct StatsInput {
   reports::GpuSummary operations;
   reports::RangeSummary ranges;
+  reports::GpuIdleSummary idle;  // run files with API calls only: the others have no calls
   std::optional<std::uint64_t> rank;  // as the file records it; nullopt where it does not
 };
 

@@ -85,7 +85,7 @@ SinkList make_process_sinks() {
       sinks.push_back(make_flight_recorder(settings));
     }
   }
-  if (settings.config.summary) sinks.push_back(std::make_unique<SummarySink>());
+  if (settings.config.summary) sinks.push_back(std::make_unique<SummarySink>(settings.config.traces_api_calls()));
   if (settings.config.callstack_depth != 0) sinks.push_back(std::make_unique<StackFileSink>(settings));
   if (profile.cuda.settings.enabled && profile.cuda.settings.config.memtrace) {
     sinks.push_back(std::make_unique<MemoryReportSink>(profile.cuda.settings));

@@ -8,7 +8,12 @@
 
 namespace computeprof::shim {
 
-void SummarySink::write(const ProfiledContext&, const records::Record& record) {
+void SummarySink::write(const ProfiledContext& context, const records::Record& record) {
+  // A graph launched as a whole keeps its device busy; OpenCL devices are numbered
+  // apart from CUDA's and make no traced call.
+  if (traces_api_calls_ && context.api == config::Api::cuda) {
+    idle_.add_operation(context.device, reports::idle_operation(context, record));
+  }
   // A graph launch timed as a whole is no one GPU activity.
   if (record.kind == records::RecordKind::graph) return;
   summary_.add(record.method, record.gputime_ns);
@@ -34,12 +39,22 @@ void SummarySink::write_range(const records::RangeEvent& event) {
                     event.end_wall_ns > event.start_wall_ns ? event.end_wall_ns - event.start_wall_ns : 0);
 }
 
+void SummarySink::write_api_call(const records::ApiCall& call) {
+  idle_.add_api_call(call);
+  traced_calls_ = true;
+}
+
 void SummarySink::end() {
   if (printed_) return;
   printed_ = true;
   const std::string prefix = fmt::format("=={}== ", getpid());
   std::string text = reports::format_summary(summary_.rows(), prefix);
   if (!ranges_.empty()) text += reports::format_range_summary(ranges_.rows(), prefix);
+  if (traced_calls_) {
+    reports::GpuIdleSummary idle;
+    for (const reports::DeviceIdle& device : idle_.analyse()) idle.add(device);
+    text += reports::format_gpu_idle(idle.rows(), prefix);
+  }
   // One write: the table stays whole beside the program's own output.
   std::string_view rest = text;
   while (!rest.empty()) {

@@ -735,6 +735,33 @@ int scenario_host_waits() {
   return 0;
 }
 
+// Known waits between the GPU's operations, for the idle analysis: a 2 ms spin, then
+// cuStreamSynchronize; a host-side sleep of 5 ms; a 1 ms spin, an event recorded after it
+// and synchronized; a copy of 1 MiB from pageable memory. Two gaps: the first the
+// synchronization's and the sleep's, the second the event's and the copy's.
+int scenario_idle_waits() {
+  Session s = open_session();
+  CUstream a;
+  check(g.stream_create(&a, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  CUevent e;
+  check(g.event_create(&e, 0), "cuEventCreate");
+  constexpr std::size_t bytes = 1 << 20;
+  std::vector<char> pageable(bytes, 1);
+  CUdeviceptr d = 0;
+  check(g.mem_alloc(&d, bytes), "cuMemAlloc");
+  spin(s, 2'000'000, a);
+  check(g.stream_synchronize(a), "cuStreamSynchronize");
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  spin(s, 1'000'000, a);
+  check(g.event_record(e, a), "cuEventRecord");
+  check(g.event_synchronize(e), "cuEventSynchronize");
+  check(g.memcpy_htod(d, pageable.data(), bytes), "cuMemcpyHtoD");
+  check(g.mem_free(d), "cuMemFree");
+  check(g.event_destroy(e), "cuEventDestroy");
+  check(g.stream_destroy(a), "cuStreamDestroy");
+  return 0;
+}
+
 int scenario_overtake() {
   Session s = open_session();
   CUstream a, b;
@@ -981,6 +1008,7 @@ int main(int argc, char** argv) {
   else if (scenario == "overlap") rc = scenario_overlap();
   else if (scenario == "overtake") rc = scenario_overtake();
   else if (scenario == "host-waits") rc = scenario_host_waits();
+  else if (scenario == "idle-waits") rc = scenario_idle_waits();
   else if (scenario == "waited-spin") rc = scenario_waited_spin();
   else if (scenario == "destroy") rc = scenario_destroy();
   else if (scenario == "busy-exit") rc = scenario_busy_exit();

@@ -52,7 +52,7 @@ def main(kind, path):
             continue
         if len(row) != len(header):
             sys.exit(f"a row of {len(row)} fields under a column line of {len(header)}")
-        print_row({k: (v if k in ("name", "rank", "slowest_rank", "verdict") else number(v))
+        print_row({k: (v if k in ("name", "rank", "slowest_rank", "verdict", "cause", "detail") else number(v))
                    for k, v in zip(header, row)})
 
 

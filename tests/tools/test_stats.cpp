@@ -1,6 +1,6 @@
 // computeprof stats: nvprof's table from logs of both formats and from an exported
 // database, every file added into one table; a file that cannot be read is told with
-// its name and line, and then no table is printed.
+// its name and line, and then no table is printed; a run file's GPU idle table.
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +15,9 @@
 #include <vector>
 
 #include "config/report.hpp"
+#include "records/range_table.hpp"
+#include "runfile/run_encoder.hpp"
+#include "runfile/run_header.hpp"
 #include "scratch_directory.hpp"
 #include "tools/rank_names.hpp"
 #include "tools/stats.hpp"
@@ -356,4 +359,122 @@ TEST_CASE("stats --ranks: NVTX ranges by rank from databases, as CSV", "[stats]"
         "\n"
         "rank,rank_time_ns,over_median_percent,time_ns,median_ns,difference_ns,name\n"
         "1,30030000,100000.00,30030000,30000,30000000,spin(unsigned long long)\n");
+}
+
+namespace {
+
+// A run file of known waits (times in us from the context's origin): thread 100 on device
+// 0 launches a 2 ms kernel and synchronizes its stream 15 us past its end, sleeps,
+// launches a 1 ms kernel, records an event and synchronizes it 10 us past the kernel's
+// end, copies from pageable memory (500 us of its call before the GPU starts it), then
+// launches a kernel whose 20 us launch outlasts the 10 us gap before it. Thread 200 on
+// device 1 runs two kernels 2 ms apart and calls nothing; device 2 runs one kernel.
+std::string idle_run_file() {
+  constexpr std::uint64_t origin = 1'700'000'000'000'000'000ULL;
+  const auto us = [](std::uint64_t n) { return n * 1'000; };
+  computeprof::records::RangeTable ranges;
+  computeprof::runfile::RunEncoder encoder(ranges, nullptr);
+  computeprof::runfile::RunHeader header;
+  header.pid = 77;
+  header.program = "waits";
+  std::string file = computeprof::runfile::encode_header(header);
+  computeprof::records::ContextInfo device0, device1, device2;
+  device0.number = 1;
+  device1.number = 2;
+  device1.device = 1;
+  device2.number = 3;
+  device2.device = 2;
+  device0.origin = device1.origin = device2.origin = {0, origin};
+  const auto operation = [&](const computeprof::records::ContextInfo& context, std::uint32_t thread,
+                             std::uint64_t call_start, std::uint64_t call_end, std::uint64_t gpu_start,
+                             std::uint64_t gpu_end, bool pageable_copy) {
+    computeprof::records::Record r;
+    r.kind = pageable_copy ? computeprof::records::RecordKind::memcpy : computeprof::records::RecordKind::kernel;
+    r.method = pageable_copy ? "memcpyHtoD" : "_Z4spiny";
+    r.api = pageable_copy ? "cuMemcpyHtoD_v2" : "cuLaunchKernel";
+    if (pageable_copy) r.host_mem_type = computeprof::records::HostMemType::pageable;
+    r.timestamp_ns = us(call_start);
+    r.cputime_ns = us(call_end - call_start);
+    r.gpu_start_ns = origin + us(gpu_start);
+    r.gpu_end_ns = origin + us(gpu_end);
+    r.gputime_ns = us(gpu_end - gpu_start);
+    r.thread_id = thread;
+    encoder.operation(context, r);
+  };
+  const auto call = [&](std::string_view name, computeprof::records::ApiCallKind kind, std::uint64_t start,
+                        std::uint64_t end) {
+    computeprof::records::ApiCall c;
+    c.name = name;
+    c.kind = kind;
+    c.start_ns = origin + us(start);
+    c.end_ns = origin + us(end);
+    c.thread_id = 100;
+    c.context = 1;
+    encoder.api_call(c);
+  };
+  using Kind = computeprof::records::ApiCallKind;
+  operation(device0, 100, 0, 10, 20, 2'020, false);
+  call("cuStreamSynchronize", Kind::stream_synchronize, 10, 2'035);
+  operation(device0, 100, 7'030, 7'040, 7'050, 8'050, false);
+  call("cuEventRecord", Kind::event_record, 7'050, 7'055);
+  call("cuEventSynchronize", Kind::event_synchronize, 7'055, 8'060);
+  operation(device0, 100, 8'060, 9'060, 8'560, 9'060, true);
+  operation(device0, 100, 9'060, 9'080, 9'070, 9'170, false);
+  operation(device1, 200, 0, 10, 0, 1'000, false);
+  operation(device1, 200, 2'990, 3'000, 3'000, 4'000, false);
+  operation(device2, 300, 0, 10, 0, 1'000, false);
+  encoder.end();
+  file += encoder.take_chunk();
+  return file;
+}
+
+}  // namespace
+
+TEST_CASE("stats: a run file's GPU idle table puts each known wait down to its cause, exactly", "[stats][gpu_idle]") {
+  const ScratchDirectory dir;
+  computeprof::tools::StatsOptions options;
+  options.files = {write_file(dir, "waits.cprof", idle_run_file())};
+  // Device 0: gaps of 5030 us (15 synchronizing, the rest the sleep's), 510 us (10
+  // synchronizing, 500 in the pageable copy's call) and 10 us (launch-bound).
+  const StatsRun text = run_stats(options);
+  CHECK(text.warnings.empty());
+  CHECK(text.status == 0);
+  const std::size_t idle = text.table.find("GPU idle (device 0)");
+  REQUIRE(idle != std::string::npos);
+  CHECK(text.table.substr(idle) ==
+        "GPU idle (device 0): 60.66% of 9.1500ms, 3 gaps\n"
+        "Cause                Time(%)      Time   Gaps  Detail\n"
+        "host (no CUDA call)   90.36%  5.0150ms      1\n"
+        "pageable copy          9.01%  500.00us      1\n"
+        "synchronization        0.45%  25.000us      2  cuStreamSynchronize (thread 100)\n"
+        "launch-bound           0.18%  10.000us      1\n"
+        "GPU idle (device 1): 50.00% of 4.0000ms, 1 gap\n"
+        "Cause                Time(%)      Time   Gaps  Detail\n"
+        "host (no CUDA call)  100.00%  2.0000ms      1\n"
+        "GPU idle (device 2): 0.00% of 1.0000ms, 0 gaps\n");
+
+  options.format = computeprof::reports::TableFormat::csv;
+  const StatsRun csv = run_stats(options);
+  CHECK(csv.status == 0);
+  const std::size_t table = csv.table.find("device,");
+  REQUIRE(table != std::string::npos);
+  CHECK(csv.table.substr(table) ==
+        "device,span_ns,idle_ns,idle_percent,gaps,cause,time_percent,time_ns,cause_gaps,detail\n"
+        "0,9150000,5550000,60.66,3,host (no CUDA call),90.36,5015000,1,\n"
+        "0,9150000,5550000,60.66,3,pageable copy,9.01,500000,1,\n"
+        "0,9150000,5550000,60.66,3,synchronization,0.45,25000,2,cuStreamSynchronize (thread 100)\n"
+        "0,9150000,5550000,60.66,3,launch-bound,0.18,10000,1,\n"
+        "1,4000000,2000000,50.00,1,host (no CUDA call),100.00,2000000,1,\n"
+        "2,1000000,0,0.00,0,,,,,\n");
+
+  options.format = computeprof::reports::TableFormat::json;
+  const StatsRun json = run_stats(options);
+  CHECK(json.status == 0);
+  const std::size_t member = json.table.find("\"gpu_idle\":");
+  REQUIRE(member != std::string::npos);
+  CHECK(json.table.substr(member).starts_with(
+      "\"gpu_idle\":[\n"
+      "{\"device\":0,\"span_ns\":9150000,\"idle_ns\":5550000,\"idle_percent\":60.66,\"gaps\":3,"
+      "\"cause\":\"host (no CUDA call)\",\"time_percent\":90.36,\"time_ns\":5015000,\"cause_gaps\":1,"
+      "\"detail\":\"\"}"));
 }
