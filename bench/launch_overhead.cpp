@@ -69,7 +69,11 @@
 // between the two, less plain's); then over one thread's --launches launches (10 M by
 // default), read every tenth of the way, profiled under conckerneltrace.
 //
-//   launch_overhead [--allocations | --startup | --memory | --exports] [--instructions] [--launches N] [--rounds R]
+// With --api-calls, the child makes a call apitrace traces (cuEventRecord) instead of
+// launches: wall and the calling thread's
+// CPU time per call, or with --instructions callgrind's instructions per call, untraced
+// (an export with `apitrace off`) against traced.
+//   launch_overhead [--allocations | --startup | --memory | --exports | --api-calls] [--instructions] [--launches N] [--rounds R]
 //                   [--shim PATH] [--minimal PATH] [--cupti PATH] [--real-driver]
 // Without --real-driver the children run on the simulated driver of the build tree.
 #include <dirent.h>
@@ -91,6 +95,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <cuda.h>
@@ -141,6 +146,34 @@ int run_allocation_child(long pairs) {
     CHECK_CU(cuMemFree(p));
   }
   std::printf("%.1f\n", static_cast<double>(now_ns() - start) / static_cast<double>(pairs));
+  return 0;
+}
+
+// The child, API calls: N calls of cuEventRecord on a stream of its own, through the
+// linked driver API (a call apitrace traces that the simulated driver makes without a
+// system call, so that the shim's part is not lost in the driver's); prints wall and the
+// thread's CPU ns per call.
+int run_api_call_child(long calls) {
+  CHECK_CU(cuInit(0));
+  CUdevice dev;
+  CHECK_CU(cuDeviceGet(&dev, 0));
+  CUcontext ctx;
+  CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CHECK_CU(cuCtxSetCurrent(ctx));
+  CUstream stream;
+  CHECK_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  CUevent event;
+  CHECK_CU(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+  for (int i = 0; i < 100; ++i) CHECK_CU(cuEventRecord(event, stream));  // first-use costs are not per call
+  const auto start = now_ns();
+  const auto cpu_start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+  for (long i = 0; i < calls; ++i) CHECK_CU(cuEventRecord(event, stream));
+  const auto cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_start;
+  const auto wall = now_ns() - start;
+  std::printf("%.1f %.1f\n", static_cast<double>(wall) / static_cast<double>(calls),
+              static_cast<double>(cpu) / static_cast<double>(calls));
+  CHECK_CU(cuEventDestroy(event));
+  CHECK_CU(cuStreamDestroy(stream));
   return 0;
 }
 
@@ -383,6 +416,17 @@ const Config kAllocationConfigs[] = {
     {"memtrace", Config::Preload::shim, true, "allocate", "memtrace\n", false},
 };
 
+// --api-calls: a call apitrace traces, without it (profiled, with an export and
+// `apitrace off`: their trampolines jump straight to the driver) and with it (the
+// export's default); target: at most 150 ns of the calling thread per traced call.
+const Config kApiCallConfigs[] = {
+    {"plain", Config::Preload::none, false, "api", nullptr, false},
+    {"dormant", Config::Preload::shim, false, "api", nullptr, false},
+    {"untraced", Config::Preload::shim, true, "api", "export json\napitrace off\n", false},
+    {"apitrace", Config::Preload::shim, true, "api", "export json\n", false},
+    {"apitrace-all", Config::Preload::shim, true, "api", "export json.gz,sqlite,nvprof\n", false},
+};
+
 // --memory: resident memory per launching thread.
 const Config kMemoryConfigs[] = {
     {"plain", Config::Preload::none, false, "threads", nullptr, false},
@@ -577,6 +621,40 @@ void report_allocation_times(long pairs, int rounds, const Paths& paths) {
   }
   std::printf("memtrace adds %.0f ns per allocation or free over profiled\n",
               (median["memtrace"] - median["profiled"]) / 2);
+}
+
+// An API-call child's wall and CPU time per call.
+std::pair<double, double> api_call_times(const Config& c, long calls, const Paths& paths) {
+  const std::string out = run_child_process({paths.self, "--child", std::to_string(calls), c.workload},
+                                            child_environment(c, paths), c.name, paths.dir + "/stderr");
+  std::pair<double, double> t;
+  if (std::sscanf(out.c_str(), "%lf %lf", &t.first, &t.second) != 2) {
+    std::fprintf(stderr, "launch_overhead: configuration '%s' printed '%s'\n", c.name, out.c_str());
+    std::exit(1);
+  }
+  return t;
+}
+
+void report_api_call_times(long calls, int rounds, const Paths& paths) {
+  std::map<std::string, double> wall, cpu;
+  for (const auto& c : kApiCallConfigs) {
+    std::vector<double> walls, cpus;
+    for (int r = 0; r < rounds; ++r) {
+      const auto [w, u] = api_call_times(c, calls, paths);
+      walls.push_back(w);
+      cpus.push_back(u);
+    }
+    wall[c.name] = median_of(std::move(walls));
+    cpu[c.name] = median_of(std::move(cpus));
+  }
+  std::printf("%s driver, %ld cuEventRecord calls x %d rounds, median ns per call: wall, "
+              "the calling thread's CPU time, and its CPU time over untraced\n",
+              paths.sim.empty() ? "real" : "simulated", calls, rounds);
+  for (const auto& c : kApiCallConfigs) {
+    std::printf("  %-13s %8.1f %8.1f  %+8.1f\n", c.name, wall[c.name], cpu[c.name], cpu[c.name] - cpu["untraced"]);
+  }
+  std::printf("apitrace adds %.0f ns of the calling thread per traced call (target 150)\n",
+              cpu["apitrace"] - cpu["untraced"]);
 }
 
 void report_times(long launches, int rounds, const Paths& paths) {
@@ -792,6 +870,7 @@ void report_resident_memory(long launches, int rounds, const Paths& paths) {
 int main(int argc, char** argv) {
   if (argc >= 4 && std::strcmp(argv[1], "--child") == 0) {
     if (std::strcmp(argv[3], "allocate") == 0) return run_allocation_child(std::atol(argv[2]));
+    if (std::strcmp(argv[3], "api") == 0) return run_api_call_child(std::atol(argv[2]));
     if (std::strcmp(argv[3], "start") == 0) return run_start_child();
     if (std::strcmp(argv[3], "threads") == 0 && argc >= 5) return run_threads_child(std::atol(argv[2]), std::atoi(argv[4]));
     if (std::strcmp(argv[3], "long") == 0) return run_long_child(std::atol(argv[2]));
@@ -806,6 +885,7 @@ int main(int argc, char** argv) {
   bool startup = false;
   bool memory = false;
   bool exports = false;
+  bool api_calls = false;
   Paths paths;
   paths.self = argv[0];
   for (int i = 1; i < argc; ++i) {
@@ -821,9 +901,10 @@ int main(int argc, char** argv) {
     else if (a == "--startup") startup = true;
     else if (a == "--memory") memory = true;
     else if (a == "--exports") exports = true;
+    else if (a == "--api-calls") api_calls = true;
     else {
       std::fprintf(stderr,
-                   "usage: %s [--allocations | --startup | --memory | --exports] [--instructions] [--launches N] [--rounds R] [--shim PATH] [--minimal PATH] "
+                   "usage: %s [--allocations | --startup | --memory | --exports | --api-calls] [--instructions] [--launches N] [--rounds R] [--shim PATH] [--minimal PATH] "
                    "[--cupti PATH] [--real-driver]\n",
                    argv[0]);
       return 2;
@@ -840,6 +921,8 @@ int main(int argc, char** argv) {
   } else if (count_instructions) {
     if (allocations) {
       report_instructions(kAllocationConfigs, "cuMemAlloc+cuMemFree pair", launches, rounds, paths);
+    } else if (api_calls) {
+      report_instructions(kApiCallConfigs, "traced call", launches, rounds, paths, "untraced");
     } else if (exports) {
       report_instructions(kExportConfigs, "launch", launches, rounds, paths, "log");
     } else {
@@ -847,6 +930,8 @@ int main(int argc, char** argv) {
     }
   } else if (allocations) {
     report_allocation_times(launches, rounds, paths);
+  } else if (api_calls) {
+    report_api_call_times(launches, rounds, paths);
   } else if (exports) {
     report_export_times(launches, rounds, paths);
   } else {
