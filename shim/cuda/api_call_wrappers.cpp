@@ -3,71 +3,13 @@
 // marked. The trampolines (intercept/cuda_trampolines.S) reach these wrappers only while
 // apitrace is on or undecided; a call made inside a recorded operation's real call is
 // the driver's own business and passes untraced.
-#include <cstdint>
-#include <string_view>
-
-#include "records/api_call.hpp"
-#include "shim/cuda/current_context.hpp"
+#include "shim/cuda/api_call_trace.hpp"
 #include "shim/intercept/cuda_entry_functions.hpp"
-#include "shim/intercept/driver_calls.hpp"
-#include "shim/output/record_pipeline.hpp"
-#include "shim/process/clock.hpp"
 #include "shim/process/nested_call.hpp"
-#include "shim/process/operation_ids.hpp"
 #include "shim/process/profiling_state.hpp"
 
-namespace computeprof::shim {
-namespace {
-
-using records::ApiCallKind;
-
-// What a call waited for or marked: a stream (`stream_given`: the call names one) and
-// an event.
-struct CallTarget {
-  CUstream stream = nullptr;
-  bool stream_given = false;
-  CUevent event = nullptr;
-};
-
-// The stream a call names: a per-thread variant's null stream is the thread's own.
-CallTarget stream_target(CUstream stream, bool per_thread, CUevent event = nullptr) {
-  return {stream == nullptr && per_thread ? CU_STREAM_PER_THREAD : stream, true, event};
-}
-
-// Makes the call (`real()`) and hands its record to the writer.
-template <typename Real>
-CUresult traced_call(std::string_view name, ApiCallKind kind, CallTarget target, Real&& real) {
-  records::ApiCall call;
-  call.name = name;
-  call.kind = kind;
-  call.correlation_id = next_operation_id();
-  call.thread_id = this_thread_id();
-  call.start_ns = wall_ns();
-  const CUresult r = [&] {
-    RecordedCallScope inside;
-    return real();
-  }();
-  call.end_ns = wall_ns();
-  call.result = static_cast<std::int32_t>(r);
-  if (const DriverCalls* d = driver_calls()) {
-    if (const ProfiledContext* p = current_profiled_context(*d)) {
-      call.context = static_cast<std::uint32_t>(p->number);
-      call.device = static_cast<std::uint16_t>(p->device);
-    }
-    unsigned long long id = 0;
-    if (target.stream_given && d->stream_get_id && d->stream_get_id(target.stream, &id) == CUDA_SUCCESS) {
-      call.stream_id = id;
-    }
-  }
-  call.event_id = reinterpret_cast<std::uintptr_t>(target.event);
-  submit_api_call(call);
-  return r;
-}
-
-}  // namespace
-}  // namespace computeprof::shim
-
 using namespace computeprof::shim;
+using computeprof::records::ApiCallKind;
 
 #define COMPUTEPROF_API_WRAPPER(NAME, PARAMS) \
   extern "C" __attribute__((visibility("hidden"))) CUresult computeprof_api_##NAME PARAMS

@@ -1,6 +1,9 @@
 // Allocations and frees (memtrace, docs/format.md "Memory tracing"). Only successful
 // calls change memory: a failed allocation is not recorded; a failed free is submitted
-// for its number only (memory_calls.hpp).
+// for its number only (memory_calls.hpp). Under apitrace without memtrace, each call is
+// traced as an API call instead (docs/format.md, "API calls"); with memtrace, its memory
+// event stands for the call.
+#include "shim/cuda/api_call_trace.hpp"
 #include "shim/cuda/array_bytes.hpp"
 #include "shim/cuda/memory_calls.hpp"
 #include "shim/intercept/cuda_entry_functions.hpp"
@@ -14,9 +17,14 @@ namespace {
 using records::MemoryKind;
 using records::MemoryOperation;
 
+using records::ApiCallKind;
+
 // `real()` makes the call; `describe(call)` reports what it allocated, after a success.
+// `kind`: the call's under apitrace.
 template <typename Real, typename Describe>
-CUresult traced_allocation(std::string_view api, Real&& real, Describe&& describe) {
+CUresult traced_allocation(std::string_view api, Real&& real, Describe&& describe,
+                           ApiCallKind kind = ApiCallKind::memory_allocate) {
+  if (!memory_tracing()) return traced_call(api, kind, {}, real);
   MemoryCall call(api, MemoryOperation::allocation);
   const CUresult r = [&] {
     RecordedCallScope inside;
@@ -38,7 +46,9 @@ CUresult traced_pool_allocation(std::string_view api, CUdeviceptr* dptr, size_t 
 
 template <typename Real>
 CUresult traced_free(std::string_view api, MemoryKind space, std::uint64_t address, Real&& real,
-                     CUstream stream = nullptr, bool stream_ordered = false) {
+                     CUstream stream = nullptr, bool stream_ordered = false,
+                     ApiCallKind kind = ApiCallKind::memory_free) {
+  if (!memory_tracing()) return traced_call(api, kind, {}, real);
   MemoryCall call(api, MemoryOperation::free);
   if (stream_ordered) {
     // The pool the memory came from, asked while it is still allocated.
@@ -65,14 +75,17 @@ std::uint64_t address_of(const void* p) { return reinterpret_cast<std::uintptr_t
 
 using namespace computeprof::shim;
 
-// The wrapper of a MEMORY_ENTRY (intercept/cuda_trampolines.S): called while memtrace is
-// on or undecided; otherwise the trampoline goes straight to the driver.
+// The wrapper of a MEMORY_ENTRY (intercept/cuda_trampolines.S): called while memtrace or
+// apitrace is on, or undecided; otherwise the trampoline goes straight to the driver.
 #define COMPUTEPROF_MEMORY_WRAPPER(NAME, PARAMS) \
   extern "C" __attribute__((visibility("hidden"))) CUresult computeprof_memory_##NAME PARAMS
 
-#define COMPUTEPROF_UNTRACED_OR(NAME, ...)      \
-  COMPUTEPROF_REAL_OR_RETURN(NAME);             \
-  if (!memory_tracing() || inside_recorded_call()) return real_fn(__VA_ARGS__)
+#define COMPUTEPROF_UNTRACED_OR(NAME, ...)                                                                   \
+  COMPUTEPROF_REAL_OR_RETURN(NAME);                                                                          \
+  if (const MemoryTracing m = memory_tracing_state();                                                        \
+      (m != MemoryTracing::on && (m != MemoryTracing::calls || !api_tracing())) || inside_recorded_call()) { \
+    return real_fn(__VA_ARGS__);                                                                             \
+  }
 
 COMPUTEPROF_MEMORY_WRAPPER(cuMemAlloc_v2, (CUdeviceptr * dptr, size_t bytes)) {
   COMPUTEPROF_UNTRACED_OR(cuMemAlloc_v2, dptr, bytes);
@@ -217,17 +230,20 @@ COMPUTEPROF_MEMORY_WRAPPER(cuMipmappedArrayDestroy, (CUmipmappedArray array)) {
 COMPUTEPROF_MEMORY_WRAPPER(cuGraphAddMemAllocNode, (CUgraphNode * node, CUgraph graph, const CUgraphNode* dependencies,
                                                     size_t count, CUDA_MEM_ALLOC_NODE_PARAMS* params)) {
   COMPUTEPROF_UNTRACED_OR(cuGraphAddMemAllocNode, node, graph, dependencies, count, params);
-  return traced_allocation("cuGraphAddMemAllocNode", [&] { return real_fn(node, graph, dependencies, count, params); },
-                           [&](MemoryCall& c) {
-                             const bool on_device = params->poolProps.location.type == CU_MEM_LOCATION_TYPE_DEVICE;
-                             c.allocated(MemoryKind::graph, params->dptr, params->bytesize,
-                                         on_device ? params->poolProps.location.id : -1);
-                           });
+  // Under apitrace, the node's creation is no allocation yet: a call of kind other.
+  return traced_allocation(
+      "cuGraphAddMemAllocNode", [&] { return real_fn(node, graph, dependencies, count, params); },
+      [&](MemoryCall& c) {
+        const bool on_device = params->poolProps.location.type == CU_MEM_LOCATION_TYPE_DEVICE;
+        c.allocated(MemoryKind::graph, params->dptr, params->bytesize, on_device ? params->poolProps.location.id : -1);
+      },
+      ApiCallKind::other);
 }
 
 COMPUTEPROF_MEMORY_WRAPPER(cuGraphAddMemFreeNode, (CUgraphNode * node, CUgraph graph, const CUgraphNode* dependencies,
                                                    size_t count, CUdeviceptr dptr)) {
   COMPUTEPROF_UNTRACED_OR(cuGraphAddMemFreeNode, node, graph, dependencies, count, dptr);
   return traced_free("cuGraphAddMemFreeNode", MemoryKind::device, dptr,
-                     [&] { return real_fn(node, graph, dependencies, count, dptr); });
+                     [&] { return real_fn(node, graph, dependencies, count, dptr); }, nullptr, false,
+                     ApiCallKind::other);
 }

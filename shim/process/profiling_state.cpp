@@ -73,8 +73,10 @@ void load_profile() {
   if (cuda.enabled) s = cuda.config.enable_on_start && !window ? RecordingState::recording : RecordingState::paused;
   if (cuda.enabled && window) std::atexit(report_unopened_capture_window);
   computeprof_cuda_state.store(s, std::memory_order_release);
-  computeprof_memory_state.store(cuda.enabled && cuda.config.memtrace ? MemoryTracing::on : MemoryTracing::off,
-                                 std::memory_order_release);
+  MemoryTracing memory = MemoryTracing::off;
+  if (cuda.enabled && cuda.config.memtrace) memory = MemoryTracing::on;
+  else if (cuda.enabled && cuda.config.traces_api_calls()) memory = MemoryTracing::calls;
+  computeprof_memory_state.store(memory, std::memory_order_release);
   computeprof_api_state.store(cuda.enabled && cuda.config.traces_api_calls() ? ApiTracing::on : ApiTracing::off,
                               std::memory_order_release);
   const auto& opencl = profile->opencl.settings;

@@ -14,8 +14,9 @@ enum class RecordingState : std::uint8_t { unknown, off, paused, recording };
 
 // memtrace: allocations and frees are traced whenever CUDA profiling is enabled and the
 // config asks for it, paused or not (a picture of memory missing some allocations
-// would be wrong).
-enum class MemoryTracing : std::uint8_t { unknown, off, on };
+// would be wrong). `calls`: apitrace without memtrace, the allocation calls are traced
+// as API calls only (while apitrace traces).
+enum class MemoryTracing : std::uint8_t { unknown, off, on, calls };
 
 // apitrace: the calls that make no operation (synchronization, events) are traced while
 // CUDA operations are recorded and the config asks for them (by default with an export).
@@ -76,14 +77,17 @@ inline bool cuda_recording() {
   return s == RecordingState::recording;
 }
 
-inline bool memory_tracing() {
+inline MemoryTracing memory_tracing_state() {
   MemoryTracing s = computeprof_memory_state.load(std::memory_order_relaxed);
   if (s == MemoryTracing::unknown) {
     detail::initialise_profile();
     s = computeprof_memory_state.load(std::memory_order_acquire);
   }
-  return s == MemoryTracing::on;
+  return s;
 }
+
+// memtrace: allocations and frees become memory events.
+inline bool memory_tracing() { return memory_tracing_state() == MemoryTracing::on; }
 
 // apitrace asked for and CUDA operations recorded now (not paused).
 inline bool api_tracing() {

@@ -90,7 +90,7 @@ TEST_CASE("nvprof: the default summary of GPU activities and API calls, the prog
   CHECK(r.out == kClientOutput);
   const std::string prefix = prefix_of(r.err);
   const auto lines = lines_of(r.err);
-  REQUIRE(lines.size() == 16);
+  REQUIRE(lines.size() == 20);
   CHECK(lines[0] == prefix + "NVPROF is profiling process " + prefix.substr(2, prefix.size() - 5) + ", command: " +
                         CLIENT_PATH + " runtime basic");
   CHECK(lines[1] == prefix + "Profiling application: " + CLIENT_PATH + " runtime basic");
@@ -98,13 +98,15 @@ TEST_CASE("nvprof: the default summary of GPU activities and API calls, the prog
   CHECK(lines[3] == "            Type  Time(%)      Time     Calls       Avg       Min       Max  Name");
   // Spins first (the longest), then the rest by their (varying) times: compared as a set.
   auto rows = summary_rows(r.err);
-  REQUIRE(rows.size() == 12);
+  REQUIRE(rows.size() == 16);
   CHECK(rows[0] == "GPU activities | 2 | spin(unsigned long long)");
   std::sort(rows.begin(), rows.end());
-  // The synchronizations too (apitrace, on as under nvprof).
-  CHECK(rows == std::vector<std::string>{"API calls | 1 | cudaDeviceSynchronize", "API calls | 1 | cudaMemcpyAsync",
+  // The synchronizations, allocations and frees too (apitrace, on as under nvprof).
+  CHECK(rows == std::vector<std::string>{"API calls | 1 | cudaDeviceSynchronize", "API calls | 1 | cudaFreeHost",
+                                         "API calls | 1 | cudaMallocHost", "API calls | 1 | cudaMemcpyAsync",
                                          "API calls | 1 | cudaMemset", "API calls | 2 | cudaStreamSynchronize",
                                          "API calls | 3 | cudaLaunchKernel", "API calls | 3 | cudaMemcpy",
+                                         "API calls | 4 | cudaFree", "API calls | 4 | cudaMalloc",
                                          "GPU activities | 1 | [CUDA memcpy DtoD]",
                                          "GPU activities | 1 | [CUDA memcpy DtoH]", "GPU activities | 1 | [CUDA memset]",
                                          "GPU activities | 1 | vecAdd(float const*, float const*, float*, int)",
@@ -129,7 +131,7 @@ TEST_CASE("nvprof: --print-gpu-trace's table, --print-api-trace's, a driver prog
   REQUIRE(r.exit_code == 0);
   const std::string prefix = prefix_of(r.err);
   const auto lines = lines_of(r.err);
-  REQUIRE(lines.size() == 2 + 2 + 8 + 6 + 2 + 11);
+  REQUIRE(lines.size() == 2 + 2 + 8 + 6 + 2 + 21);
   CHECK(lines[2] == prefix + "Profiling result:");
   CHECK(lines[3] == "   Start  Duration            Grid Size      Block Size     Regs*    SSMem*    DSMem*      Size  "
                     "Throughput  SrcMemType  DstMemType           Device   Context    Stream  Name");
@@ -154,10 +156,14 @@ TEST_CASE("nvprof: --print-gpu-trace's table, --print-api-trace's, a driver prog
   CHECK(lines[19] == "   Start  Duration  Name");
   std::vector<std::string> calls;
   for (std::size_t i = 20; i < lines.size(); ++i) calls.push_back(lines[i].substr(20, lines[i].find(" (", 20) - 20));
-  // The launches and copies, and the synchronizations among them (apitrace).
-  CHECK(calls == std::vector<std::string>{"cuMemcpyHtoD", "cuMemcpyHtoD", "cuLaunchKernel", "cuStreamSynchronize",
-                                          "cuLaunchKernel", "cuMemcpyDtoHAsync", "cuStreamSynchronize", "cuMemcpy",
-                                          "cuMemsetD8", "cuLaunchKernel", "cuCtxSynchronize"});
+  // The launches and copies, and the allocations, frees and synchronizations among
+  // them (apitrace).
+  CHECK(calls == std::vector<std::string>{"cuMemAlloc", "cuMemAlloc", "cuMemAlloc", "cuMemAlloc", "cuMemAllocHost",
+                                          "cuMemcpyHtoD", "cuMemcpyHtoD",
+                                          "cuLaunchKernel", "cuStreamSynchronize", "cuLaunchKernel",
+                                          "cuMemcpyDtoHAsync", "cuStreamSynchronize", "cuMemcpy", "cuMemsetD8",
+                                          "cuLaunchKernel", "cuCtxSynchronize", "cuMemFree", "cuMemFree", "cuMemFree",
+                                          "cuMemFree", "cuMemFreeHost"});
 }
 
 TEST_CASE("nvprof: --csv --log-file tables read back by Python's csv module and pandas", "[e2e][nvprof-command]") {
@@ -176,8 +182,8 @@ TEST_CASE("nvprof: --csv --log-file tables read back by Python's csv module and 
       Case{"--print-api-trace",
            "columns: Start|Duration|Name|Correlation_ID\n"
            "units: us|us||\n"
-           "rows: 11\n"
-           "names: cudaDeviceSynchronize|cudaLaunchKernel (spin(unsigned long long) [",
+           "rows: 21\n"
+           "names: cudaDeviceSynchronize|cudaFree|cudaFreeHost|cudaLaunchKernel (spin(unsigned long long) [",
            },
       Case{"--print-gpu-summary",
            "columns: Type|Time(%)|Time|Calls|Avg|Min|Max|Name\n"
@@ -224,7 +230,7 @@ TEST_CASE("nvprof: -o writes the database nvprof's tools read, -f overwrites it,
                             "Generated result file: " + o.directory + "/prof.nvvp\n"));
   CHECK(lines_of(first.err).size() == 3);
   const std::string read = python(CHECK_NVVP_PATH, o.directory + "/prof.nvvp " + NVPROF_SCHEMA_PATH);
-  CHECK(read.find("runtime cbids: 31 x3, 41 x1, 49 x1, 131 x2, 165 x1, 211 x2, 214 x1\n") != std::string::npos);
+  CHECK(read.find("runtime cbids: 20 x4, 22 x4, 25 x1, 26 x1, 31 x3, 41 x1, 49 x1, 131 x2, 165 x1, 211 x2, 214 x1\n") != std::string::npos);
   CHECK(read.find("joined: 8 GPU rows to their calls, each after its call\n") != std::string::npos);
 
   const auto again = run(o);

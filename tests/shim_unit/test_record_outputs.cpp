@@ -167,14 +167,16 @@ TEST_CASE("the SQLite export's enum tables as nsys writes them: (id, name, label
                     "  (0, 'CUDA_DEV_MEM_EVENT_OPR_ALLOCATION', 'Allocation'), "
                     "(1, 'CUDA_DEV_MEM_EVENT_OPR_DEALLOCATION', 'Deallocation');\n"
                     "CREATE TABLE ENUM_NSYS_EVENT_CLASS (") != std::string::npos);
-  CHECK(schema.ends_with("(2, 'CU_FUNC_CACHE_PREFER_L1', 'L1'), (3, 'CU_FUNC_CACHE_PREFER_EQUAL', 'Equal');\n"));
+  CHECK(schema.ends_with("(3, 'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE', 'Stream sync'), "
+                         "(4, 'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE', 'Context sync');\n"));
   const auto count = [&](std::string_view text) {
     std::size_t n = 0;
     for (std::size_t at = schema.find(text); at != std::string::npos; at = schema.find(text, at + 1)) ++n;
     return n;
   };
-  CHECK(count("CREATE TABLE ENUM_") == 6);
-  CHECK(count(" name TEXT, label TEXT);\n") == 6);
+  CHECK(count("CREATE TABLE ENUM_") == 7);
+  CHECK(count(" name TEXT, label TEXT);\n") == 7);
+  CHECK(count("'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_") == 5);
   CHECK(count("'CUDA_MEMCPY_KIND_") == 14);
   CHECK(count("'CUDA_MEMOPR_MEMORY_KIND_") == 8);
 }
