@@ -93,8 +93,8 @@ class TraceStats {
   }
 
  private:
-  // The categories of the calls' complete events: traced calls, the calls that made
-  // operations (their host events) and memtrace's.
+  // The categories of the calls' complete events: traced calls and the calls that made
+  // operations (their host events). A trace has no memory event's call.
   static bool is_call_category(std::string_view category) {
     return category == "cuda_driver" || category == "cuda_runtime" || category == "opencl_api";
   }

@@ -107,8 +107,8 @@ ReportTable summary_table(const std::vector<reports::SummaryRow>& rows) {
 // nvprof's "API calls" rows, with the failed calls beside them.
 ReportTable api_calls_table(const std::vector<reports::ApiSummaryRow>& rows) {
   ReportTable table{"api_calls", "API calls", {}, {}};
-  table.columns = {{"time_percent", "Time(%)"}, {"time_ns", "Time"}, {"calls", "Calls"},       {"avg_ns", "Avg"},
-                   {"min_ns", "Min"},           {"max_ns", "Max"},   {"errors", "Errors"},     {"name", "Name", false}};
+  table.columns = {{"time_percent", "Time(%)"}, {"time_ns", "Time"}, {"calls", "Calls"},   {"avg_ns", "Avg"},
+                   {"min_ns", "Min"},           {"max_ns", "Max"},   {"errors", "Errors"}, {"name", "Name", false}};
   std::uint64_t all_ns = 0;
   for (const reports::ApiSummaryRow& row : rows) all_ns += row.time.total_ns;
   for (const reports::ApiSummaryRow& row : rows) {
