@@ -1,7 +1,7 @@
 // computeprof stats: nvprof's table from logs of both formats and from an exported
 // database, every file added into one table; a file that cannot be read is told with
 // its name and line, and then no table is printed; a run file's GPU idle table; API calls
-// from run files and both databases.
+// from run files, both databases and JSON traces.
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -684,4 +684,39 @@ TEST_CASE("stats: the same calls from an nsys-shaped and an nvprof database, and
   // A log holds no call: no API rows.
   const StatsRun from_log = run_stats({write_file(dir, "rank0.log", kRank0KeyValueLog)});
   CHECK(from_log.table.find("API calls") == std::string::npos);
+}
+
+TEST_CASE("stats: a JSON trace's calls, its host events and traced calls, failed where their result is not 0",
+          "[stats][api_calls]") {
+  const ScratchDirectory dir;
+  // As the trace writes them: a launch's host event beside its kernel, a traced call's
+  // complete event with its result; a runtime call in its own category.
+  const std::string trace = write_file(
+      dir, "calls.json",
+      "{\"traceEvents\":[\n"
+      "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":\"cuLaunchKernel\",\"pid\":1,\"tid\":2,\"ts\":10.000,"
+      "\"dur\":12.345,\"args\":{\"correlation\":1}},\n"
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"spin\",\"pid\":3,\"tid\":7,\"ts\":30.000,\"dur\":100.000,"
+      "\"args\":{\"method\":\"_Z4spiny\",\"correlation\":1}},\n"
+      "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":\"cuStreamSynchronize\",\"pid\":1,\"tid\":2,\"ts\":23.000,"
+      "\"dur\":107.001,\"args\":{\"correlation\":2,\"result\":0,\"kind\":\"stream_synchronize\"}},\n"
+      "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":\"cuStreamSynchronize\",\"pid\":1,\"tid\":2,\"ts\":131.000,"
+      "\"dur\":0.999,\"args\":{\"correlation\":3,\"result\":400,\"kind\":\"stream_synchronize\"}},\n"
+      "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaDeviceSynchronize\",\"pid\":1,\"tid\":2,\"ts\":140.000,"
+      "\"dur\":2.000,\"args\":{\"correlation\":4,\"result\":0}}\n"
+      "]}\n");
+  computeprof::tools::StatsOptions options;
+  options.files = {trace};
+  options.format = computeprof::reports::TableFormat::csv;
+  const StatsRun csv = run_stats(options);
+  CHECK(csv.warnings.empty());
+  CHECK(csv.status == 0);
+  CHECK(csv.table ==
+        "time_percent,time_ns,calls,avg_ns,min_ns,max_ns,name\n"
+        "100.00,100000,1,100000,100000,100000,spin(unsigned long long)\n"
+        "\n"
+        "time_percent,time_ns,calls,avg_ns,min_ns,max_ns,errors,name\n"
+        "88.27,108000,2,54000,999,107001,1,cuStreamSynchronize\n"
+        "10.09,12345,1,12345,12345,12345,0,cuLaunchKernel\n"
+        "1.63,2000,1,2000,2000,2000,0,cudaDeviceSynchronize\n");
 }
