@@ -77,25 +77,32 @@ std::string format_summary_duration(std::uint64_t ns) {
   return fmt::format("{}ns", ns);
 }
 
-std::string format_summary(const std::vector<SummaryRow>& rows, std::string_view prefix) {
+std::string format_summary(const std::vector<SummaryRow>& gpu_activities, std::string_view prefix,
+                           const std::vector<SummarySection>& other_sections) {
   std::string out;
   auto it = std::back_inserter(out);
   fmt::format_to(it, "{}Profiling result:\n", prefix);
-  if (rows.empty()) {
-    fmt::format_to(it, "{}No kernels were profiled.\n", prefix);
-    return out;
-  }
-  std::uint64_t all_ns = 0;
-  for (const SummaryRow& row : rows) all_ns += row.total_ns;
-  fmt::format_to(it, "{:>16}  {:>7}  {:>8}  {:>8}  {:>8}  {:>8}  {:>8}  {}\n", "Type", "Time(%)", "Time", "Calls", "Avg",
-                 "Min", "Max", "Name");
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const SummaryRow& row = rows[i];
-    const double percent = all_ns == 0 ? 0.0 : 100.0 * static_cast<double>(row.total_ns) / static_cast<double>(all_ns);
-    fmt::format_to(it, "{:>16}  {:>7}  {:>8}  {:>8}  {:>8}  {:>8}  {:>8}  {}\n", i == 0 ? "GPU activities:" : "",
-                   fmt::format("{:.2f}%", percent), format_summary_duration(row.total_ns), row.calls,
-                   format_summary_duration(row.total_ns / row.calls), format_summary_duration(row.min_ns),
-                   format_summary_duration(row.max_ns), row.name);
+  if (gpu_activities.empty()) fmt::format_to(it, "{}No kernels were profiled.\n", prefix);
+  const SummarySection gpu{"GPU activities", gpu_activities};
+  std::vector<const SummarySection*> sections{&gpu};
+  for (const SummarySection& section : other_sections) sections.push_back(&section);
+  std::erase_if(sections, [](const SummarySection* section) { return section->rows.empty(); });
+  if (sections.empty()) return out;
+  fmt::format_to(it, "{:>16}  {:>7}  {:>8}  {:>8}  {:>8}  {:>8}  {:>8}  {}\n", "Type", "Time(%)", "Time", "Calls",
+                 "Avg", "Min", "Max", "Name");
+  for (const SummarySection* section : sections) {
+    std::uint64_t all_ns = 0;
+    for (const SummaryRow& row : section->rows) all_ns += row.total_ns;
+    const std::string type = fmt::format("{}:", section->type);
+    for (std::size_t i = 0; i < section->rows.size(); ++i) {
+      const SummaryRow& row = section->rows[i];
+      const double percent =
+          all_ns == 0 ? 0.0 : 100.0 * static_cast<double>(row.total_ns) / static_cast<double>(all_ns);
+      fmt::format_to(it, "{:>16}  {:>7}  {:>8}  {:>8}  {:>8}  {:>8}  {:>8}  {}\n", i == 0 ? type : std::string(),
+                     fmt::format("{:.2f}%", percent), format_summary_duration(row.total_ns), row.calls,
+                     format_summary_duration(row.total_ns / row.calls), format_summary_duration(row.min_ns),
+                     format_summary_duration(row.max_ns), row.name);
+    }
   }
   return out;
 }

@@ -44,8 +44,18 @@ class GpuSummary {
 // "1.70004s".
 std::string format_summary_duration(std::uint64_t ns);
 
+// One section of the table, as nvprof had them: "GPU activities", "API calls". Its Type
+// cell names it on its first row; Time(%) is a row's share of its section's time.
+struct SummarySection {
+  std::string_view type;
+  std::vector<SummaryRow> rows;
+};
+
 // The table under a "Profiling result:" line that starts with `prefix` (nvprof's
-// "==<pid>== "), every line ending with a line break.
-std::string format_summary(const std::vector<SummaryRow>& rows, std::string_view prefix);
+// "==<pid>== "), every line ending with a line break: the GPU activities' rows, then
+// the other sections' in one table. Without GPU activities, "No kernels were profiled."
+// comes first, as nvprof printed it.
+std::string format_summary(const std::vector<SummaryRow>& gpu_activities, std::string_view prefix,
+                           const std::vector<SummarySection>& other_sections = {});
 
 }  // namespace computeprof::reports

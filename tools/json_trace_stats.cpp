@@ -82,6 +82,7 @@ class TraceStats {
     if (!category || !phase) return;  // metadata, flows, counters
     if (*category == "user_annotation") return add_range(event, *phase);
     if (*phase != "X") return;
+    if (is_call_category(*category)) return add_call(event);
     const std::optional<std::string> method = operation_method(event, *category);
     if (!method) return;
     const std::uint64_t gputime_ns = required_time(event, "dur");
@@ -92,6 +93,22 @@ class TraceStats {
   }
 
  private:
+  // The categories of the calls' complete events: traced calls and the calls that made
+  // operations (their host events). A trace has no memory event's call.
+  static bool is_call_category(std::string_view category) {
+    return category == "cuda_driver" || category == "cuda_runtime" || category == "opencl_api";
+  }
+
+  // A call; a traced one says what it returned (`result`), an operation's call succeeded.
+  void add_call(const JsonValue& event) {
+    const std::optional<std::string_view> name = event.string_member("name");
+    if (!name) throw BadEvent{"a call without a name"};
+    const JsonValue* args = event.find("args");
+    const JsonValue* result = args ? args->find("result") : nullptr;
+    const bool failed = result != nullptr && result->text != "0";
+    input_.api_calls.add(*name, required_time(event, "dur"), failed);
+  }
+
   // Push/pop ranges are complete events; start/end ranges an async begin and end by id.
   void add_range(const JsonValue& event, std::string_view phase) {
     const std::optional<std::string_view> name = event.string_member("name");

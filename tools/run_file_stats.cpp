@@ -18,11 +18,13 @@ class StatsVisitor final : public runfile::RunVisitor {
     // A graph launched as a whole keeps its device busy; OpenCL devices are numbered
     // apart from CUDA's and make no traced call.
     if (context.api == config::Api::cuda) idle_.add_operation(context.device, reports::idle_operation(context, r));
+    input_.api_calls.add_operation_call(r);
     // A graph launch timed as a whole is no one GPU activity: left out, as from logs.
     if (r.kind == records::RecordKind::graph) return;
     input_.operations.add(r.method, r.gputime_ns);
     if (r.range_path != 0) input_.ranges.add_gpu_time_of_path(reader_.ranges().path_text(r.range_path), r.gputime_ns);
   }
+  void memory(const records::MemoryEvent& e) override { input_.api_calls.add_memory_call(e); }
   void range(const records::RangeEvent& e) override {
     if (e.kind != records::RangeEventKind::push_pop && e.kind != records::RangeEventKind::start_end) return;
     const std::uint64_t ns = e.end_wall_ns >= e.start_wall_ns ? e.end_wall_ns - e.start_wall_ns : 0;
@@ -30,6 +32,7 @@ class StatsVisitor final : public runfile::RunVisitor {
   }
   void api_call(const records::ApiCall& call) override {
     idle_.add_api_call(call);
+    input_.api_calls.add_traced_call(call);
     traced_calls_ = true;
   }
 

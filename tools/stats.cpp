@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "config/report.hpp"
+#include "reports/api_summary.hpp"
 #include "reports/gpu_idle.hpp"
 #include "reports/range_summary.hpp"
 #include "reports/summary_table.hpp"
@@ -65,9 +66,11 @@ std::string format_tables(const std::vector<ReportTable>& tables, reports::Table
   return text;
 }
 
-// Every file added into one summary, one range table and one idle table.
+// Every file added into one summary, one table of calls, one range table and one idle
+// table.
 struct AddedFiles {
   reports::GpuSummary operations;
+  reports::ApiSummary api_calls;
   reports::RangeSummary ranges;
   reports::GpuIdleSummary idle;
   std::vector<std::string> warnings;
@@ -79,6 +82,7 @@ AddedFiles add_files(const std::vector<std::string>& paths) {
   added.warnings = read_stats_inputs(paths, [&](std::size_t, StatsInput& input) {
     const std::scoped_lock held(lock);
     added.operations.merge(input.operations);
+    added.api_calls.merge(input.api_calls);
     added.ranges.merge(input.ranges);
     added.idle.merge(input.idle);
   });
@@ -96,6 +100,23 @@ ReportTable summary_table(const std::vector<reports::SummaryRow>& rows) {
     table.rows.push_back({percent_cell(percent), duration_cell(row.total_ns), count_cell(row.calls),
                           duration_cell(row.total_ns / row.calls), duration_cell(row.min_ns),
                           duration_cell(row.max_ns), text_cell(row.name)});
+  }
+  return table;
+}
+
+// nvprof's "API calls" rows, with the failed calls beside them.
+ReportTable api_calls_table(const std::vector<reports::ApiSummaryRow>& rows) {
+  ReportTable table{"api_calls", "API calls", {}, {}};
+  table.columns = {{"time_percent", "Time(%)"}, {"time_ns", "Time"}, {"calls", "Calls"},   {"avg_ns", "Avg"},
+                   {"min_ns", "Min"},           {"max_ns", "Max"},   {"errors", "Errors"}, {"name", "Name", false}};
+  std::uint64_t all_ns = 0;
+  for (const reports::ApiSummaryRow& row : rows) all_ns += row.time.total_ns;
+  for (const reports::ApiSummaryRow& row : rows) {
+    const reports::SummaryRow& t = row.time;
+    const double percent = all_ns == 0 ? 0.0 : 100.0 * static_cast<double>(t.total_ns) / static_cast<double>(all_ns);
+    table.rows.push_back({percent_cell(percent), duration_cell(t.total_ns), count_cell(t.calls),
+                          duration_cell(t.total_ns / t.calls), duration_cell(t.min_ns), duration_cell(t.max_ns),
+                          count_cell(row.errors), text_cell(t.name)});
   }
   return table;
 }
@@ -146,12 +167,15 @@ int print_summary(const StatsOptions& options, std::FILE* out) {
   if (!warn_in_order(added.warnings)) return 1;
   std::string text;
   if (options.format == reports::TableFormat::text) {
-    // nvprof's own layout, as the shim prints it at exit.
-    text = reports::format_summary(added.operations.rows(), "");
+    // nvprof's own layout, as the shim prints it at exit: the calls in its table.
+    std::vector<reports::SummarySection> api_section;
+    if (!added.api_calls.empty()) api_section.push_back(reports::api_calls_section(added.api_calls.rows()));
+    text = reports::format_summary(added.operations.rows(), "", api_section);
     if (!added.ranges.empty()) text += reports::format_range_summary(added.ranges.rows(), "");
     text += reports::format_gpu_idle(added.idle.rows(), "");
   } else {
     std::vector<ReportTable> tables{summary_table(added.operations.rows())};
+    if (!added.api_calls.empty()) tables.push_back(api_calls_table(added.api_calls.rows()));
     if (!added.ranges.empty()) tables.push_back(range_table(added.ranges.rows()));
     if (!added.idle.empty()) tables.push_back(idle_table(added.idle.rows()));
     text = format_tables(tables, options.format);

@@ -14,6 +14,7 @@
 
 #include "config/report.hpp"
 #include "logfmt/log_summary_reader.hpp"
+#include "reports/nvprof_api_ids.hpp"
 #include "tools/json_trace_stats.hpp"
 #include "tools/run_file_stats.hpp"
 #include "tools/text_file.hpp"
@@ -33,27 +34,40 @@ struct StatementFinalizer {
 using DatabaseHandle = std::unique_ptr<sqlite3, DatabaseCloser>;
 using StatementHandle = std::unique_ptr<sqlite3_stmt, StatementFinalizer>;
 
-// One query per table of GPU operations (docs/format.md, "SQLite database"); each row
-// is the method a log would have for the operation and its duration, so that
-// GpuSummary names the rows of a database as those of the same run's logs. Kernels are
-// taken by their mangled name, the log's method: summary_row_name would take a
-// demangled "memcpyRows(float*)" for a copy. Copies by the method of their copyKind
-// (nsys's ENUM_CUDA_MEMCPY_OPER numbers) without "async": a log's row of a kind holds
-// both. Graph launches timed as a whole have no row in these tables.
+// One query per table of GPU operations (docs/format.md, "SQLite database", "nvprof
+// database"); each row is the method a log would have for the operation and its
+// duration, so that GpuSummary names the rows of a database as those of the same run's
+// logs. Kernels are taken by their mangled name, the log's method: summary_row_name
+// would take a demangled "memcpyRows(float*)" for a copy. Copies by the method of their
+// copyKind (nsys's ENUM_CUDA_MEMCPY_OPER and CUPTI's memcpy kinds number them alike)
+// without "async": a log's row of a kind holds both. Graph launches timed as a whole
+// have no row in these tables.
 struct OperationQuery {
   std::string_view table;
   const char* sql;
 };
+#define COMPUTEPROF_COPY_METHOD                                                                                   \
+  "'memcpy' || CASE copyKind WHEN 1 THEN 'HtoD' WHEN 2 THEN 'DtoH' WHEN 3 THEN 'HtoA' WHEN 4 THEN 'AtoH' "        \
+  "WHEN 5 THEN 'AtoA' WHEN 6 THEN 'AtoD' WHEN 7 THEN 'DtoA' WHEN 8 THEN 'DtoD' WHEN 9 THEN 'HtoH' "               \
+  "WHEN 10 THEN 'PtoP' END"
 constexpr OperationQuery kOperationQueries[] = {
     {"CUPTI_ACTIVITY_KIND_KERNEL",
      "SELECT s.value, k.end - k.start FROM CUPTI_ACTIVITY_KIND_KERNEL AS k "
      "LEFT JOIN StringIds AS s ON s.id = k.mangledName"},
-    {"CUPTI_ACTIVITY_KIND_MEMCPY",
-     "SELECT 'memcpy' || CASE copyKind WHEN 1 THEN 'HtoD' WHEN 2 THEN 'DtoH' WHEN 3 THEN 'HtoA' WHEN 4 THEN 'AtoH' "
-     "WHEN 5 THEN 'AtoA' WHEN 6 THEN 'AtoD' WHEN 7 THEN 'DtoA' WHEN 8 THEN 'DtoD' WHEN 9 THEN 'HtoH' "
-     "WHEN 10 THEN 'PtoP' END, end - start FROM CUPTI_ACTIVITY_KIND_MEMCPY"},
+    {"CUPTI_ACTIVITY_KIND_MEMCPY", "SELECT " COMPUTEPROF_COPY_METHOD ", end - start FROM CUPTI_ACTIVITY_KIND_MEMCPY"},
     {"CUPTI_ACTIVITY_KIND_MEMSET", "SELECT 'memset', end - start FROM CUPTI_ACTIVITY_KIND_MEMSET"},
 };
+// nvprof's database: kernels in CONCURRENT_KERNEL named from StringTable, peer copies
+// in MEMCPY2.
+constexpr OperationQuery kNvprofOperationQueries[] = {
+    {"CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL",
+     "SELECT s.value, k.end - k.start FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL AS k "
+     "LEFT JOIN StringTable AS s ON s._id_ = k.name"},
+    {"CUPTI_ACTIVITY_KIND_MEMCPY", "SELECT " COMPUTEPROF_COPY_METHOD ", end - start FROM CUPTI_ACTIVITY_KIND_MEMCPY"},
+    {"CUPTI_ACTIVITY_KIND_MEMCPY2", "SELECT " COMPUTEPROF_COPY_METHOD ", end - start FROM CUPTI_ACTIVITY_KIND_MEMCPY2"},
+    {"CUPTI_ACTIVITY_KIND_MEMSET", "SELECT 'memset', end - start FROM CUPTI_ACTIVITY_KIND_MEMSET"},
+};
+#undef COMPUTEPROF_COPY_METHOD
 
 // Adds every row of `query`. Returns why it could not, empty when it did.
 std::string add_operations(sqlite3* db, const OperationQuery& query, reports::GpuSummary& summary) {
@@ -110,8 +124,72 @@ std::string add_ranges(sqlite3* db, reports::RangeSummary& ranges) {
   return {};
 }
 
+// Whether the database has table `name`.
+bool has_table(sqlite3* db, std::string_view name) {
+  constexpr const char* kSql = "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?";
+  sqlite3_stmt* prepared = nullptr;
+  const int prepare_status = sqlite3_prepare_v2(db, kSql, -1, &prepared, nullptr);
+  const StatementHandle statement(prepared);
+  if (prepare_status != SQLITE_OK) return false;
+  sqlite3_bind_text(prepared, 1, name.data(), static_cast<int>(name.size()), SQLITE_STATIC);
+  return sqlite3_step(prepared) == SQLITE_ROW;
+}
+
+// Runs `sql`, whose rows are a call's name or callback id, its duration and its
+// returnValue, adding each call named by `name_of` its first column. Returns why it could
+// not, empty when it did.
+template <typename NameOf>
+std::string add_calls(sqlite3* db, std::string_view table, const char* sql, reports::ApiSummary& calls,
+                      NameOf&& name_of) {
+  sqlite3_stmt* prepared = nullptr;
+  const int prepare_status = sqlite3_prepare_v2(db, sql, -1, &prepared, nullptr);
+  const StatementHandle statement(prepared);
+  if (prepare_status != SQLITE_OK) return sqlite3_errmsg(db);
+  int status = SQLITE_ROW;
+  while ((status = sqlite3_step(prepared)) == SQLITE_ROW) {
+    const std::optional<std::string_view> name = name_of(prepared);
+    if (!name) return fmt::format("{}: a row whose name is not one computeprof writes", table);
+    const sqlite3_int64 ns = sqlite3_column_int64(prepared, 1);
+    if (ns < 0) return fmt::format("{}: a row that ends before it starts", table);
+    calls.add(*name, static_cast<std::uint64_t>(ns), sqlite3_column_int64(prepared, 2) != 0);
+  }
+  return status == SQLITE_DONE ? std::string() : std::string(sqlite3_errmsg(db));
+}
+
+// The calls of an `export sqlite` database: RUNTIME's rows, named from StringIds. A
+// database made without calls has no such table.
+std::string add_calls(sqlite3* db, reports::ApiSummary& calls) {
+  if (!has_table(db, "CUPTI_ACTIVITY_KIND_RUNTIME")) return {};
+  constexpr const char* kSql =
+      "SELECT s.value, r.end - r.start, r.returnValue FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r "
+      "LEFT JOIN StringIds AS s ON s.id = r.nameId";
+  return add_calls(db, "CUPTI_ACTIVITY_KIND_RUNTIME", kSql, calls,
+                   [](sqlite3_stmt* row) -> std::optional<std::string_view> {
+                     const auto* name = reinterpret_cast<const char*>(sqlite3_column_text(row, 0));
+                     if (name == nullptr) return std::nullopt;
+                     return std::string_view(name, static_cast<std::size_t>(sqlite3_column_bytes(row, 0)));
+                   });
+}
+
+// The calls of an nvprof database: RUNTIME's and DRIVER's rows, named by their callback
+// ids as nvprof printed them (reports/nvprof_api_ids.def).
+std::string add_nvprof_calls(sqlite3* db, reports::ApiSummary& calls) {
+  for (const bool runtime : {true, false}) {
+    const std::string_view table = runtime ? "CUPTI_ACTIVITY_KIND_RUNTIME" : "CUPTI_ACTIVITY_KIND_DRIVER";
+    const std::string sql = fmt::format("SELECT cbid, end - start, returnValue FROM {}", table);
+    const std::string error =
+        add_calls(db, table, sql.c_str(), calls, [&](sqlite3_stmt* row) -> std::optional<std::string_view> {
+          const std::string_view name = reports::nvprof_call_name(runtime, sqlite3_column_int(row, 0));
+          if (name == "unknown") return std::nullopt;
+          return name;
+        });
+    if (!error.empty()) return error;
+  }
+  return {};
+}
+
 // Returns why the database could not be read, empty when it was.
-std::string add_database(const std::string& path, reports::GpuSummary& summary, reports::RangeSummary& ranges) {
+std::string add_database(const std::string& path, StatsInput& input) {
   sqlite3* opened = nullptr;
   // Another person's file: read-only (a URI, so that no name in it is taken for an
   // option), no memory map, SQLite's defensive mode, and no SQL function or view of
@@ -143,10 +221,19 @@ std::string add_database(const std::string& path, reports::GpuSummary& summary, 
     }
     return sqlite3_errmsg(opened);
   }
-  for (const OperationQuery& query : kOperationQueries) {
-    if (std::string error = add_operations(opened, query, summary); !error.empty()) return error;
+  // nvprof's database has its kernels in CONCURRENT_KERNEL, and no NVTX range computeprof
+  // reads.
+  if (has_table(opened, "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL")) {
+    for (const OperationQuery& query : kNvprofOperationQueries) {
+      if (std::string error = add_operations(opened, query, input.operations); !error.empty()) return error;
+    }
+    return add_nvprof_calls(opened, input.api_calls);
   }
-  return add_ranges(opened, ranges);
+  for (const OperationQuery& query : kOperationQueries) {
+    if (std::string error = add_operations(opened, query, input.operations); !error.empty()) return error;
+  }
+  if (std::string error = add_calls(opened, input.api_calls); !error.empty()) return error;
+  return add_ranges(opened, input.ranges);
 }
 
 // A run file's first eight bytes (runfile/format.hpp).
@@ -178,20 +265,18 @@ std::optional<std::string> read_log_or_database_start(const std::string& path) {
 }  // namespace
 
 std::string read_stats_input(const std::string& path, StatsInput& input) {
-  reports::GpuSummary& summary = input.operations;
-  reports::RangeSummary& ranges = input.ranges;
   const std::string shown_path = config::escape_for_warning(path);
   const std::optional<std::string> text = read_log_or_database_start(path);
   if (!text) return fmt::format("cannot read '{}': {}", shown_path, std::strerror(errno));
   if (*text == kSqliteMagic) {
     // SQLite's messages quote the file's own schema (a hostile name, a line break):
     // shown as any value from a file is.
-    const std::string error = add_database(path, summary, ranges);
+    const std::string error = add_database(path, input);
     return error.empty() ? error : fmt::format("{}: {}", shown_path, config::escape_for_warning(error));
   }
   if (text->starts_with(kRunFileMagic)) return add_run_file(path, shown_path, input);
   if (is_json_trace_start(*text)) return add_json_trace(path, shown_path, input);
-  const std::optional<logfmt::LogReadError> error = logfmt::add_log_to_summary(*text, summary);
+  const std::optional<logfmt::LogReadError> error = logfmt::add_log_to_summary(*text, input.operations);
   return error ? fmt::format("{}:{}: {}", shown_path, error->line, error->what) : std::string();
 }
 

@@ -14,6 +14,7 @@ void SummarySink::write(const ProfiledContext& context, const records::Record& r
   if (traces_api_calls_ && context.api == config::Api::cuda) {
     idle_.add_operation(context.device, reports::idle_operation(context, record));
   }
+  if (traces_api_calls_) api_calls_.add_operation_call(record);
   // A graph launch timed as a whole is no one GPU activity.
   if (record.kind == records::RecordKind::graph) return;
   summary_.add(record.method, record.gputime_ns);
@@ -31,6 +32,10 @@ const std::vector<std::string>& SummarySink::range_names(std::uint32_t path) {
   return it->second;
 }
 
+void SummarySink::write_memory(const records::MemoryEvent& event, const records::MemoryLedger&) {
+  if (traces_api_calls_) api_calls_.add_memory_call(event);
+}
+
 void SummarySink::write_range(const records::RangeEvent& event) {
   using Kind = records::RangeEventKind;
   if (event.kind != Kind::push_pop && event.kind != Kind::start_end) return;
@@ -41,6 +46,7 @@ void SummarySink::write_range(const records::RangeEvent& event) {
 
 void SummarySink::write_api_call(const records::ApiCall& call) {
   idle_.add_api_call(call);
+  api_calls_.add_traced_call(call);
   traced_calls_ = true;
 }
 
@@ -48,7 +54,9 @@ void SummarySink::end() {
   if (printed_) return;
   printed_ = true;
   const std::string prefix = fmt::format("=={}== ", getpid());
-  std::string text = reports::format_summary(summary_.rows(), prefix);
+  std::vector<reports::SummarySection> api_section;
+  if (!api_calls_.empty()) api_section.push_back(reports::api_calls_section(api_calls_.rows()));
+  std::string text = reports::format_summary(summary_.rows(), prefix, api_section);
   if (!ranges_.empty()) text += reports::format_range_summary(ranges_.rows(), prefix);
   if (traced_calls_) {
     reports::GpuIdleSummary idle;

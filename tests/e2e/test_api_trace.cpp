@@ -1,6 +1,10 @@
 // apitrace (docs/format.md, "API calls"): the calls that wait for the GPU or mark its
 // streams, with what they named, in the trace and both databases, on every reach path,
-// in both timing modes; not with the classic log alone, nor with `apitrace off`.
+// in both timing modes; not with the classic log alone, nor with `apitrace off`. The
+// summary's API rows at exit and from `stats` on every file of the run.
+#include <algorithm>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -8,8 +12,11 @@
 
 #include "database_query.hpp"
 #include "e2e_support.hpp"
+#include "runfile/file_bytes.hpp"
+#include "runfile/run_reader.hpp"
 
 using namespace e2e;
+using namespace computeprof;
 
 namespace {
 
@@ -23,7 +30,128 @@ std::string api_calls_in_trace(const std::string& trace, bool waits = false) {
   return r.out;
 }
 
+// A call name's calls, total, shortest and longest time (ns) and errors.
+struct CallTotals {
+  std::uint64_t calls = 0, total_ns = 0, min_ns = 0, max_ns = 0, errors = 0;
+  void add(std::uint64_t ns, bool failed) {
+    min_ns = calls == 0 ? ns : std::min(min_ns, ns);
+    max_ns = std::max(max_ns, ns);
+    total_ns += ns;
+    ++calls;
+    if (failed) ++errors;
+  }
+  bool operator==(const CallTotals&) const = default;
+};
+using CallTable = std::map<std::string, CallTotals>;
+
+// The run file's calls, added up here: each operation's call (one per correlation id)
+// and each traced call.
+class CallsVisitor final : public runfile::RunVisitor {
+ public:
+  explicit CallsVisitor(CallTable& calls) : calls_(calls) {}
+  void operation(const records::ContextInfo&, const records::Record& r) override {
+    if (r.correlation_id != 0 && r.correlation_id == last_correlation_) return;
+    last_correlation_ = r.correlation_id;
+    calls_[std::string(r.api)].add(r.cputime_ns, false);
+  }
+  void api_call(const records::ApiCall& call) override {
+    calls_[std::string(call.name)].add(call.end_ns - call.start_ns, call.result != 0);
+  }
+
+ private:
+  CallTable& calls_;
+  std::uint64_t last_correlation_ = 0;
+};
+
+CallTable calls_in_run_file(const std::string& path) {
+  std::string why;
+  const auto bytes = runfile::read_file_bytes(path, why);
+  INFO(why);
+  REQUIRE(bytes);
+  runfile::RunReader reader(*bytes);
+  CallTable calls;
+  CallsVisitor visitor(calls);
+  REQUIRE_FALSE(reader.read(visitor).error);
+  return calls;
+}
+
+RunResult stats_of(const std::vector<std::string>& args) {
+  RunOptions o;
+  o.directory = make_scratch_directory();
+  o.preload_shim = false;
+  o.simulated_driver = false;
+  o.argv = {COMPUTEPROF_CLI_PATH, "stats"};
+  o.argv.insert(o.argv.end(), args.begin(), args.end());
+  return run(o);
+}
+
+// The api_calls table of `stats --format csv` output.
+CallTable api_calls_in_csv(const std::string& csv) {
+  const std::string columns = "time_percent,time_ns,calls,avg_ns,min_ns,max_ns,errors,name\n";
+  const std::size_t at = csv.find("\n\n" + columns);
+  REQUIRE(at != std::string::npos);
+  std::istringstream rows(csv.substr(at + 2 + columns.size()));
+  CallTable calls;
+  for (std::string line; std::getline(rows, line) && !line.empty();) {
+    std::vector<std::string> fields;
+    std::istringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');) fields.push_back(cell);
+    REQUIRE(fields.size() == 8);
+    calls[fields[7]] = {std::stoull(fields[2]), std::stoull(fields[1]), std::stoull(fields[4]),
+                        std::stoull(fields[5]), std::stoull(fields[6])};
+  }
+  return calls;
+}
+
+// The summary's table (GPU activities and API calls) in `text`, without the "==<pid>== "
+// prefix, up to the tables that follow it.
+std::string summary_table(const std::string& text) {
+  std::size_t start = text.find("Profiling result:\n");
+  REQUIRE(start != std::string::npos);
+  start = text.rfind('\n', start) == std::string::npos ? 0 : text.rfind('\n', start) + 1;
+  std::string table;
+  std::istringstream lines(text.substr(start));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("==")) line = line.substr(line.find("== ") + 3);
+    if (!table.empty() && !line.starts_with(" ")) break;
+    table += line + "\n";
+  }
+  return table;
+}
+
 }  // namespace
+
+TEST_CASE("apitrace: the summary's API rows at exit and from stats on the run file, both databases and the trace",
+          "[e2e][apitrace][api_calls]") {
+  auto o = profiling("export cprof,json,sqlite,nvprof\nsummary\n");
+  const auto r = run_client("linked", "host-waits", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  // Two launches and the five traced calls, none failed, at the run file's own times.
+  const CallTable expected = calls_in_run_file(o.directory + "/compute_profile.cprof");
+  std::string counts;
+  for (const auto& [name, t] : expected) {
+    counts += name + " " + std::to_string(t.calls) + " " + std::to_string(t.errors) + "\n";
+  }
+  CHECK(counts ==
+        "cuCtxSynchronize 1 0\ncuEventRecord 1 0\ncuEventSynchronize 1 0\ncuLaunchKernel 2 0\n"
+        "cuStreamSynchronize 1 0\ncuStreamWaitEvent 1 0\n");
+  const std::string at_exit = summary_table(r.err);
+  CHECK(at_exit.find("\n      API calls: ") != std::string::npos);
+  // The driver's entry points are nvprof's names too: every file gives the table printed
+  // at exit, and the same calls and nanoseconds.
+  for (const std::string file : {"compute_profile.cprof", "compute_profile.sqlite", "compute_profile.nvvp",
+                                 "compute_profile.json"}) {
+    INFO(file);
+    const RunResult text = stats_of({o.directory + "/" + file});
+    INFO(text.err);
+    REQUIRE(text.exit_code == 0);
+    CHECK(summary_table(text.out) == at_exit);
+    const RunResult csv = stats_of({"--format", "csv", o.directory + "/" + file});
+    REQUIRE(csv.exit_code == 0);
+    CHECK(api_calls_in_csv(csv.out) == expected);
+  }
+}
 
 TEST_CASE("apitrace: synchronization and events in the trace and the databases, with what they waited for",
           "[e2e][apitrace]") {

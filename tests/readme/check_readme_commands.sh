@@ -141,8 +141,8 @@ beyond)
     fail "compute_profile.log's records are '$methods', not the copies and the one vecAdd launch"
 
   run_in_scratch "$(localize "$stats_command")"
-  table_rows() {  # the Name column of the GPU activities' rows
-    sed -nE 's/^( GPU activities:|        +) +[0-9.]+% +[0-9.]+[a-z]+ +[0-9]+ +[0-9.]+[a-z]+ +[0-9.]+[a-z]+ +[0-9.]+[a-z]+  (.*)$/\2/p' "$1" | sort
+  table_rows() {  # the Name column of the GPU activities' and API calls' rows
+    sed -nE 's/^( GPU activities:|      API calls:|        +) +[0-9.]+% +[0-9.]+[a-z]+ +[0-9]+ +[0-9.]+[a-z]+ +[0-9.]+[a-z]+ +[0-9.]+[a-z]+  (.*)$/\2/p' "$1" | sort
   }
   plain_block_after "$stats_at" >"$scratch.readme_table"
   grep -qx 'Profiling result:' "$scratch.readme_table" || fail "README.md shows no table after the stats command"
@@ -153,7 +153,7 @@ beyond)
   if ! diff -u "$scratch.readme_rows" "$scratch.rows" >&2; then
     fail "the rows of 'computeprof stats' differ from README.md's table (- README, + this run)"
   fi
-  [ "$(wc -l <"$scratch.rows")" = "$(grep -cE '^( GPU activities:|        +) +[0-9.]+%' "$scratch.stdout")" ] ||
+  [ "$(wc -l <"$scratch.rows")" = "$(grep -cE '^( GPU activities:|      API calls:|        +) +[0-9.]+%' "$scratch.stdout")" ] ||
     fail "stats printed rows this check cannot read: $(cat "$scratch.stdout")"
   # "prints nvprof's table at exit; the second prints the same table from the database"
   sed -nE '/^==[0-9]+== Profiling result:$/,/^[^ ]/p' "$scratch.run_stderr" | sed -E 's/^==[0-9]+== //' |

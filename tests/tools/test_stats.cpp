@@ -1,6 +1,7 @@
 // computeprof stats: nvprof's table from logs of both formats and from an exported
 // database, every file added into one table; a file that cannot be read is told with
-// its name and line, and then no table is printed; a run file's GPU idle table.
+// its name and line, and then no table is printed; a run file's GPU idle table; API calls
+// from run files, both databases and JSON traces.
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -477,4 +478,245 @@ TEST_CASE("stats: a run file's GPU idle table puts each known wait down to its c
       "{\"device\":0,\"span_ns\":9150000,\"idle_ns\":5550000,\"idle_percent\":60.66,\"gaps\":3,"
       "\"cause\":\"host (no CUDA call)\",\"time_percent\":90.36,\"time_ns\":5015000,\"cause_gaps\":1,"
       "\"detail\":\"\"}"));
+}
+
+namespace {
+
+// A run file whose thread launches two kernels (calls of 10 and 30 us), a graph of two
+// kernel nodes (one call of 50 us), copies (a call of 200 us), synchronizes its stream
+// twice (1 ms; 500 us, failing with 700) and records an event (2 us). Every kernel runs
+// 100 us, the copy 50 us.
+std::string api_run_file() {
+  constexpr std::uint64_t origin = 1'700'000'000'000'000'000ULL;
+  const auto us = [](std::uint64_t n) { return n * 1'000; };
+  computeprof::records::RangeTable ranges;
+  computeprof::runfile::RunEncoder encoder(ranges, nullptr);
+  computeprof::runfile::RunHeader header;
+  header.pid = 78;
+  header.program = "calls";
+  std::string file = computeprof::runfile::encode_header(header);
+  computeprof::records::ContextInfo device0;
+  device0.number = 1;
+  device0.origin = {0, origin};
+  std::uint64_t at = 0;  // us: each call after the one before
+  const auto operation = [&](std::string_view api, std::uint64_t correlation, std::uint64_t call_us, bool copy) {
+    computeprof::records::Record r;
+    r.kind = copy ? computeprof::records::RecordKind::memcpy : computeprof::records::RecordKind::kernel;
+    r.method = copy ? "memcpyHtoD" : "_Z4spiny";
+    r.api = api;
+    r.correlation_id = correlation;
+    r.timestamp_ns = us(at);
+    r.cputime_ns = us(call_us);
+    r.gpu_start_ns = origin + us(at + call_us);
+    r.gputime_ns = us(copy ? 50 : 100);
+    r.gpu_end_ns = r.gpu_start_ns + r.gputime_ns;
+    r.thread_id = 100;
+    encoder.operation(device0, r);
+  };
+  const auto call = [&](std::string_view name, computeprof::records::ApiCallKind kind, std::uint64_t correlation,
+                        std::uint64_t call_us, std::int32_t result) {
+    computeprof::records::ApiCall c;
+    c.name = name;
+    c.kind = kind;
+    c.correlation_id = correlation;
+    c.start_ns = origin + us(at);
+    c.end_ns = c.start_ns + us(call_us);
+    c.result = result;
+    c.thread_id = 100;
+    c.context = 1;
+    encoder.api_call(c);
+    at += call_us;
+  };
+  using Kind = computeprof::records::ApiCallKind;
+  operation("cuLaunchKernel", 1, 10, false);
+  at += 200;
+  operation("cuLaunchKernel", 2, 30, false);
+  at += 200;
+  operation("cuGraphLaunch", 3, 50, false);
+  operation("cuGraphLaunch", 3, 50, false);
+  at += 200;
+  operation("cuMemcpyHtoD_v2", 4, 200, true);
+  at += 300;
+  call("cuStreamSynchronize", Kind::stream_synchronize, 5, 1'000, 0);
+  call("cuStreamSynchronize", Kind::stream_synchronize, 6, 500, 700);
+  call("cuEventRecord", Kind::event_record, 7, 2, 0);
+  encoder.end();
+  file += encoder.take_chunk();
+  return file;
+}
+
+const std::string kCallsGpuActivities =
+    "Profiling result:\n"
+    "            Type  Time(%)      Time     Calls       Avg       Min       Max  Name\n"
+    " GPU activities:   88.89%  400.00us         4  100.00us  100.00us  100.00us  spin(unsigned long long)\n"
+    "                   11.11%  50.000us         1  50.000us  50.000us  50.000us  [CUDA memcpy HtoD]\n";
+
+}  // namespace
+
+TEST_CASE("stats: a run file's API calls, traced and those that made operations, in nvprof's table and as CSV and JSON",
+          "[stats][api_calls]") {
+  const ScratchDirectory dir;
+  computeprof::tools::StatsOptions options;
+  options.files = {write_file(dir, "calls.cprof", api_run_file())};
+  const StatsRun text = run_stats(options);
+  CHECK(text.warnings.empty());
+  CHECK(text.status == 0);
+  // The idle table follows: the run traced calls.
+  const std::size_t idle = text.table.find("GPU idle (device 0)");
+  REQUIRE(idle != std::string::npos);
+  CHECK(text.table.substr(0, idle) ==
+        kCallsGpuActivities +
+            "      API calls:   83.71%  1.5000ms         2  750.00us  500.00us  1.0000ms  cuStreamSynchronize\n"
+            "                   11.16%  200.00us         1  200.00us  200.00us  200.00us  cuMemcpyHtoD_v2\n"
+            "                    2.79%  50.000us         1  50.000us  50.000us  50.000us  cuGraphLaunch\n"
+            "                    2.23%  40.000us         2  20.000us  10.000us  30.000us  cuLaunchKernel\n"
+            "                    0.11%  2.0000us         1  2.0000us  2.0000us  2.0000us  cuEventRecord\n");
+
+  options.format = computeprof::reports::TableFormat::csv;
+  const StatsRun csv = run_stats(options);
+  CHECK(csv.status == 0);
+  const std::size_t table = csv.table.find("\n\ntime_percent,");
+  REQUIRE(table != std::string::npos);
+  CHECK(csv.table.substr(table + 2, csv.table.find("\n\n", table + 2) - table - 1) ==
+        "time_percent,time_ns,calls,avg_ns,min_ns,max_ns,errors,name\n"
+        "83.71,1500000,2,750000,500000,1000000,1,cuStreamSynchronize\n"
+        "11.16,200000,1,200000,200000,200000,0,cuMemcpyHtoD_v2\n"
+        "2.79,50000,1,50000,50000,50000,0,cuGraphLaunch\n"
+        "2.23,40000,2,20000,10000,30000,0,cuLaunchKernel\n"
+        "0.11,2000,1,2000,2000,2000,0,cuEventRecord\n");
+
+  options.format = computeprof::reports::TableFormat::json;
+  const StatsRun json = run_stats(options);
+  CHECK(json.status == 0);
+  const std::size_t member = json.table.find("\"api_calls\":");
+  REQUIRE(member != std::string::npos);
+  CHECK(json.table.substr(member, json.table.find(']', member) + 1 - member) ==
+        "\"api_calls\":[\n"
+        "{\"time_percent\":83.71,\"time_ns\":1500000,\"calls\":2,\"avg_ns\":750000,\"min_ns\":500000,"
+        "\"max_ns\":1000000,\"errors\":1,\"name\":\"cuStreamSynchronize\"},\n"
+        "{\"time_percent\":11.16,\"time_ns\":200000,\"calls\":1,\"avg_ns\":200000,\"min_ns\":200000,"
+        "\"max_ns\":200000,\"errors\":0,\"name\":\"cuMemcpyHtoD_v2\"},\n"
+        "{\"time_percent\":2.79,\"time_ns\":50000,\"calls\":1,\"avg_ns\":50000,\"min_ns\":50000,"
+        "\"max_ns\":50000,\"errors\":0,\"name\":\"cuGraphLaunch\"},\n"
+        "{\"time_percent\":2.23,\"time_ns\":40000,\"calls\":2,\"avg_ns\":20000,\"min_ns\":10000,"
+        "\"max_ns\":30000,\"errors\":0,\"name\":\"cuLaunchKernel\"},\n"
+        "{\"time_percent\":0.11,\"time_ns\":2000,\"calls\":1,\"avg_ns\":2000,\"min_ns\":2000,"
+        "\"max_ns\":2000,\"errors\":0,\"name\":\"cuEventRecord\"}]");
+}
+
+TEST_CASE("stats: the same calls from an nsys-shaped and an nvprof database, and none from a log",
+          "[stats][api_calls]") {
+  const ScratchDirectory dir;
+  // The run file's operations and calls (api_run_file) as the exports write them: a
+  // call row per correlation id, the failed synchronization's returnValue.
+  const std::string nsys = write_database(
+      dir, "calls.sqlite",
+      "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start, end, mangledName);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start, end, copyKind);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start, end);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start, end, nameId, returnValue);"
+      "INSERT INTO StringIds VALUES (1, '_Z4spiny'), (2, 'cuLaunchKernel'), (3, 'cuGraphLaunch'), "
+      "(4, 'cuMemcpyHtoD_v2'), (5, 'cuStreamSynchronize'), (6, 'cuEventRecord');"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (10000, 110000, 1), (240000, 340000, 1), "
+      "(490000, 590000, 1), (490000, 590000, 1);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (940000, 990000, 1);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (0, 10000, 2, 0), (210000, 240000, 2, 0), "
+      "(440000, 490000, 3, 0), (740000, 940000, 4, 0), (1240000, 2240000, 5, 0), (2240000, 2740000, 5, 700), "
+      "(2740000, 2742000, 6, 0);");
+  const StatsRun from_nsys = run_stats({nsys});
+  CHECK(from_nsys.warnings.empty());
+  CHECK(from_nsys.table ==
+        kCallsGpuActivities +
+            "      API calls:   83.71%  1.5000ms         2  750.00us  500.00us  1.0000ms  cuStreamSynchronize\n"
+            "                   11.16%  200.00us         1  200.00us  200.00us  200.00us  cuMemcpyHtoD_v2\n"
+            "                    2.79%  50.000us         1  50.000us  50.000us  50.000us  cuGraphLaunch\n"
+            "                    2.23%  40.000us         2  20.000us  10.000us  30.000us  cuLaunchKernel\n"
+            "                    0.11%  2.0000us         1  2.0000us  2.0000us  2.0000us  cuEventRecord\n");
+
+  // nvprof's: DRIVER rows by CUPTI's callback ids (307 cuLaunchKernel, 514 cuGraphLaunch,
+  // 276 cuMemcpyHtoD_v2, 126 cuStreamSynchronize, 119 cuEventRecord), named as nvprof
+  // printed them; a RUNTIME row (131 cudaStreamSynchronize) adds its own.
+  const std::string nvprof = write_database(
+      dir, "calls.nvvp",
+      "CREATE TABLE StringTable (_id_ INTEGER PRIMARY KEY, value TEXT);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL (start, end, name);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start, end, copyKind);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY2 (start, end, copyKind);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start, end);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (cbid, start, end, returnValue);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_DRIVER (cbid, start, end, returnValue);"
+      "INSERT INTO StringTable VALUES (1, '_Z4spiny');"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL VALUES (10000, 110000, 1), (240000, 340000, 1), "
+      "(490000, 590000, 1), (490000, 590000, 1);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (940000, 990000, 1);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_DRIVER VALUES (307, 0, 10000, 0), (307, 210000, 240000, 0), "
+      "(514, 440000, 490000, 0), (276, 740000, 940000, 0), (126, 1240000, 2240000, 0), (126, 2240000, 2740000, 700), "
+      "(119, 2740000, 2742000, 0);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (131, 3000000, 3000500, 0);");
+  const StatsRun from_nvprof = run_stats({nvprof});
+  CHECK(from_nvprof.warnings.empty());
+  CHECK(from_nvprof.table ==
+        kCallsGpuActivities +
+            "      API calls:   83.68%  1.5000ms         2  750.00us  500.00us  1.0000ms  cuStreamSynchronize\n"
+            "                   11.16%  200.00us         1  200.00us  200.00us  200.00us  cuMemcpyHtoD\n"
+            "                    2.79%  50.000us         1  50.000us  50.000us  50.000us  cuGraphLaunch\n"
+            "                    2.23%  40.000us         2  20.000us  10.000us  30.000us  cuLaunchKernel\n"
+            "                    0.11%  2.0000us         1  2.0000us  2.0000us  2.0000us  cuEventRecord\n"
+            "                    0.03%     500ns         1     500ns     500ns     500ns  cudaStreamSynchronize\n");
+
+  // A call whose callback id computeprof does not write is the database's one warning.
+  const std::string unknown = write_database(
+      dir, "unknown.nvvp",
+      "CREATE TABLE StringTable (_id_ INTEGER PRIMARY KEY, value TEXT);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL (start, end, name);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start, end, copyKind);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY2 (start, end, copyKind);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start, end);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (cbid, start, end, returnValue);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_DRIVER (cbid, start, end, returnValue);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_DRIVER VALUES (99999, 0, 10, 0);");
+  const StatsRun from_unknown = run_stats({unknown});
+  CHECK(from_unknown.status == 1);
+  CHECK(from_unknown.warnings ==
+        Strings{unknown + ": CUPTI_ACTIVITY_KIND_DRIVER: a row whose name is not one computeprof writes"});
+
+  // A log holds no call: no API rows.
+  const StatsRun from_log = run_stats({write_file(dir, "rank0.log", kRank0KeyValueLog)});
+  CHECK(from_log.table.find("API calls") == std::string::npos);
+}
+
+TEST_CASE("stats: a JSON trace's calls, its host events and traced calls, failed where their result is not 0",
+          "[stats][api_calls]") {
+  const ScratchDirectory dir;
+  // As the trace writes them: a launch's host event beside its kernel, a traced call's
+  // complete event with its result; a runtime call in its own category.
+  const std::string trace = write_file(
+      dir, "calls.json",
+      "{\"traceEvents\":[\n"
+      "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":\"cuLaunchKernel\",\"pid\":1,\"tid\":2,\"ts\":10.000,"
+      "\"dur\":12.345,\"args\":{\"correlation\":1}},\n"
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"spin\",\"pid\":3,\"tid\":7,\"ts\":30.000,\"dur\":100.000,"
+      "\"args\":{\"method\":\"_Z4spiny\",\"correlation\":1}},\n"
+      "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":\"cuStreamSynchronize\",\"pid\":1,\"tid\":2,\"ts\":23.000,"
+      "\"dur\":107.001,\"args\":{\"correlation\":2,\"result\":0,\"kind\":\"stream_synchronize\"}},\n"
+      "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":\"cuStreamSynchronize\",\"pid\":1,\"tid\":2,\"ts\":131.000,"
+      "\"dur\":0.999,\"args\":{\"correlation\":3,\"result\":400,\"kind\":\"stream_synchronize\"}},\n"
+      "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaDeviceSynchronize\",\"pid\":1,\"tid\":2,\"ts\":140.000,"
+      "\"dur\":2.000,\"args\":{\"correlation\":4,\"result\":0}}\n"
+      "]}\n");
+  computeprof::tools::StatsOptions options;
+  options.files = {trace};
+  options.format = computeprof::reports::TableFormat::csv;
+  const StatsRun csv = run_stats(options);
+  CHECK(csv.warnings.empty());
+  CHECK(csv.status == 0);
+  CHECK(csv.table ==
+        "time_percent,time_ns,calls,avg_ns,min_ns,max_ns,name\n"
+        "100.00,100000,1,100000,100000,100000,spin(unsigned long long)\n"
+        "\n"
+        "time_percent,time_ns,calls,avg_ns,min_ns,max_ns,errors,name\n"
+        "88.27,108000,2,54000,999,107001,1,cuStreamSynchronize\n"
+        "10.09,12345,1,12345,12345,12345,0,cuLaunchKernel\n"
+        "1.63,2000,1,2000,2000,2000,0,cudaDeviceSynchronize\n");
 }
