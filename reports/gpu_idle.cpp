@@ -182,6 +182,17 @@ void GpuIdleInput::add_operation(int device, const IdleOperation& operation) {
 
 void GpuIdleInput::add_api_call(const records::ApiCall& call) { calls_.push_back(call); }
 
+void GpuIdleInput::add_memory_call(const records::MemoryEvent& event) {
+  records::ApiCall call;
+  call.name = event.api;
+  call.kind = event.operation == records::MemoryOperation::allocation ? records::ApiCallKind::memory_allocate
+                                                                       : records::ApiCallKind::memory_free;
+  call.start_ns = event.start_ns;
+  call.end_ns = event.wall_ns;
+  call.thread_id = event.thread_id;
+  calls_.push_back(call);
+}
+
 std::vector<DeviceIdle> GpuIdleInput::analyse() const {
   std::vector<IdleOperation> pageable_copies;
   for (const auto& [device, operations] : operations_) {

@@ -14,6 +14,7 @@
 
 #include "records/api_call.hpp"
 #include "records/context.hpp"
+#include "records/memory_event.hpp"
 #include "records/record.hpp"
 
 namespace computeprof::reports {
@@ -74,6 +75,8 @@ class GpuIdleInput {
  public:
   void add_operation(int device, const IdleOperation& operation);
   void add_api_call(const records::ApiCall& call);
+  // memtrace's event of an allocation or free: its call, as apitrace would have traced it.
+  void add_memory_call(const records::MemoryEvent& event);
   // Devices in ascending order.
   std::vector<DeviceIdle> analyse() const;
   bool empty() const { return operations_.empty(); }

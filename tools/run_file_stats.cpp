@@ -24,7 +24,10 @@ class StatsVisitor final : public runfile::RunVisitor {
     input_.operations.add(r.method, r.gputime_ns);
     if (r.range_path != 0) input_.ranges.add_gpu_time_of_path(reader_.ranges().path_text(r.range_path), r.gputime_ns);
   }
-  void memory(const records::MemoryEvent& e) override { input_.api_calls.add_memory_call(e); }
+  void memory(const records::MemoryEvent& e) override {
+    idle_.add_memory_call(e);
+    input_.api_calls.add_memory_call(e);
+  }
   void range(const records::RangeEvent& e) override {
     if (e.kind != records::RangeEventKind::push_pop && e.kind != records::RangeEventKind::start_end) return;
     const std::uint64_t ns = e.end_wall_ns >= e.start_wall_ns ? e.end_wall_ns - e.start_wall_ns : 0;

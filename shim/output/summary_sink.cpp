@@ -33,7 +33,9 @@ const std::vector<std::string>& SummarySink::range_names(std::uint32_t path) {
 }
 
 void SummarySink::write_memory(const records::MemoryEvent& event, const records::MemoryLedger&) {
-  if (traces_api_calls_) api_calls_.add_memory_call(event);
+  if (!traces_api_calls_) return;
+  api_calls_.add_memory_call(event);
+  idle_.add_memory_call(event);
 }
 
 void SummarySink::write_range(const records::RangeEvent& event) {

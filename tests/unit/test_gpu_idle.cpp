@@ -125,6 +125,34 @@ TEST_CASE("GPU idle: allocation, freeing and module loading", "[gpu_idle]") {
   CHECK(cause_ns(d.gaps[0], IdleCause::host) == 800);
 }
 
+TEST_CASE("GPU idle: memtrace's allocations and frees are their calls", "[gpu_idle]") {
+  GpuIdleInput input;
+  input.add_operation(0, operation(0, 1'000, 0, 100));
+  records::MemoryEvent allocation;
+  allocation.api = "cuMemAlloc_v2";
+  allocation.start_ns = 1'200;
+  allocation.wall_ns = 1'500;
+  allocation.thread_id = 1;
+  input.add_memory_call(allocation);
+  records::MemoryEvent free = allocation;
+  free.api = "cuMemFree_v2";
+  free.operation = records::MemoryOperation::free;
+  free.start_ns = 1'600;
+  free.wall_ns = 1'700;
+  input.add_memory_call(free);
+  // Another thread's allocation, which launches nothing on the device: not a cause.
+  records::MemoryEvent elsewhere = allocation;
+  elsewhere.thread_id = 2;
+  elsewhere.start_ns = 2'000;
+  elsewhere.wall_ns = 2'500;
+  input.add_memory_call(elsewhere);
+  input.add_operation(0, operation(3'000, 4'000, 2'800, 2'900));
+  const DeviceIdle d = only_device(input);
+  REQUIRE(d.gaps.size() == 1);
+  CHECK(cause_ns(d.gaps[0], IdleCause::allocation) == 400);
+  CHECK(cause_ns(d.gaps[0], IdleCause::host) == 1'600);
+}
+
 TEST_CASE("GPU idle: launch-bound where the gap is shorter than the launch that ends it", "[gpu_idle]") {
   GpuIdleInput input;
   input.add_operation(0, operation(0, 1'000, 0, 100));
