@@ -8,12 +8,26 @@
 
 #include "records/api_call.hpp"
 #include "shim/cuda/current_context.hpp"
+#include "shim/cuda/stream_ids.hpp"
 #include "shim/intercept/cuda_api.hpp"
+#include "shim/intercept/cuda_entry_functions.hpp"
 #include "shim/intercept/driver_calls.hpp"
 #include "shim/output/record_pipeline.hpp"
 #include "shim/process/clock.hpp"
 #include "shim/process/nested_call.hpp"
 #include "shim/process/operation_ids.hpp"
+#include "shim/process/profiling_state.hpp"
+
+// The wrapper of an API_ENTRY of shim/intercept/cuda_entries.def, which its trampoline
+// calls while apitrace is on or undecided.
+#define COMPUTEPROF_API_WRAPPER(NAME, PARAMS) \
+  extern "C" __attribute__((visibility("hidden"))) CUresult computeprof_api_##NAME PARAMS
+
+// In such a wrapper: the real call, untraced, when apitrace is off or the call comes from
+// inside a recorded operation's real call (the driver's own business).
+#define COMPUTEPROF_UNTRACED_CALL_OR(NAME, ...) \
+  COMPUTEPROF_REAL_OR_RETURN(NAME);             \
+  if (!::computeprof::shim::api_tracing() || ::computeprof::shim::inside_recorded_call()) return real_fn(__VA_ARGS__)
 
 namespace computeprof::shim {
 
@@ -46,14 +60,12 @@ CUresult traced_call(std::string_view name, records::ApiCallKind kind, CallTarge
   call.end_ns = wall_ns();
   call.result = static_cast<std::int32_t>(r);
   if (const DriverCalls* d = driver_calls()) {
-    if (const ProfiledContext* p = current_profiled_context(*d)) {
+    CUcontext context = nullptr;
+    if (const ProfiledContext* p = current_profiled_context(*d, &context)) {
       call.context = static_cast<std::uint32_t>(p->number);
       call.device = static_cast<std::uint16_t>(p->device);
     }
-    unsigned long long id = 0;
-    if (target.stream_given && d->stream_get_id && d->stream_get_id(target.stream, &id) == CUDA_SUCCESS) {
-      call.stream_id = id;
-    }
+    if (target.stream_given) call.stream_id = stream_id(*d, context, target.stream);
   }
   call.event_id = reinterpret_cast<std::uintptr_t>(target.event);
   submit_api_call(call);

@@ -4,19 +4,9 @@
 // apitrace is on or undecided; a call made inside a recorded operation's real call is
 // the driver's own business and passes untraced.
 #include "shim/cuda/api_call_trace.hpp"
-#include "shim/intercept/cuda_entry_functions.hpp"
-#include "shim/process/nested_call.hpp"
-#include "shim/process/profiling_state.hpp"
 
 using namespace computeprof::shim;
 using computeprof::records::ApiCallKind;
-
-#define COMPUTEPROF_API_WRAPPER(NAME, PARAMS) \
-  extern "C" __attribute__((visibility("hidden"))) CUresult computeprof_api_##NAME PARAMS
-
-#define COMPUTEPROF_UNTRACED_CALL_OR(NAME, ...) \
-  COMPUTEPROF_REAL_OR_RETURN(NAME);             \
-  if (!api_tracing() || inside_recorded_call()) return real_fn(__VA_ARGS__)
 
 COMPUTEPROF_API_WRAPPER(cuStreamSynchronize, (CUstream stream)) {
   COMPUTEPROF_UNTRACED_CALL_OR(cuStreamSynchronize, stream);

@@ -8,7 +8,8 @@
 
 namespace computeprof::shim {
 
-// Null when the thread has no current context or the driver cannot describe it.
-const ProfiledContext* current_profiled_context(const DriverCalls& d);
+// Null when the thread has no current context or the driver cannot describe it; the
+// context's handle in `*handle` where asked for (null when the thread has none).
+const ProfiledContext* current_profiled_context(const DriverCalls& d, CUcontext* handle = nullptr);
 
 }  // namespace computeprof::shim

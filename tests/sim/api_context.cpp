@@ -22,8 +22,8 @@ SIM_API CUresult cuInit(unsigned int flags) {
   Driver& d = driver();
   if (d.deinitialised) return CUDA_ERROR_DEINITIALIZED;
   std::lock_guard lock(d.mutex);
-  if (!d.initialised) {
-    d.initialised = true;
+  if (!d.initialised.load()) {
+    d.initialised.store(true, std::memory_order_release);
     // Like the real driver: torn down in an atexit handler of its own.
     std::atexit(tear_down);
   }

@@ -48,8 +48,7 @@ Driver& driver() {
 CUresult ready() {
   Driver& d = driver();
   if (d.deinitialised.load()) return CUDA_ERROR_DEINITIALIZED;
-  std::lock_guard lock(d.mutex);
-  return d.initialised ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+  return d.initialised.load(std::memory_order_acquire) ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
 }
 
 namespace {
