@@ -1,5 +1,7 @@
 // The lookups that tell kernels' names, for drivers older than 12.3 that have no
-// cuFuncGetName, and the unloads after which handles may be reused.
+// cuFuncGetName, and the unloads after which handles may be reused (apitrace's calls, as
+// the loads are: module_load_wrappers.cpp).
+#include "shim/cuda/api_call_trace.hpp"
 #include "shim/cuda/kernel_catalog.hpp"
 #include "shim/intercept/cuda_entry_functions.hpp"
 
@@ -28,14 +30,20 @@ COMPUTEPROF_EXPORT CUresult cuKernelGetFunction(CUfunction* f, CUkernel k) {
 
 COMPUTEPROF_EXPORT CUresult cuModuleUnload(CUmodule module) {
   COMPUTEPROF_REAL_OR_RETURN(cuModuleUnload);
-  const CUresult r = real_fn(module);
+  const CUresult r = api_tracing() && !inside_recorded_call()
+                         ? traced_call("cuModuleUnload", computeprof::records::ApiCallKind::module_load, {},
+                                       [&] { return real_fn(module); })
+                         : real_fn(module);
   if (r == CUDA_SUCCESS) forget_module(module);
   return r;
 }
 
 COMPUTEPROF_EXPORT CUresult cuLibraryUnload(CUlibrary library) {
   COMPUTEPROF_REAL_OR_RETURN(cuLibraryUnload);
-  const CUresult r = real_fn(library);
+  const CUresult r = api_tracing() && !inside_recorded_call()
+                         ? traced_call("cuLibraryUnload", computeprof::records::ApiCallKind::module_load, {},
+                                       [&] { return real_fn(library); })
+                         : real_fn(library);
   if (r == CUDA_SUCCESS) forget_library(library);
   return r;
 }

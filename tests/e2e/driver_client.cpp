@@ -3,7 +3,7 @@
 //
 //   driver_client <reach> <scenario> [--show-origins]
 //   reach:    linked | linked-procaddress | dlsym | procaddress | procaddress-ptds | runtime
-//   scenario: basic | legacy-order | bracket | reject | capture | library | exit-thread | no-cleanup | fork |
+//   scenario: basic | legacy-order | bracket | reject | capture | library | module-loads | exit-thread | no-cleanup | fork |
 //             overlap | waited-spin | destroy | busy-exit | outrun | ten-copies | launch-then-lookup | long-name |
 //             end-<how> | handler-<when>-<signal>-<end> | spins-<ns> | launches-<n> | ...
 //
@@ -60,6 +60,8 @@ struct Driver {
   PFN_cuModuleGetFunction_v2000 module_get_function;
   PFN_cuLibraryLoadData_v12000 library_load_data;
   PFN_cuLibraryGetKernel_v12000 library_get_kernel;
+  PFN_cuModuleUnload_v2000 module_unload;
+  PFN_cuLibraryUnload_v12000 library_unload;
   PFN_cuMemAlloc_v3020 mem_alloc;
   PFN_cuMemFree_v3020 mem_free;
   PFN_cuMemAllocHost_v3020 mem_alloc_host;
@@ -138,6 +140,8 @@ std::vector<Lookup> lookups(Driver& d) {
       {SLOT(event_record), "cuEventRecord", "cuEventRecord", 2000, false},
       {SLOT(event_synchronize), "cuEventSynchronize", "cuEventSynchronize", 2000, false},
       {SLOT(stream_wait_event), "cuStreamWaitEvent", "cuStreamWaitEvent", 3020, false},
+      {SLOT(module_unload), "cuModuleUnload", "cuModuleUnload", 2000, false},
+      {SLOT(library_unload), "cuLibraryUnload", "cuLibraryUnload", 12000, false},
   };
 }
 #undef SLOT
@@ -182,7 +186,8 @@ void resolve_linked(Driver& d) {
       reinterpret_cast<void*>(&cuProfilerStart), reinterpret_cast<void*>(&cuProfilerStop),
       reinterpret_cast<void*>(&cuEventCreate), reinterpret_cast<void*>(&cuEventDestroy_v2),
       reinterpret_cast<void*>(&cuEventRecord), reinterpret_cast<void*>(&cuEventSynchronize),
-      reinterpret_cast<void*>(&cuStreamWaitEvent),
+      reinterpret_cast<void*>(&cuStreamWaitEvent), reinterpret_cast<void*>(&cuModuleUnload),
+      reinterpret_cast<void*>(&cuLibraryUnload),
   };
   auto table = lookups(d);
   for (std::size_t i = 0; i < table.size(); ++i) *table[i].slot = addresses[i];
@@ -612,6 +617,19 @@ int scenario_library() {
   return 0;
 }
 
+// Modules and libraries loaded and unloaded, as apitrace sees them: the session's module
+// (cuModuleLoadData), a library loaded and unloaded, a second module loaded and unloaded.
+int scenario_module_loads() {
+  open_session();
+  CUlibrary library = nullptr;
+  check(g.library_load_data(&library, kModuleImage, nullptr, nullptr, 0, nullptr, nullptr, 0), "cuLibraryLoadData");
+  check(g.library_unload(library), "cuLibraryUnload");
+  CUmodule module = nullptr;
+  check(g.module_load_data(&module, kModuleImage), "cuModuleLoadData");
+  check(g.module_unload(module), "cuModuleUnload");
+  return 0;
+}
+
 // 3 spins, then exit() from another thread while main is blocked.
 int scenario_exit_thread() {
   Session s = open_session();
@@ -1001,6 +1019,7 @@ int main(int argc, char** argv) {
   else if (scenario == "graph-nodes") rc = scenario_graph_nodes();
   else if (scenario == "cupti-subscriber") rc = scenario_cupti_subscriber();
   else if (scenario == "library") rc = scenario_library();
+  else if (scenario == "module-loads") rc = scenario_module_loads();
   else if (scenario == "exit-thread") rc = scenario_exit_thread();
   else if (scenario == "no-cleanup") rc = scenario_no_cleanup();
   else if (scenario == "fork") rc = scenario_fork();

@@ -127,7 +127,7 @@ TEST_CASE("apitrace: the summary's API rows at exit and from stats on the run fi
   const auto r = run_client("linked", "host-waits", o);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
-  // Two launches and the five traced calls, none failed, at the run file's own times.
+  // Two launches and the six traced calls (the module's load among them), none failed, at the run file's own times.
   const CallTable expected = calls_in_run_file(o.directory + "/compute_profile.cprof");
   std::string counts;
   for (const auto& [name, t] : expected) {
@@ -135,7 +135,7 @@ TEST_CASE("apitrace: the summary's API rows at exit and from stats on the run fi
   }
   CHECK(counts ==
         "cuCtxSynchronize 1 0\ncuEventRecord 1 0\ncuEventSynchronize 1 0\ncuLaunchKernel 2 0\n"
-        "cuStreamSynchronize 1 0\ncuStreamWaitEvent 1 0\n");
+        "cuModuleLoadData 1 0\ncuStreamSynchronize 1 0\ncuStreamWaitEvent 1 0\n");
   const std::string at_exit = summary_table(r.err);
   CHECK(at_exit.find("\n      API calls: ") != std::string::npos);
   // The driver's entry points are nvprof's names too: every file gives the table printed
@@ -169,6 +169,7 @@ TEST_CASE("apitrace: synchronization and events in the trace and the databases, 
   // called; timed by event pairs, the launch itself waited for it.
   const std::string waited = concurrent ? " waited" : "";
   CHECK(api_calls_in_trace(o.directory + "/compute_profile.json", concurrent) ==
+        "cuModuleLoadData 0 module_load\n"
         "cuStreamSynchronize 0 stream_synchronize stream=" + stream_a + waited + "\n"
         "cuEventRecord 0 event_record stream=" + stream_a + " event=e1\n"
         "cuStreamWaitEvent 0 stream_wait_event stream=" + stream_b + " event=e1\n"
@@ -179,13 +180,15 @@ TEST_CASE("apitrace: synchronization and events in the trace and the databases, 
   CHECK(query(database,
               "SELECT s.value, r.returnValue FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
               "WHERE r.eventClass = 1 ORDER BY r.start") ==
-        std::vector<std::string>{"cuLaunchKernel|0", "cuStreamSynchronize|0", "cuLaunchKernel|0", "cuEventRecord|0",
-                                 "cuStreamWaitEvent|0", "cuEventSynchronize|0", "cuCtxSynchronize|0"});
-  // nvprof's DRIVER rows by CUPTI's callback ids: launch 307, stream synchronize 126,
-  // event record 119, stream wait event 295, event synchronize 121, context synchronize 17.
+        std::vector<std::string>{"cuModuleLoadData|0", "cuLaunchKernel|0", "cuStreamSynchronize|0", "cuLaunchKernel|0",
+                                 "cuEventRecord|0", "cuStreamWaitEvent|0", "cuEventSynchronize|0",
+                                 "cuCtxSynchronize|0"});
+  // nvprof's DRIVER rows by CUPTI's callback ids: module load 19, launch 307, stream
+  // synchronize 126, event record 119, stream wait event 295, event synchronize 121,
+  // context synchronize 17.
   CHECK(query(o.directory + "/compute_profile.nvvp",
               "SELECT cbid, returnValue FROM CUPTI_ACTIVITY_KIND_DRIVER ORDER BY start") ==
-        std::vector<std::string>{"307|0", "126|0", "307|0", "119|0", "295|0", "121|0", "17|0"});
+        std::vector<std::string>{"19|0", "307|0", "126|0", "307|0", "119|0", "295|0", "121|0", "17|0"});
   // Each synchronization's SYNCHRONIZATION row, at its call's times and correlation:
   // CUPTI's type (event 1, stream wait event 2, stream 3, context 4), the context, the
   // stream and the event where the call names them (else 0xFFFFFFFF), events numbered
@@ -235,7 +238,7 @@ TEST_CASE("apitrace: off as asked, on when asked for, kept in the run file",
     INFO(converted.out << converted.err);
     REQUIRE(converted.exit_code == 0);
     CHECK(converted.out ==
-          "compute_profile.json: 2 operations, 0 NVTX events, 0 memory events, 5 API calls\n");
+          "compute_profile.json: 2 operations, 0 NVTX events, 0 memory events, 6 API calls\n");
     CHECK(api_calls_in_trace(o.directory + "/compute_profile.json").find("cuEventSynchronize") != std::string::npos);
   }
   SECTION("apitrace with a trace") {
@@ -245,4 +248,25 @@ TEST_CASE("apitrace: off as asked, on when asked for, kept in the run file",
     REQUIRE(r.exit_code == 0);
     CHECK(api_calls_in_trace(o.directory + "/compute_profile.json").find("cuEventSynchronize") != std::string::npos);
   }
+}
+
+TEST_CASE("apitrace: modules and libraries loaded and unloaded, on every reach path, in the trace and nvprof's database",
+          "[e2e][apitrace]") {
+  const auto reach = GENERATE(as<std::string>{}, "linked", "dlsym", "procaddress");
+  INFO("reach " << reach);
+  auto o = profiling("export json,nvprof\n");
+  const auto r = run_client(reach, "module-loads", o);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(api_calls_in_trace(o.directory + "/compute_profile.json") ==
+        "cuModuleLoadData 0 module_load\n"
+        "cuLibraryLoadData 0 module_load\n"
+        "cuLibraryUnload 0 module_load\n"
+        "cuModuleLoadData 0 module_load\n"
+        "cuModuleUnload 0 module_load\n");
+  // CUPTI's callback ids: cuModuleLoadData 19, cuLibraryLoadData 678, cuLibraryUnload
+  // 680, cuModuleUnload 22.
+  CHECK(query(o.directory + "/compute_profile.nvvp",
+              "SELECT cbid, returnValue FROM CUPTI_ACTIVITY_KIND_DRIVER ORDER BY start") ==
+        std::vector<std::string>{"19|0", "678|0", "680|0", "19|0", "22|0"});
 }

@@ -88,10 +88,10 @@ TEST_CASE("exports: the JSON trace and the database hold the log's records, the 
               "globalPid FROM CUPTI_ACTIVITY_KIND_MEMSET) g JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON "
               "g.correlationId = r.correlationId AND g.globalPid = (r.globalTid & 0xFFFFFFFFFF000000)") ==
         std::vector<std::string>{"8"});
-  // Their calls, and apitrace's: two cuStreamSynchronize, one cuCtxSynchronize, five
-  // allocations, five frees.
+  // Their calls, and apitrace's: the module's load, two cuStreamSynchronize, one
+  // cuCtxSynchronize, five allocations, five frees.
   CHECK(query(database, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass = 1") ==
-        std::vector<std::string>{"21"});
+        std::vector<std::string>{"22"});
   CHECK(query(database, "SELECT id, name FROM TARGET_INFO_GPU") ==
         std::vector<std::string>{"0|computeprof simulated GPU"});
   CHECK(query(database, "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_SCHEMA_VERSION'") ==
@@ -131,7 +131,7 @@ TEST_CASE("exports: a graph launch's nodes are async events in the trace and row
   REQUIRE(read_log(log_path).records.size() == 6);
   // Metadata, two launch calls, six async pairs, the two allocations and the closing
   // cuStreamSynchronize (apitrace); no flow ends on an async event.
-  CHECK(check_trace(trace_path, log_path) == "trace ok: 23 events, 6 GPU events, 0 flows\n");
+  CHECK(check_trace(trace_path, log_path) == "trace ok: 24 events, 6 GPU events, 0 flows\n");
   const std::string trace = read_file(trace_path);
   const auto count = [&](const std::string& text) {
     std::size_t n = 0;
@@ -149,7 +149,8 @@ TEST_CASE("exports: a graph launch's nodes are async events in the trace and row
               "CUPTI_ACTIVITY_KIND_MEMSET)") == std::vector<std::string>{"6|2"});
   CHECK(query(database, "SELECT s.value, count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = "
                         "r.nameId GROUP BY 1") == std::vector<std::string>{"cuGraphLaunch|2", "cuMemAllocHost_v2|1",
-                                                                           "cuMemAlloc_v2|1", "cuStreamSynchronize|1"});
+                                                                           "cuMemAlloc_v2|1", "cuModuleLoadData|1",
+                                                                           "cuStreamSynchronize|1"});
 }
 
 TEST_CASE("exports: a counted kernel's counters are rows of COMPUTEPROF_COUNTERS, n/a as NULL", "[e2e][exports]") {
@@ -196,8 +197,8 @@ TEST_CASE("exports: a process killed after a flush point leaves a run file that 
   INFO(e.out << e.err);
   CHECK(e.exit_code == 0);
   CHECK(e.err.empty());
-  // The allocation before the flush point is an API call (apitrace).
-  const std::string holding = "2 operations, 0 NVTX events, 0 memory events, 1 API calls (the run had not ended: "
+  // The module's load and the allocation before the flush point are API calls (apitrace).
+  const std::string holding = "2 operations, 0 NVTX events, 0 memory events, 2 API calls (the run had not ended: "
                               "every record to its last flush point)\n";
   CHECK(e.out == "compute_profile.json: " + holding + "compute_profile.sqlite: " + holding);
   // Never over an existing file without -f.
@@ -282,8 +283,8 @@ TEST_CASE("exports: the run file is removed once the exports are made, kept with
     INFO(e.out << e.err);
     CHECK(e.exit_code == 0);
     CHECK(e.out.find("compute_profile.json: ") != std::string::npos);
-    // The scenario's allocation (apitrace).
-    CHECK(e.out.ends_with("memory events, 1 API calls\n"));
+    // The scenario's module load and allocation (apitrace).
+    CHECK(e.out.ends_with("memory events, 2 API calls\n"));
     CHECK(check_trace(o.directory + "/compute_profile.json", o.directory + "/compute_profile.log")
               .starts_with("trace ok: "));
   }

@@ -90,7 +90,7 @@ TEST_CASE("nvprof: the default summary of GPU activities and API calls, the prog
   CHECK(r.out == kClientOutput);
   const std::string prefix = prefix_of(r.err);
   const auto lines = lines_of(r.err);
-  REQUIRE(lines.size() == 20);
+  REQUIRE(lines.size() == 21);
   CHECK(lines[0] == prefix + "NVPROF is profiling process " + prefix.substr(2, prefix.size() - 5) + ", command: " +
                         CLIENT_PATH + " runtime basic");
   CHECK(lines[1] == prefix + "Profiling application: " + CLIENT_PATH + " runtime basic");
@@ -98,11 +98,13 @@ TEST_CASE("nvprof: the default summary of GPU activities and API calls, the prog
   CHECK(lines[3] == "            Type  Time(%)      Time     Calls       Avg       Min       Max  Name");
   // Spins first (the longest), then the rest by their (varying) times: compared as a set.
   auto rows = summary_rows(r.err);
-  REQUIRE(rows.size() == 16);
+  REQUIRE(rows.size() == 17);
   CHECK(rows[0] == "GPU activities | 2 | spin(unsigned long long)");
   std::sort(rows.begin(), rows.end());
-  // The synchronizations, allocations and frees too (apitrace, on as under nvprof).
-  CHECK(rows == std::vector<std::string>{"API calls | 1 | cudaDeviceSynchronize", "API calls | 1 | cudaFreeHost",
+  // The synchronizations, allocations and frees too (apitrace, on as under nvprof), and
+  // the program's own module load, by its driver name as no runtime function makes it.
+  CHECK(rows == std::vector<std::string>{"API calls | 1 | cuModuleLoadData", "API calls | 1 | cudaDeviceSynchronize",
+                                         "API calls | 1 | cudaFreeHost",
                                          "API calls | 1 | cudaMallocHost", "API calls | 1 | cudaMemcpyAsync",
                                          "API calls | 1 | cudaMemset", "API calls | 2 | cudaStreamSynchronize",
                                          "API calls | 3 | cudaLaunchKernel", "API calls | 3 | cudaMemcpy",
@@ -131,7 +133,7 @@ TEST_CASE("nvprof: --print-gpu-trace's table, --print-api-trace's, a driver prog
   REQUIRE(r.exit_code == 0);
   const std::string prefix = prefix_of(r.err);
   const auto lines = lines_of(r.err);
-  REQUIRE(lines.size() == 2 + 2 + 8 + 6 + 2 + 21);
+  REQUIRE(lines.size() == 2 + 2 + 8 + 6 + 2 + 22);
   CHECK(lines[2] == prefix + "Profiling result:");
   CHECK(lines[3] == "   Start  Duration            Grid Size      Block Size     Regs*    SSMem*    DSMem*      Size  "
                     "Throughput  SrcMemType  DstMemType           Device   Context    Stream  Name");
@@ -156,9 +158,9 @@ TEST_CASE("nvprof: --print-gpu-trace's table, --print-api-trace's, a driver prog
   CHECK(lines[19] == "   Start  Duration  Name");
   std::vector<std::string> calls;
   for (std::size_t i = 20; i < lines.size(); ++i) calls.push_back(lines[i].substr(20, lines[i].find(" (", 20) - 20));
-  // The launches and copies, and the allocations, frees and synchronizations among
-  // them (apitrace).
-  CHECK(calls == std::vector<std::string>{"cuMemAlloc", "cuMemAlloc", "cuMemAlloc", "cuMemAlloc", "cuMemAllocHost",
+  // The launches and copies, and the module load, allocations, frees and
+  // synchronizations among them (apitrace).
+  CHECK(calls == std::vector<std::string>{"cuModuleLoadData", "cuMemAlloc", "cuMemAlloc", "cuMemAlloc", "cuMemAlloc", "cuMemAllocHost",
                                           "cuMemcpyHtoD", "cuMemcpyHtoD",
                                           "cuLaunchKernel", "cuStreamSynchronize", "cuLaunchKernel",
                                           "cuMemcpyDtoHAsync", "cuStreamSynchronize", "cuMemcpy", "cuMemsetD8",
@@ -182,8 +184,8 @@ TEST_CASE("nvprof: --csv --log-file tables read back by Python's csv module and 
       Case{"--print-api-trace",
            "columns: Start|Duration|Name|Correlation_ID\n"
            "units: us|us||\n"
-           "rows: 21\n"
-           "names: cudaDeviceSynchronize|cudaFree|cudaFreeHost|cudaLaunchKernel (spin(unsigned long long) [",
+           "rows: 22\n"
+           "names: cuModuleLoadData|cudaDeviceSynchronize|cudaFree|cudaFreeHost|cudaLaunchKernel (spin(unsigned long long) [",
            },
       Case{"--print-gpu-summary",
            "columns: Type|Time(%)|Time|Calls|Avg|Min|Max|Name\n"

@@ -60,12 +60,12 @@ TEST_CASE("export nvprof: a driver-API program's calls are DRIVER rows, its work
   CHECK(list_directory(o.directory).size() == 3);  // profile.cfg, the log, the database
   CHECK(check_nvvp(o.directory + "/compute_profile.nvvp") ==
         kSchema +
-            "rows: CONCURRENT_KERNEL 3, CONTEXT 1, DEVICE 1, DRIVER 21, MEMCPY 4, MEMSET 1, SYNCHRONIZATION 3\n" +
+            "rows: CONCURRENT_KERNEL 3, CONTEXT 1, DEVICE 1, DRIVER 22, MEMCPY 4, MEMSET 1, SYNCHRONIZATION 3\n" +
             kDevice +
-            // cuCtxSynchronize, cuMemFreeHost, cuStreamSynchronize, cuMemAlloc_v2, cuMemFree_v2
-            // (apitrace), cuMemsetD8_v2, cuMemcpyHtoD_v2, cuMemcpyDtoHAsync_v2, cuMemAllocHost_v2
-            // (apitrace), cuMemcpy, cuLaunchKernel, cuLaunchKernel_ptsz
-            "driver cbids: 17 x1, 38 x1, 126 x2, 243 x4, 245 x4, 249 x1, 276 x2, 279 x1, 294 x1, 305 x1, 307 x2, "
+            // cuCtxSynchronize, cuModuleLoadData, cuMemFreeHost, cuStreamSynchronize, cuMemAlloc_v2,
+            // cuMemFree_v2 (apitrace), cuMemsetD8_v2, cuMemcpyHtoD_v2, cuMemcpyDtoHAsync_v2,
+            // cuMemAllocHost_v2 (apitrace), cuMemcpy, cuLaunchKernel, cuLaunchKernel_ptsz
+            "driver cbids: 17 x1, 19 x1, 38 x1, 126 x2, 243 x4, 245 x4, 249 x1, 276 x2, 279 x1, 294 x1, 305 x1, 307 x2, "
             "442 x1\n" +
             kGpuRows);
   // The process and thread ids of the calls, 32 bits.
@@ -86,12 +86,15 @@ TEST_CASE("export nvprof: a program driven by the CUDA runtime has RUNTIME rows 
   const std::string database = o.directory + "/compute_profile.nvvp";
   CHECK(check_nvvp(database) ==
         kSchema +
-            "rows: CONCURRENT_KERNEL 3, CONTEXT 1, DEVICE 1, MEMCPY 4, MEMSET 1, RUNTIME 21, SYNCHRONIZATION 3\n" +
+            "rows: CONCURRENT_KERNEL 3, CONTEXT 1, DEVICE 1, DRIVER 1, MEMCPY 4, MEMSET 1, RUNTIME 21, "
+            "SYNCHRONIZATION 3\n" +
             kDevice +
             // cudaMalloc, cudaFree, cudaMallocHost, cudaFreeHost (apitrace), cudaMemcpy,
             // cudaMemcpyAsync, cudaMemset, cudaStreamSynchronize and cudaDeviceSynchronize
             // (apitrace), cudaLaunchKernel, cudaLaunchKernel_ptsz
-            "runtime cbids: 20 x4, 22 x4, 25 x1, 26 x1, 31 x3, 41 x1, 49 x1, 131 x2, 165 x1, 211 x2, 214 x1\n" +
+            "runtime cbids: 20 x4, 22 x4, 25 x1, 26 x1, 31 x3, 41 x1, 49 x1, 131 x2, 165 x1, 211 x2, 214 x1\n"
+            // The program's own module load, which no runtime function makes: a DRIVER row.
+            "driver cbids: 19 x1\n" +
             kGpuRows);
   // Kernels joined to their calls, as the tools join them; the copies carry the runtime's id too.
   CHECK(query(database,
@@ -106,7 +109,7 @@ TEST_CASE("export nvprof: a program driven by the CUDA runtime has RUNTIME rows 
   // The same calls as the other database, the synchronizations, allocations and frees
   // among them.
   CHECK(query(o.directory + "/compute_profile.sqlite", "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME") ==
-        std::vector<std::string>{"21"});
+        std::vector<std::string>{"22"});
 }
 
 TEST_CASE("export nvprof: the driver sample's database, named after the log template", "[e2e][nvprof]") {

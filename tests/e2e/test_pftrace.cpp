@@ -140,12 +140,13 @@ TEST_CASE("pftrace: the basic run's calls, operations and flows, as its JSON tra
   const PftraceSummary s = checked(o.directory + "/compute_profile.pftrace");
   // The eight operations' calls and apitrace's three synchronizations, five allocations
   // and five frees.
-  CHECK(s.slices_by_category == Counts{{"cuda_driver", 21}, {"gpu_memcpy", 4}, {"gpu_memset", 1}, {"kernel", 3}});
+  CHECK(s.slices_by_category == Counts{{"cuda_driver", 22}, {"gpu_memcpy", 4}, {"gpu_memset", 1}, {"kernel", 3}});
   CHECK(text(s.slices_by_name) ==
         "Memcpy DtoD (Device -> Device): 1, Memcpy DtoH (Device -> Pinned): 1, Memcpy HtoD (Pageable -> Device): 2, "
         "Memset (Device): 1, cuCtxSynchronize: 1, cuLaunchKernel: 2, cuLaunchKernel_ptsz: 1, cuMemAllocHost_v2: 1, "
         "cuMemAlloc_v2: 4, cuMemFreeHost: 1, cuMemFree_v2: 4, cuMemcpy: 1, cuMemcpyDtoHAsync_v2: 1, "
-        "cuMemcpyHtoD_v2: 2, cuMemsetD8_v2: 1, cuStreamSynchronize: 2, spin(unsigned long long): 2, "
+        "cuMemcpyHtoD_v2: 2, cuMemsetD8_v2: 1, cuModuleLoadData: 1, cuStreamSynchronize: 2, "
+        "spin(unsigned long long): 2, "
         "vecAdd(float const*, float const*, float*, int): 1");
   CHECK(s.flows == 8);
   CHECK(s.instants_by_name.empty());
@@ -157,12 +158,12 @@ TEST_CASE("pftrace: the basic run's calls, operations and flows, as its JSON tra
   CHECK(s.arg_names == Counts{{"block", 3},
                               {"bytes", 5},
                               {"context", 8},
-                              {"correlation", 29},
+                              {"correlation", 30},
                               {"grid", 3},
-                              {"kind", 13},
+                              {"kind", 14},
                               {"method", 8},
                               {"registers per thread", 3},
-                              {"result", 13},
+                              {"result", 14},
                               {"stream", 10},
                               {"theoretical occupancy", 3}});
   check_as_json(s, o.directory + "/compute_profile.json");
@@ -178,7 +179,7 @@ TEST_CASE("pftrace: NVTX push/pop ranges on their threads, a start/end range on 
   REQUIRE(r.exit_code == 0);
   const PftraceSummary s = checked(o.directory + "/compute_profile.pftrace");
   CHECK(s.slices_by_category ==
-        Counts{{"cuda_driver", 12}, {"gpu_memcpy", 1}, {"gpu_memset", 1}, {"kernel", 6}, {"user_annotation", 8}});
+        Counts{{"cuda_driver", 13}, {"gpu_memcpy", 1}, {"gpu_memset", 1}, {"kernel", 6}, {"user_annotation", 8}});
   for (const char* range : {"ProfilerStep#1", "forward", "layer@lib", "async", "worker", "inner", "wide-\xc3\xbc",
                             "colored"}) {
     INFO(range);
@@ -221,11 +222,11 @@ TEST_CASE("pftrace: a process killed after a flush point leaves a run file that 
   INFO(e.out << e.err);
   CHECK(e.exit_code == 0);
   CHECK(e.err.empty());
-  // The allocation before the flush point is an API call.
-  CHECK(e.out == "compute_profile.pftrace: 2 operations, 0 NVTX events, 0 memory events, 1 API calls (the run had "
+  // The module's load and the allocation before the flush point are API calls.
+  CHECK(e.out == "compute_profile.pftrace: 2 operations, 0 NVTX events, 0 memory events, 2 API calls (the run had "
                  "not ended: every record to its last flush point)\n");
   const PftraceSummary s = checked(o.directory + "/compute_profile.pftrace");
-  CHECK(s.slices_by_category == Counts{{"cuda_driver", 3}, {"gpu_memcpy", 1}, {"kernel", 1}});
+  CHECK(s.slices_by_category == Counts{{"cuda_driver", 4}, {"gpu_memcpy", 1}, {"kernel", 1}});
   CHECK(s.flows == 2);
 }
 
@@ -250,7 +251,7 @@ TEST_CASE("pftrace: computeprof merge -o OUT.pftrace makes each rank a process, 
   const PftraceSummary s = checked(directory + "/all.pftrace");
   // Each rank: the basic run's eight operations and their calls, its three
   // synchronizations, five allocations and five frees (apitrace); its flows' ends instants.
-  CHECK(text(s.slices_by_category) == "cuda_driver: 42, gpu_memcpy: 8, gpu_memset: 2, kernel: 6");
+  CHECK(text(s.slices_by_category) == "cuda_driver: 44, gpu_memcpy: 8, gpu_memset: 2, kernel: 6");
   CHECK(text(s.instants_by_name) == "ac2g: 32");
   CHECK(s.flows == 16);
   // Each rank a process; its thread, its GPU and the GPU's three streams under it.
@@ -269,8 +270,8 @@ TEST_CASE("pftrace: a graph launch's nodes, which may overlap, each on a track o
   const PftraceSummary s = checked(o.directory + "/compute_profile.pftrace");
   // Two launches of a memset, a spin and a copy: two calls, six nodes; the closing
   // cuStreamSynchronize and the two allocations (apitrace).
-  CHECK(text(s.slices_by_category) == "cuda_driver: 5, gpu_memcpy: 2, gpu_memset: 2, kernel: 2");
+  CHECK(text(s.slices_by_category) == "cuda_driver: 6, gpu_memcpy: 2, gpu_memset: 2, kernel: 2");
   CHECK(s.flows == 0);
-  CHECK(s.arg_names.at("correlation") == 11);
+  CHECK(s.arg_names.at("correlation") == 12);
   check_as_json(s, o.directory + "/compute_profile.json");
 }

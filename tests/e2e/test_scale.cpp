@@ -63,6 +63,7 @@ struct TraceCounts {
   long kernels = 0;
   long calls = 0;
   long synchronizations = 0;  // apitrace's closing cuCtxSynchronize
+  long module_loads = 0;      // ... and the program's cuModuleLoadData
   long flow_starts = 0;
   long flow_ends = 0;
   long metadata = 0;
@@ -89,6 +90,8 @@ TraceCounts count_trace(const std::string& path) {
       c.call_correlations.push_back(argument(e, "correlation"));
     } else if (ph == "X" && cat == "cuda_driver" && e.string_member("name") == "cuCtxSynchronize") {
       ++c.synchronizations;
+    } else if (ph == "X" && cat == "cuda_driver" && e.string_member("name") == "cuModuleLoadData") {
+      ++c.module_loads;
     } else if (ph == "s" && cat == "ac2g") {
       ++c.flow_starts;
       c.start_ids.push_back(e.find("id") ? e.find("id")->integer().value_or(-1) : -1);
@@ -116,6 +119,7 @@ void check_trace_counts(const std::string& path) {
   CHECK(c.kernels == kLaunches);
   CHECK(c.calls == kLaunches);
   CHECK(c.synchronizations == 1);
+  CHECK(c.module_loads == 1);
   CHECK(c.flow_starts == kLaunches);
   CHECK(c.flow_ends == kLaunches);
   CHECK(c.other == 0);
@@ -130,7 +134,7 @@ void check_trace_counts(const std::string& path) {
 }
 
 // The Perfetto trace: each launch a kernel slice, a call slice and the flow between
-// them, nothing else but the closing synchronization; its bytes a launch, uncompressed, bounded (docs/format.md,
+// them, nothing else but the module's load and the closing synchronization; its bytes a launch, uncompressed, bounded (docs/format.md,
 // "Perfetto trace": what a launch costs, field by field).
 constexpr std::uintmax_t kPftraceBytesPerLaunch = 140;
 
@@ -140,6 +144,7 @@ void check_pftrace_counts(const std::string& path) {
   CHECK(s.problems == std::vector<std::string>{});
   CHECK(s.slices_by_name == std::map<std::string, long>{{"cuCtxSynchronize", 1},
                                                          {"cuLaunchKernel", kLaunches},
+                                                         {"cuModuleLoadData", 1},
                                                          {"spin(unsigned long long)", kLaunches}});
   CHECK(s.flows == kLaunches);
   CHECK(s.instants_by_name.empty());
@@ -152,12 +157,12 @@ std::string count(const std::string& database, const std::string& sql) {
   return rows.size() == 1 ? rows.front() : "rows: " + std::to_string(rows.size());
 }
 
-// `kernels` holds one row per launch and `calls` one per launch and the closing
-// synchronization (apitrace), and the kernels join the calls one to one on correlationId.
+// `kernels` holds one row per launch and `calls` one per launch, the module's load and
+// the closing synchronization (apitrace), and the kernels join the calls one to one on correlationId.
 void check_database_counts(const std::string& database, const std::string& kernels, const std::string& calls) {
   INFO(database);
   const std::string n = std::to_string(kLaunches);
-  const std::string n_calls = std::to_string(kLaunches + 1);
+  const std::string n_calls = std::to_string(kLaunches + 2);
   CHECK(count(database, "SELECT count(*) FROM " + kernels) == n);
   CHECK(count(database, "SELECT count(*) FROM " + calls) == n_calls);
   CHECK(count(database, "SELECT count(DISTINCT correlationId) FROM " + kernels) == n);
@@ -226,10 +231,11 @@ TEST_CASE("scale: " SCALE_LAUNCHES " launches under conckerneltrace and export j
   } else {
     CHECK(converted.err.empty());
   }
+  // The API calls: the module's load and the closing synchronization.
   std::string expected_out;
   for (const char* file : {"json", "json.gz", "pftrace", "sqlite", "nvvp"}) {
     expected_out += o.directory + "/compute_profile." + file + ": " + std::to_string(kLaunches) +
-                    " operations, 0 NVTX events, 0 memory events, 1 API calls\n";
+                    " operations, 0 NVTX events, 0 memory events, 2 API calls\n";
   }
   CHECK(converted.out == expected_out);
   check_exports(o.directory);
