@@ -30,36 +30,36 @@ using Strings = std::vector<std::string>;
 
 namespace {
 
-std::variant<ReportOptions, UsageError> parse(std::vector<std::string_view> args) {
+std::variant<ReportOptions, UsageError> parse_report(std::vector<std::string_view> args) {
   return computeprof::tools::parse_report_command_line(args);
 }
 
-std::string usage_message(std::vector<std::string_view> args) {
-  const auto parsed = parse(std::move(args));
+std::string report_usage_message(std::vector<std::string_view> args) {
+  const auto parsed = parse_report(std::move(args));
   REQUIRE(std::holds_alternative<UsageError>(parsed));
   return std::get<UsageError>(parsed).message;
 }
 
-std::string read_file(const std::string& path) {
+std::string read_report_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
 }
 
-bool exists(const std::string& path) {
+bool report_file_exists(const std::string& path) {
   struct stat st {};
   return ::lstat(path.c_str(), &st) == 0;
 }
 
 // What write_report returned and warned.
-struct ReportRun {
+struct ReportRunResult {
   int status = 0;
   Strings warnings;
 };
 
-ReportRun run_report(const ReportOptions& options) {
-  ReportRun run;
+ReportRunResult run_report_command(const ReportOptions& options) {
+  ReportRunResult run;
   computeprof::config::set_warning_sink(
       [](std::string_view line, void* user) { static_cast<Strings*>(user)->emplace_back(line); }, &run.warnings);
   run.status = computeprof::tools::write_report(options);
@@ -67,7 +67,7 @@ ReportRun run_report(const ReportOptions& options) {
   return run;
 }
 
-std::string stats_json(computeprof::tools::StatsOptions options) {
+std::string report_stats_json(computeprof::tools::StatsOptions options) {
   options.format = computeprof::reports::TableFormat::json;
   std::FILE* out = std::tmpfile();
   REQUIRE(out != nullptr);
@@ -80,7 +80,7 @@ std::string stats_json(computeprof::tools::StatsOptions options) {
   return text;
 }
 
-std::string from_base64(std::string_view text) {
+std::string report_from_base64(std::string_view text) {
   std::string out;
   unsigned bits = 0;
   int count = 0;
@@ -103,16 +103,16 @@ std::string from_base64(std::string_view text) {
 }
 
 // The decoded contents of the page's data element `id`; nullopt when it has none.
-std::optional<std::string> page_data(const std::string& page, std::string_view id) {
+std::optional<std::string> report_page_data(const std::string& page, std::string_view id) {
   const std::string open = fmt::format("id=\"{}\"", id);
   const std::size_t at = page.find(open);
   if (at == std::string::npos) return std::nullopt;
   const std::size_t begin = page.find('>', at) + 1;
-  return from_base64(std::string_view(page).substr(begin, page.find('<', begin) - begin));
+  return report_from_base64(std::string_view(page).substr(begin, page.find('<', begin) - begin));
 }
 
 // rank0, rank1 and base.cprof of tests/tools/report_runs.cpp in `dir`.
-void write_sample_runs(const ScratchDirectory& dir) {
+void write_report_sample_runs(const ScratchDirectory& dir) {
   REQUIRE(std::system(fmt::format("'{}' '{}'", REPORT_RUNS_PATH, dir.path().native()).c_str()) == 0);
 }
 
@@ -131,7 +131,7 @@ TEST_CASE("report: base64 as RFC 4648's examples", "[report]") {
 }
 
 TEST_CASE("report: the command line, and each mistake in it named", "[report]") {
-  const auto parsed = parse({"--compare", "b1.cprof", "b2.cprof", "--", "a.cprof", "-o", "out.html", "-f", "c.db"});
+  const auto parsed = parse_report({"--compare", "b1.cprof", "b2.cprof", "--", "a.cprof", "-o", "out.html", "-f", "c.db"});
   REQUIRE(std::holds_alternative<ReportOptions>(parsed));
   const ReportOptions& options = std::get<ReportOptions>(parsed);
   CHECK(options.base == Strings{"b1.cprof", "b2.cprof"});
@@ -139,114 +139,114 @@ TEST_CASE("report: the command line, and each mistake in it named", "[report]") 
   CHECK(options.output == "out.html");
   CHECK(options.overwrite);
 
-  const auto with_equals = parse({"--output=r.html", "--", "-odd.cprof"});
+  const auto with_equals = parse_report({"--output=r.html", "--", "-odd.cprof"});
   REQUIRE(std::holds_alternative<ReportOptions>(with_equals));
   CHECK(std::get<ReportOptions>(with_equals).files == Strings{"-odd.cprof"});
   CHECK(std::get<ReportOptions>(with_equals).output == "r.html");
   CHECK_FALSE(std::get<ReportOptions>(with_equals).overwrite);
 
-  CHECK(usage_message({"-o", "r.html"}) ==
+  CHECK(report_usage_message({"-o", "r.html"}) ==
         "report needs at least one run file, log, database or JSON trace (see computeprof --help)");
-  CHECK(usage_message({"a.cprof"}) == "report needs -o OUT.html, the page to write (see computeprof --help)");
-  CHECK(usage_message({"a.cprof", "-o"}) == "report: -o needs the page's path (see computeprof --help)");
-  CHECK(usage_message({"--compare", "b.cprof", "a.cprof", "-o", "r.html"}) ==
+  CHECK(report_usage_message({"a.cprof"}) == "report needs -o OUT.html, the page to write (see computeprof --help)");
+  CHECK(report_usage_message({"a.cprof", "-o"}) == "report: -o needs the page's path (see computeprof --help)");
+  CHECK(report_usage_message({"--compare", "b.cprof", "a.cprof", "-o", "r.html"}) ==
         "report --compare needs BASE... -- FILE... (at least one file each) (see computeprof --help)");
-  CHECK(usage_message({"a.cprof", "--compare", "b.cprof", "--", "c.cprof", "-o", "r.html"}) ==
+  CHECK(report_usage_message({"a.cprof", "--compare", "b.cprof", "--", "c.cprof", "-o", "r.html"}) ==
         "report: --compare comes before the files (see computeprof --help)");
-  CHECK(usage_message({"--ranks", "a.cprof", "-o", "r.html"}) ==
+  CHECK(report_usage_message({"--ranks", "a.cprof", "-o", "r.html"}) ==
         "report: unknown option '--ranks' (a file whose name starts with '-': ./--ranks) (see computeprof --help)");
 }
 
 TEST_CASE("report: an existing page is kept without -f, an input never overwritten, a bad input leaves no page",
           "[report]") {
   const ScratchDirectory dir;
-  write_sample_runs(dir);
+  write_report_sample_runs(dir);
   ReportOptions options;
   options.files = {dir / "rank0.cprof"};
   options.output = dir / "old.html";
   std::ofstream(options.output) << "keep me";
 
-  const ReportRun kept = run_report(options);
+  const ReportRunResult kept = run_report_command(options);
   CHECK(kept.status == 1);
   CHECK(kept.warnings == Strings{fmt::format("report: '{}' exists; -f overwrites it", options.output)});
-  CHECK(read_file(options.output) == "keep me");
+  CHECK(read_report_file(options.output) == "keep me");
 
   options.overwrite = true;
-  const ReportRun forced = run_report(options);
+  const ReportRunResult forced = run_report_command(options);
   CHECK(forced.status == 0);
   CHECK(forced.warnings.empty());
-  CHECK(read_file(options.output).starts_with("<!DOCTYPE html>\n"));
+  CHECK(read_report_file(options.output).starts_with("<!DOCTYPE html>\n"));
 
   options.output = dir / "rank0.cprof";
-  const std::string run_file = read_file(options.output);
-  const ReportRun input = run_report(options);
+  const std::string run_file = read_report_file(options.output);
+  const ReportRunResult input = run_report_command(options);
   CHECK(input.status == 1);
   CHECK(input.warnings == Strings{fmt::format("report: '{}' is an input; it is not overwritten", options.output)});
-  CHECK(read_file(options.output) == run_file);
+  CHECK(read_report_file(options.output) == run_file);
 
   std::ofstream(dir / "broken.csv") << "method,gputime\n_Z4spiny,not a number\n";
   options.files = {dir / "rank0.cprof", dir / "broken.csv"};
   options.output = dir / "new.html";
-  const ReportRun bad = run_report(options);
+  const ReportRunResult bad = run_report_command(options);
   CHECK(bad.status == 1);
   REQUIRE(bad.warnings.size() == 1);
   CHECK(bad.warnings[0].starts_with(dir / "broken.csv"));
-  CHECK_FALSE(exists(options.output));
+  CHECK_FALSE(report_file_exists(options.output));
 }
 
 TEST_CASE("report: the page holds stats' JSON byte for byte: the files, --ranks, each file, --compare", "[report]") {
   const ScratchDirectory dir;
-  write_sample_runs(dir);
+  write_report_sample_runs(dir);
   ReportOptions options;
   options.files = {dir / "rank0.cprof", dir / "rank1.cprof"};
   options.base = {dir / "base.cprof"};
   options.output = dir / "report.html";
-  const ReportRun run = run_report(options);
+  const ReportRunResult run = run_report_command(options);
   CHECK(run.status == 0);
   CHECK(run.warnings.empty());
-  const std::string page = read_file(options.output);
+  const std::string page = read_report_file(options.output);
 
   computeprof::tools::StatsOptions summary;
   summary.files = options.files;
-  const std::string stats = stats_json(summary);
+  const std::string stats = report_stats_json(summary);
   // The sample's kernels, copies and idle table are all there.
   CHECK(stats.find("\"name\":\"stencil(float*, int)\"") != std::string::npos);
   CHECK(stats.find("\"gpu_idle\":[") != std::string::npos);
-  CHECK(page_data(page, "cprof-stats") == stats);
+  CHECK(report_page_data(page, "cprof-stats") == stats);
 
   computeprof::tools::StatsOptions ranks = summary;
   ranks.mode = computeprof::tools::StatsOptions::Mode::ranks;
-  const std::string ranks_json = stats_json(ranks);
+  const std::string ranks_json = report_stats_json(ranks);
   CHECK(ranks_json.find("\"stragglers\":[\n{\"rank\":\"1\"") != std::string::npos);
-  CHECK(page_data(page, "cprof-ranks") == ranks_json);
+  CHECK(report_page_data(page, "cprof-ranks") == ranks_json);
 
   for (std::size_t i = 0; i < options.files.size(); ++i) {
     computeprof::tools::StatsOptions one;
     one.files = {options.files[i]};
-    CHECK(page_data(page, fmt::format("cprof-file-stats-{}", i)) == stats_json(one));
+    CHECK(report_page_data(page, fmt::format("cprof-file-stats-{}", i)) == report_stats_json(one));
   }
-  CHECK_FALSE(page_data(page, "cprof-file-stats-2"));
+  CHECK_FALSE(report_page_data(page, "cprof-file-stats-2"));
 
   computeprof::tools::StatsOptions compare;
   compare.mode = computeprof::tools::StatsOptions::Mode::compare;
   compare.files = options.base;
   compare.new_files = options.files;
-  const std::string compare_json = stats_json(compare);
+  const std::string compare_json = report_stats_json(compare);
   CHECK(compare_json.find("\"verdict\":\"regressed\"") != std::string::npos);
-  CHECK(page_data(page, "cprof-compare") == compare_json);
+  CHECK(report_page_data(page, "cprof-compare") == compare_json);
 
-  CHECK(page_data(page, "cprof-files") == fmt::format("[\"{}\",\"{}\"]", options.files[0], options.files[1]));
+  CHECK(report_page_data(page, "cprof-files") == fmt::format("[\"{}\",\"{}\"]", options.files[0], options.files[1]));
 }
 
 TEST_CASE("report: the timeline's tracks: streams, a thread's calls and NVTX ranges, memory, and what was never freed",
           "[report]") {
   const ScratchDirectory dir;
-  write_sample_runs(dir);
+  write_report_sample_runs(dir);
   ReportOptions options;
   options.files = {dir / "rank0.cprof"};
   options.output = dir / "report.html";
-  REQUIRE(run_report(options).status == 0);
-  const std::optional<std::string> description = page_data(read_file(options.output), "cprof-timeline-description");
+  REQUIRE(run_report_command(options).status == 0);
+  const std::optional<std::string> description = report_page_data(read_report_file(options.output), "cprof-timeline-description");
   REQUIRE(description);
   // 200 iterations: stream 7 two copies and a kernel each, stream 8 a kernel; the
   // thread's four calls that made them and a synchronization, with the three calls of
@@ -286,9 +286,9 @@ TEST_CASE("report: a kernel named like the page's markup stays data: the page ho
   ReportOptions options;
   options.files = {run};
   options.output = dir / "report.html";
-  REQUIRE(run_report(options).status == 0);
-  const std::string page = read_file(options.output);
+  REQUIRE(run_report_command(options).status == 0);
+  const std::string page = read_report_file(options.output);
   CHECK(page.find("alert(1)") == std::string::npos);
-  CHECK(page_data(page, "cprof-stats")->find("\"name\":\"</script><img src=x onerror=alert(1)>\"") !=
+  CHECK(report_page_data(page, "cprof-stats")->find("\"name\":\"</script><img src=x onerror=alert(1)>\"") !=
         std::string::npos);
 }
