@@ -60,7 +60,7 @@ std::string compressed(const std::string& bytes) {
   uLongf size = compressBound(static_cast<uLong>(bytes.size()));
   std::string out(size, '\0');
   if (compress2(reinterpret_cast<Bytef*>(out.data()), &size, reinterpret_cast<const Bytef*>(bytes.data()),
-                static_cast<uLong>(bytes.size()), 1) != Z_OK) {
+                static_cast<uLong>(bytes.size()), 6) != Z_OK) {
     return {};
   }
   out.resize(size);

@@ -30,27 +30,26 @@ async function inflate(bytes) {
 
 // Reads the varints of docs/format.md's "Report" section (unsigned LEB128; signed ones
 // zigzag-coded), as numbers: every value the page holds is below 2^53.
-class VarintReader {
-  constructor(bytes) {
-    this.bytes = bytes;
-    this.at = 0;
-  }
-  next() {
-    const bytes = this.bytes;
-    let value = 0;
-    let scale = 1;
+function varintReader(bytes) {
+  let at = 0;
+  const next = () => {
+    let b = bytes[at++];
+    if (b < 0x80) return b;
+    let value = b & 0x7f;
+    let scale = 128;
     for (;;) {
-      if (this.at >= bytes.length) throw new Error('the timeline data ends early');
-      const b = bytes[this.at++];
+      if (at >= bytes.length) throw new Error('the timeline data ends early');
+      b = bytes[at++];
       value += (b & 0x7f) * scale;
       if (b < 0x80) return value;
       scale *= 128;
     }
-  }
-  signed() {
-    const v = this.next();
+  };
+  const signed = () => {
+    const v = next();
     return v % 2 === 1 ? -(v + 1) / 2 : v / 2;
-  }
+  };
+  return { next, signed, position: () => at };
 }
 
 const KIND_NAMES = ['kernel', 'copy', 'memset', 'graph'];
@@ -58,7 +57,7 @@ const KIND_NAMES = ['kernel', 'copy', 'memset', 'graph'];
 // Every track's items as typed arrays: start, end (ns from the timeline's origin), name,
 // and the kind's own fields.
 function decodeTimeline(description, bytes) {
-  const reader = new VarintReader(bytes);
+  const reader = varintReader(bytes);
   const tracks = [];
   for (const track of description.tracks) {
     const n = track.items;
@@ -108,15 +107,16 @@ function decodeTimeline(description, bytes) {
     }
     tracks.push(t);
   }
-  if (reader.at !== bytes.length) throw new Error('the timeline data is longer than its tracks');
+  if (reader.position() !== bytes.length) throw new Error('the timeline data is longer than its tracks');
   return tracks;
 }
 
 // ---- Levels of detail ----
 
 // A track drawn at a coarse zoom: its items merged where the gap between them is at most
-// the level's resolution; level k has resolution 16 ns * 4^k. Each level is built once,
-// from the one below it, so all of them together cost about what the items do.
+// the level's resolution, 16 ns * 4^k. Each level is built once, from the one below it.
+// Levels finer than about a quarter of the items' mean spacing are not built: at such
+// zooms few enough items are in view to draw them one by one.
 const LEVEL_BASE_NS = 16;
 
 function mergeSpans(start, end, count, resolution) {
@@ -125,15 +125,16 @@ function mergeSpans(start, end, count, resolution) {
   const e = new Float64Array(n);
   const c = new Uint32Array(n);
   let m = -1;
+  let last = -Infinity;
   for (let i = 0; i < n; i++) {
-    if (m >= 0 && start[i] - e[m] <= resolution) {
-      if (end[i] > e[m]) e[m] = end[i];
-      c[m] += count ? count[i] : 1;
+    if (m >= 0 && start[i] - last <= resolution) {
+      if (end[i] > last) last = e[m] = end[i];
+      c[m] += count[i];
     } else {
       m++;
       s[m] = start[i];
-      e[m] = end[i];
-      c[m] = count ? count[i] : 1;
+      last = e[m] = end[i];
+      c[m] = count[i];
     }
   }
   return { start: s.slice(0, m + 1), end: e.slice(0, m + 1), count: c.slice(0, m + 1) };
@@ -141,8 +142,13 @@ function mergeSpans(start, end, count, resolution) {
 
 function buildLevels(row) {
   row.levels = [];
-  let level = { start: row.start, end: row.end, count: null };
-  for (let k = 0; k < 24 && level.start.length > 1; k++) {
+  const n = row.start.length;
+  if (n < 2) return;
+  const spacing = (row.end[n - 1] - row.start[0]) / n;
+  let k = 0;
+  while (LEVEL_BASE_NS * 4 ** (k + 1) <= spacing / 4) k++;
+  let level = { start: row.start, end: row.end, count: new Uint32Array(n).fill(1) };
+  for (; k < 24 && level.start.length > 1; k++) {
     level = mergeSpans(level.start, level.end, level.count, LEVEL_BASE_NS * 4 ** k);
     level.resolution = LEVEL_BASE_NS * 4 ** k;
     row.levels.push(level);
@@ -741,30 +747,72 @@ class Timeline {
 
 // ---- The analysis ----
 
-// Intervals [start, end) of many tracks as one sorted union.
+// The union of a track's items (of the kinds given, all where null) as sorted disjoint
+// intervals: one pass, the items being sorted by start.
+function trackUnion(t, kinds) {
+  const n = t.start.length;
+  let mask = 15;
+  if (kinds) mask = kinds.reduce((m, k) => m | (1 << k), 0);
+  const start = new Float64Array(n);
+  const end = new Float64Array(n);
+  let m = -1;
+  for (let i = 0; i < n; i++) {
+    if (t.flags && !(mask & (1 << (t.flags[i] & 3)))) continue;
+    if (m >= 0 && t.start[i] <= end[m]) {
+      if (t.end[i] > end[m]) end[m] = t.end[i];
+    } else {
+      m++;
+      start[m] = t.start[i];
+      end[m] = t.end[i];
+    }
+  }
+  return { start: start.subarray(0, m + 1), end: end.subarray(0, m + 1) };
+}
+
+// Two unions as one.
+function mergeUnions(a, b) {
+  const n = a.start.length + b.start.length;
+  const start = new Float64Array(n);
+  const end = new Float64Array(n);
+  let i = 0;
+  let j = 0;
+  let m = -1;
+  while (i < a.start.length || j < b.start.length) {
+    const fromA = j >= b.start.length || (i < a.start.length && a.start[i] <= b.start[j]);
+    const s = fromA ? a.start[i] : b.start[j];
+    const e = fromA ? a.end[i++] : b.end[j++];
+    if (m >= 0 && s <= end[m]) {
+      if (e > end[m]) end[m] = e;
+    } else {
+      m++;
+      start[m] = s;
+      end[m] = e;
+    }
+  }
+  return { start: start.subarray(0, m + 1), end: end.subarray(0, m + 1) };
+}
+
 function union(tracks, kinds) {
-  const spans = [];
-  for (const t of tracks) {
-    for (let i = 0; i < t.start.length; i++) if (!kinds || kinds.includes(t.flags[i] & 3)) spans.push([t.start[i], t.end[i]]);
-  }
-  spans.sort((a, b) => a[0] - b[0]);
-  const out = [];
-  for (const s of spans) {
-    if (out.length && s[0] <= out[out.length - 1][1]) out[out.length - 1][1] = Math.max(out[out.length - 1][1], s[1]);
-    else out.push([s[0], s[1]]);
-  }
+  let out = { start: new Float64Array(0), end: new Float64Array(0) };
+  for (const t of tracks) out = mergeUnions(out, trackUnion(t, kinds));
   return out;
+}
+
+function totalOf(u) {
+  let total = 0;
+  for (let i = 0; i < u.start.length; i++) total += u.end[i] - u.start[i];
+  return total;
 }
 
 function overlapOf(a, b) {
   let i = 0;
   let j = 0;
   let total = 0;
-  while (i < a.length && j < b.length) {
-    const lo = Math.max(a[i][0], b[j][0]);
-    const hi = Math.min(a[i][1], b[j][1]);
+  while (i < a.start.length && j < b.start.length) {
+    const lo = Math.max(a.start[i], b.start[j]);
+    const hi = Math.min(a.end[i], b.end[j]);
     if (hi > lo) total += hi - lo;
-    if (a[i][1] < b[j][1]) i++;
+    if (a.end[i] < b.end[j]) i++;
     else j++;
   }
   return total;
@@ -801,10 +849,10 @@ function analyse(data, tracks) {
       if (Number(key.split(':')[1]) !== device) continue;
       const busy = union(list);
       let longest = 0;
-      for (let i = 1; i < busy.length; i++) {
-        if (busy[i][0] - busy[i - 1][1] > longest) {
-          longest = busy[i][0] - busy[i - 1][1];
-          where = [busy[i - 1][1], busy[i][0]];
+      for (let i = 1; i < busy.start.length; i++) {
+        if (busy.start[i] - busy.end[i - 1] > longest) {
+          longest = busy.start[i] - busy.end[i - 1];
+          where = [busy.end[i - 1], busy.start[i]];
         }
       }
     }
@@ -862,13 +910,13 @@ function analyse(data, tracks) {
     const [p, device] = key.split(':').map(Number);
     const kernelSpans = union(list, [0]);
     const copySpans = union(list, [1]);
-    const kernelNs = kernelSpans.reduce((s, x) => s + x[1] - x[0], 0);
-    const copySpanNs = copySpans.reduce((s, x) => s + x[1] - x[0], 0);
+    const kernelNs = totalOf(kernelSpans);
+    const copySpanNs = totalOf(copySpans);
     if (kernelNs > 0 && copySpanNs > 0 && overlapOf(kernelSpans, copySpans) === 0 && copySpanNs * 20 >= kernelNs) {
       add('medium', `GPU ${device}${processLabel(p)}: copies never overlap kernels`,
         [`${formatDuration(copySpanNs)} of copies and ${formatDuration(kernelNs)} of kernels, 0 ns together`],
         'Issue copies with cudaMemcpyAsync from pinned memory in a stream other than the kernels\' so that the copy engines work while the kernels run.',
-        copySpans[0]);
+        [copySpans.start[0], copySpans.end[0]]);
     }
     const kernelStreams = list.filter((t) => { for (let i = 0; i < t.flags.length; i++) if ((t.flags[i] & 3) === 0) return true; return false; });
     if (kernelStreams.length >= 2) {
@@ -879,7 +927,7 @@ function analyse(data, tracks) {
         add('low', `GPU ${device}${processLabel(p)}: kernels of ${kernelStreams.length} streams never run at the same time`,
           [`streams ${kernelStreams.map((t) => t.stream).join(', ')}`],
           'Work in several streams is serialized: look for synchronizations between them (the default stream, cudaDeviceSynchronize, events), or kernels that fill the GPU alone.',
-          spans[0].length ? spans[0][0] : null);
+          spans[0].start.length ? [spans[0].start[0], spans[0].end[0]] : null);
       }
     }
     for (const t of list) {
@@ -1040,17 +1088,41 @@ function showRanks(section, ranks, perFile, files) {
 // ---- Start ----
 
 async function start() {
+  // Milliseconds each step took (docs/performance.md's numbers).
+  const timings = (report.timings = {});
+  let last = performance.now();
+  const step = (name) => {
+    const now = performance.now();
+    timings[name] = Math.round(now - last);
+    last = now;
+  };
+  // The tables first: they are small, and shown while the timeline is decoded.
   const stats = elementJson('cprof-stats');
   const ranks = elementJson('cprof-ranks');
   const compare = elementJson('cprof-compare');
   const description = elementJson('cprof-timeline-description');
+  const files = elementJson('cprof-files');
   const perFile = [];
   for (let i = 0; document.getElementById('cprof-file-stats-' + i); i++) perFile.push(elementJson('cprof-file-stats-' + i));
-  const tracks = decodeTimeline(description, await inflate(elementBytes('cprof-timeline-items')));
-  Object.assign(report, { stats, ranks, compare, description, tracks });
-
-  const files = elementJson('cprof-files');
+  Object.assign(report, { stats, ranks, compare, description });
   document.getElementById('inputs').textContent = files.join(', ');
+  fillTables(document.getElementById('tables'), stats);
+  showMemory(document.getElementById('memory'), description);
+  showRanks(document.getElementById('ranks'), ranks, perFile, files);
+  if (compare) fillTables(document.getElementById('comparison'), compare);
+  else document.getElementById('comparison').hidden = true;
+  document.getElementById('findings').append(element('li', { class: 'none' }, 'Reading the timeline…'));
+  step('tables');
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  report.tablesShown = performance.now();
+
+  const items = elementBytes('cprof-timeline-items');
+  step('base64');
+  const inflated = await inflate(items);
+  step('inflate');
+  const tracks = decodeTimeline(description, inflated);
+  report.tracks = tracks;
+  step('decode');
   let timeline = null;
   if (description.tracks.length > 0) {
     timeline = new Timeline(document.getElementById('timeline'), document.getElementById('tooltip'),
@@ -1061,13 +1133,13 @@ async function start() {
     document.getElementById('timeline-section').append(element('p', { class: 'none' }, 'No run file among the inputs: no timeline.'));
     document.getElementById('timeline-box').hidden = true;
   }
+  step('timeline');
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  report.timelineShown = performance.now();
   report.findings = analyse({ stats, ranks, compare, description }, tracks);
+  document.getElementById('findings').replaceChildren();
   showFindings(document.getElementById('findings'), report.findings, timeline);
-  fillTables(document.getElementById('tables'), stats);
-  showMemory(document.getElementById('memory'), description);
-  showRanks(document.getElementById('ranks'), ranks, perFile, files);
-  if (compare) fillTables(document.getElementById('comparison'), compare);
-  else document.getElementById('comparison').hidden = true;
+  step('analysis');
   report.ready = true;
 }
 

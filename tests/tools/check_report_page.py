@@ -347,6 +347,7 @@ def scale(browser, computeprof, report_runs, workdir, launches):
     made = time.monotonic() - started
     ready = open_page(browser, page)
     paint = browser.evaluate("performance.getEntriesByType('paint').map((e) => [e.name, e.startTime])")
+    print("steps (ms):", browser.evaluate("window.cprofReport.timings"))
     print(f"{launches} launches: run file {os.path.getsize(os.path.join(workdir, 'scale.cprof'))} bytes, "
           f"page {os.path.getsize(page)} bytes, made in {made:.2f} s, first paint {paint}, ready in {ready:.2f} s")
     # Zoom in and out at that size: a frame each.

@@ -96,6 +96,9 @@ class RunWriter {
     at_ += 4'000;
   }
 
+  // The thread works `ns` before its next call.
+  void host_work(std::uint64_t ns) { at_ += ns; }
+
   void allocate(std::uint64_t address, std::uint64_t bytes, MemoryOperation operation) {
     MemoryEvent e;
     e.api = operation == MemoryOperation::allocation ? "cuMemAlloc_v2" : "cuMemFree_v2";
@@ -195,7 +198,16 @@ int main(int argc, char** argv) {
   if (argc == 3) {
     const std::uint64_t launches = std::strtoull(argv[2], nullptr, 10);
     RunWriter run(dir + "/scale.cprof", 4242, std::nullopt);
-    for (std::uint64_t i = 0; i < launches; ++i) run.launch(i % 2 ? "_Z4axpyfPfS_" : "_Z7stencilPfi", 7, 2'000, 0.5f);
+    // Times that vary as measured ones do (a fixed sequence, so that the files are the
+    // same each time): all alike, they would compress to nothing.
+    std::uint64_t random = 88172645463325252ULL;
+    for (std::uint64_t i = 0; i < launches; ++i) {
+      random ^= random << 13;
+      random ^= random >> 7;
+      random ^= random << 17;
+      run.launch(i % 2 ? "_Z4axpyfPfS_" : "_Z7stencilPfi", 7 + random % 4, 1'000 + random % 4'000, 0.5f);
+      run.host_work(random % 3'000);
+    }
     return 0;
   }
   sample(dir + "/rank0.cprof", 1001, 0, 40'000);
