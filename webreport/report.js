@@ -961,7 +961,13 @@ function analyse(data, tracks) {
 
   // Low occupancy: kernels with at least 1% of the GPU time that keep less than half of
   // the warps busy.
-  const byKernel = new Map();
+  // Per kernel name (typed arrays by name index: a Map per item would cost more than
+  // the rest of the analysis).
+  const names = data.description.names.length;
+  const kernelNs = new Float64Array(names);
+  const occupancySum = new Float64Array(names);
+  const launches = new Float64Array(names);
+  const first = new Float64Array(names).fill(-1);
   let kernelTotal = 0;
   for (const t of operations) {
     for (let i = 0; i < t.start.length; i++) {
@@ -969,20 +975,21 @@ function analyse(data, tracks) {
       const ns = t.end[i] - t.start[i];
       kernelTotal += ns;
       if (t.extra[i] === 0) continue;
-      const k = byKernel.get(t.name[i]) || { ns: 0, occupancy: 0, count: 0, where: [t.start[i], t.end[i]] };
-      k.ns += ns;
-      k.occupancy += (t.extra[i] - 1) / 1000;
-      k.count++;
-      byKernel.set(t.name[i], k);
+      const name = t.name[i];
+      kernelNs[name] += ns;
+      occupancySum[name] += (t.extra[i] - 1) / 1000;
+      launches[name]++;
+      if (first[name] < 0 || t.start[i] < first[name]) first[name] = t.start[i];
     }
   }
-  for (const [name, k] of byKernel) {
-    const occupancy = k.occupancy / k.count;
-    if (occupancy < 0.5 && k.ns * 100 >= kernelTotal) {
+  for (let name = 0; name < names; name++) {
+    if (launches[name] === 0) continue;
+    const occupancy = occupancySum[name] / launches[name];
+    if (occupancy < 0.5 && kernelNs[name] * 100 >= kernelTotal) {
       add('medium', `Low occupancy: ${data.description.names[name]}`,
-        [`theoretical occupancy ${occupancy.toFixed(3)} over ${k.count} launches, ${formatDuration(k.ns)} (${pct(k.ns, kernelTotal)} of kernel time)`],
+        [`theoretical occupancy ${occupancy.toFixed(3)} over ${launches[name]} launches, ${formatDuration(kernelNs[name])} (${pct(kernelNs[name], kernelTotal)} of kernel time)`],
         'Fewer warps than the multiprocessor can hold hide memory latency poorly: use larger blocks, fewer registers per thread (launch bounds) or less shared memory per block.',
-        k.where);
+        [first[name], first[name] + 1000]);
     }
   }
 

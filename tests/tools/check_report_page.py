@@ -15,6 +15,7 @@ answers, each a JSON message ended by a NUL), with the standard library only.
 
 Exits 77 when chromium is not installed (ctest's skip), 1 when a check fails.
 """
+import base64
 import json
 import os
 import shutil
@@ -322,15 +323,19 @@ def sample_checks(browser, computeprof, workdir):
     linked = browser.evaluate("window.cprofReport.view")
     check(linked != keyed, "a finding's link did not move the timeline")
 
-    browser.evaluate("window.scrollTo(0, 0)")
-    browser.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(1))))")
-    shot = browser.send("Page.captureScreenshot", {"format": "png"})
-    png = __import__("base64").b64decode(shot["data"])
-    with open(os.path.join(workdir, "report.png"), "wb") as out:
-        out.write(png)
-    colours = png_colours(png)
-    print(f"screenshot: {len(png)} bytes, {colours} colours")
-    check(colours >= 16, f"the screenshot has {colours} colours: blank")
+    # Screenshots: the page's top (the analysis) and its timeline, iterations in view.
+    browser.evaluate("window.cprofReport.timeline.setView(0, 600000)")
+    for name, where in (("report.png", "window.scrollTo(0, 0)"),
+                        ("report_timeline.png", "document.getElementById('timeline-section').scrollIntoView()")):
+        browser.evaluate(where)
+        browser.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(1))))")
+        shot = browser.send("Page.captureScreenshot", {"format": "png"})
+        png = base64.b64decode(shot["data"])
+        with open(os.path.join(workdir, name), "wb") as out:
+            out.write(png)
+        colours = png_colours(png)
+        print(f"{name}: {len(png)} bytes, {colours} colours")
+        check(colours >= 16, f"the screenshot {name} has {colours} colours: blank")
 
     page_url = "file://" + os.path.abspath(page)
     requests = network_requests(browser, page_url)
