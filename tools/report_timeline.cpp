@@ -76,6 +76,8 @@ class TimelineVisitor final : public runfile::RunVisitor {
 
   void operation(const records::ContextInfo& context, const records::Record& r) override {
     process_.devices.try_emplace(context.device, context.device_name);
+    add_call(context, r);
+    if (r.gpu_start_ns == 0) return;  // never timed: no place on the timeline
     Operation op{r.gpu_start_ns, std::max(r.gpu_end_ns, r.gpu_start_ns), r.correlation_id, 0, method_name(r.method),
                  static_cast<std::uint32_t>(r.kind)};
     if (r.kind == records::RecordKind::kernel) {
@@ -85,13 +87,6 @@ class TimelineVisitor final : public runfile::RunVisitor {
     }
     if (r.kind == records::RecordKind::memcpy && r.host_mem_type == records::HostMemType::pageable) op.flags |= 4;
     process_.streams[{context.device, r.stream_id}].push_back(op);
-    // The call that made it, once per call (a graph launch's nodes share theirs), on
-    // the wall clock as the exports place it.
-    if (r.correlation_id == 0 || r.correlation_id != last_call_) {
-      last_call_ = r.correlation_id;
-      const std::uint64_t start = context.origin.wall_ns + r.timestamp_ns;
-      process_.calls[r.thread_id].push_back({start, start + r.cputime_ns, r.correlation_id, names_.id(r.api), 0});
-    }
   }
   void api_call(const records::ApiCall& call) override {
     process_.calls[call.thread_id].push_back(
@@ -111,6 +106,15 @@ class TimelineVisitor final : public runfile::RunVisitor {
   }
 
  private:
+  // The call that made an operation, once per call (a graph launch's nodes share
+  // theirs), on the wall clock as the exports place it.
+  void add_call(const records::ContextInfo& context, const records::Record& r) {
+    if (r.correlation_id != 0 && r.correlation_id == last_call_) return;
+    last_call_ = r.correlation_id;
+    const std::uint64_t start = context.origin.wall_ns + r.timestamp_ns;
+    process_.calls[r.thread_id].push_back({start, start + r.cputime_ns, r.correlation_id, names_.id(r.api), 0});
+  }
+
   // A method's row name as the stats tables have it, found once per method.
   std::uint32_t method_name(std::string_view method) {
     const auto it = methods_.find(method);

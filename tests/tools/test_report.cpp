@@ -292,3 +292,45 @@ TEST_CASE("report: a kernel named like the page's markup stays data: the page ho
   CHECK(report_page_data(page, "cprof-stats")->find("\"name\":\"</script><img src=x onerror=alert(1)>\"") !=
         std::string::npos);
 }
+
+TEST_CASE("report: an operation never timed is left off the timeline, its call kept", "[report]") {
+  const ScratchDirectory dir;
+  computeprof::records::RangeTable ranges;
+  computeprof::runfile::RunEncoder encoder(ranges, nullptr);
+  computeprof::runfile::RunHeader header;
+  header.pid = 10;
+  header.program = "untimed";
+  std::string file = computeprof::runfile::encode_header(header);
+  computeprof::records::ContextInfo context;
+  context.number = 1;
+  context.origin = {0, 5'000'000};
+  computeprof::records::Record r;
+  r.method = "_Z4spiny";
+  r.api = "cuLaunchKernel";
+  r.correlation_id = 1;
+  r.timestamp_ns = 100;
+  r.cputime_ns = 50;
+  encoder.operation(context, r);  // no GPU times
+  r.correlation_id = 2;
+  r.timestamp_ns = 200;
+  r.gpu_start_ns = 5'000'300;
+  r.gpu_end_ns = 5'000'400;
+  r.gputime_ns = 100;
+  encoder.operation(context, r);
+  encoder.end();
+  file += encoder.take_chunk();
+  const std::string run = dir / "untimed.cprof";
+  std::ofstream(run, std::ios::binary) << file;
+  ReportOptions options;
+  options.files = {run};
+  options.output = dir / "report.html";
+  REQUIRE(run_report_command(options).status == 0);
+  const std::optional<std::string> description =
+      report_page_data(read_report_file(options.output), "cprof-timeline-description");
+  REQUIRE(description);
+  // Time 0 is the first call's start, not the untimed operation's.
+  CHECK(description->starts_with("{\"origin_ns\":\"5000100\","));
+  CHECK(description->find("\"tracks\":[\n"
+                          "{\"kind\":\"operations\",\"process\":0,\"device\":0,\"stream\":0,\"items\":1},\n"
+                          "{\"kind\":\"calls\",\"process\":0,\"thread\":0,\"items\":2}],\n") != std::string::npos);
+}
