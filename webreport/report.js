@@ -28,86 +28,97 @@ async function inflate(bytes) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-// Reads the varints of docs/format.md's "Report" section (unsigned LEB128; signed ones
-// zigzag-coded), as numbers: every value the page holds is below 2^53.
-function varintReader(bytes) {
-  let at = 0;
-  const next = () => {
+// Reads `count` varints of docs/format.md's "Report" section (unsigned LEB128) from
+// bytes[at] into `out`, as numbers (every value the page holds is below 2^53); returns
+// where they end. One tight loop: the timeline's millions of varints are most of the
+// page's start-up.
+function readVarints(bytes, at, count, out) {
+  const length = bytes.length;
+  for (let i = 0; i < count; i++) {
+    if (at >= length) throw new Error('the timeline data ends early');
     let b = bytes[at++];
-    if (b < 0x80) return b;
+    if (b < 0x80) {
+      out[i] = b;
+      continue;
+    }
     let value = b & 0x7f;
     let scale = 128;
-    for (;;) {
-      if (at >= bytes.length) throw new Error('the timeline data ends early');
+    do {
+      if (at >= length) throw new Error('the timeline data ends early');
       b = bytes[at++];
       value += (b & 0x7f) * scale;
-      if (b < 0x80) return value;
       scale *= 128;
-    }
-  };
-  const signed = () => {
-    const v = next();
-    return v % 2 === 1 ? -(v + 1) / 2 : v / 2;
-  };
-  return { next, signed, position: () => at };
+    } while (b >= 0x80);
+    out[i] = value;
+  }
+  return at;
 }
 
+// A zigzag-coded signed value.
+const unzigzag = (v) => (v % 2 === 1 ? -(v + 1) / 2 : v / 2);
+
 const KIND_NAMES = ['kernel', 'copy', 'memset', 'graph'];
+const FIELDS = { operations: 6, calls: 5, ranges: 4, memory: 2 };
 
 // Every track's items as typed arrays: start, end (ns from the timeline's origin), name,
 // and the kind's own fields.
 function decodeTimeline(description, bytes) {
-  const reader = varintReader(bytes);
+  let at = 0;
   const tracks = [];
   for (const track of description.tracks) {
     const n = track.items;
+    const k = FIELDS[track.kind];
+    if (!k) throw new Error('a track of an unknown kind: ' + track.kind);
+    const v = new Float64Array(n * k);
+    at = readVarints(bytes, at, n * k, v);
     const t = { ...track, start: new Float64Array(n), end: new Float64Array(n), name: new Uint32Array(n) };
     let start = 0;
-    let correlation = 0;
     if (track.kind === 'operations' || track.kind === 'calls') {
+      const operations = track.kind === 'operations';
       t.correlation = new Float64Array(n);
-      if (track.kind === 'operations') {
+      if (operations) {
         t.flags = new Uint8Array(n);
         t.extra = new Float64Array(n);
       } else {
         t.result = new Int32Array(n);
       }
-      for (let i = 0; i < n; i++) {
-        start += reader.next();
+      let correlation = 0;
+      for (let i = 0, j = 0; i < n; i++, j += k) {
+        start += v[j];
         t.start[i] = start;
-        t.end[i] = start + reader.next();
-        t.name[i] = reader.next();
-        correlation += reader.signed();
+        t.end[i] = start + v[j + 1];
+        t.name[i] = v[j + 2];
+        correlation += unzigzag(v[j + 3]);
         t.correlation[i] = correlation;
-        if (track.kind === 'operations') {
-          t.flags[i] = reader.next();
-          t.extra[i] = reader.next();
+        if (operations) {
+          t.flags[i] = v[j + 4];
+          t.extra[i] = v[j + 5];
         } else {
-          t.result[i] = reader.signed();
+          t.result[i] = unzigzag(v[j + 4]);
         }
       }
     } else if (track.kind === 'ranges') {
       t.depth = new Uint16Array(n);
-      for (let i = 0; i < n; i++) {
-        start += reader.next();
+      for (let i = 0, j = 0; i < n; i++, j += k) {
+        start += v[j];
         t.start[i] = start;
-        t.end[i] = start + reader.next();
-        t.name[i] = reader.next();
-        t.depth[i] = Math.min(reader.next(), 65535);
+        t.end[i] = start + v[j + 1];
+        t.name[i] = v[j + 2];
+        t.depth[i] = Math.min(v[j + 3], 65535);
       }
-    } else if (track.kind === 'memory') {
+    } else {
       t.bytes = new Float64Array(n);
       let bytesInUse = 0;
-      for (let i = 0; i < n; i++) {
-        start += reader.next();
-        bytesInUse += reader.signed();
+      for (let i = 0, j = 0; i < n; i++, j += k) {
+        start += v[j];
+        bytesInUse += unzigzag(v[j + 1]);
         t.start[i] = t.end[i] = start;
         t.bytes[i] = bytesInUse;
       }
     }
     tracks.push(t);
   }
-  if (reader.position() !== bytes.length) throw new Error('the timeline data is longer than its tracks');
+  if (at !== bytes.length) throw new Error('the timeline data is longer than its tracks');
   return tracks;
 }
 
