@@ -16,6 +16,7 @@
 #include "tools/nvprof_command_line.hpp"
 #include "tools/nvprof_run.hpp"
 #include "tools/profiled_run.hpp"
+#include "tools/report_command.hpp"
 #include "tools/query_counters.hpp"
 #include "tools/stacks_command.hpp"
 #include "tools/stats.hpp"
@@ -63,6 +64,14 @@ int main(int argc, char** argv) {
       return kUsageErrorExit;
     }
     return computeprof::tools::export_runs(std::get<computeprof::tools::ExportOptions>(parsed_export), stdout);
+  }
+  if (!args.empty() && args.front() == "report") {
+    const auto report = computeprof::tools::parse_report_command_line(std::span(args).subspan(1));
+    if (const auto* error = std::get_if<computeprof::tools::UsageError>(&report)) {
+      computeprof::config::warn(error->message);
+      return kUsageErrorExit;
+    }
+    return computeprof::tools::write_report(std::get<computeprof::tools::ReportOptions>(report));
   }
   const auto parsed = computeprof::tools::parse_command_line(args);
   if (const auto* error = std::get_if<computeprof::tools::UsageError>(&parsed)) {

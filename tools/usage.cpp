@@ -17,6 +17,7 @@ constexpr std::string_view kUsage = R"(Usage: computeprof [options] [--] applica
                    BASE... -- NEW...
        computeprof merge TRACE... -o OUT.json[.gz]|OUT.pftrace [--align NAME]
        computeprof export RUN.cprof... --to FORMATS [-o STEM] [-f]
+       computeprof report [--compare BASE... --] FILE... -o OUT.html [-f]
        computeprof nvprof [nvprof options] application [arguments...]
        computeprof stacks FILE.stacks
        computeprof --version | --help
@@ -55,6 +56,13 @@ nvprof, joined by commas) made from run files (--export cprof or --export-when
 later): a finished run, a killed one (every record to its last flush point) or
 one still running (what it flushed so far); each beside its run file, or at
 STEM.json ... with -o STEM; an existing file is overwritten only with -f.
+
+report FILE... -o OUT.html: one HTML page that works offline (no network, no
+script from elsewhere) from the files stats reads: the timeline of the run files
+(streams, API calls, NVTX ranges, memory), the tables of stats (with those of
+--ranks for several files), memory peak and leaks, and an analysis of what to
+fix; --compare BASE... -- adds stats --compare's table and the regressions. An
+existing OUT.html is overwritten only with -f.
 
 nvprof ...: nvprof's command line (-o, --log-file, --csv, --print-gpu-trace,
 --print-api-trace, ...) and its outputs; also the command run as nvprof.

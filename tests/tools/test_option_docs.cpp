@@ -76,7 +76,8 @@ TEST_CASE("the bash completion offers every option and skips the values of those
   }
 }
 
-TEST_CASE("the bash completion offers merge among the commands, and merge's options after it", "[option_docs]") {
+TEST_CASE("the bash completion offers merge and report among the commands, and their options after them",
+          "[option_docs]") {
   // COMPREPLY for the words given, the last being completed, without the bash-completion package.
   auto completions = [](const std::string& words) {
     const std::string command = std::string("bash -c 'source ") + COMPUTEPROF_BASH_COMPLETION_PATH +
@@ -93,4 +94,6 @@ TEST_CASE("the bash completion offers merge among the commands, and merge's opti
   };
   CHECK(completions("computeprof mer").starts_with("merge\n"));
   CHECK(completions("computeprof merge a.json -") == "-o\n--output\n--align\n");
+  CHECK(completions("computeprof rep").starts_with("report\n"));
+  CHECK(completions("computeprof report a.cprof -") == "--compare\n-o\n--output\n-f\n--force\n");
 }
